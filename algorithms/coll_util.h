@@ -1,0 +1,66 @@
+/* Shared helpers for the collective algorithms (the role of Open MPI's coll/base
+ * helpers). Plain MPI: nothing here knows about the simulator. */
+#ifndef COLLSIM_COLL_UTIL_H
+#define COLLSIM_COLL_UTIL_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+/* Byte size and extent of `count` elements of a basic contiguous datatype.
+ * Returns MPI_ERR_TYPE for datatypes with holes (size != extent) or a non-zero
+ * lower bound: the algorithms move whole blocks with memcpy/memmove and
+ * contiguous sends, which is only valid for contiguous layouts. */
+int coll_block_bytes(MPI_Datatype type, int count, size_t *bytes);
+
+/* Copy a caller's send block into its slot of the receive buffer (or do nothing
+ * for MPI_IN_PLACE). Local copies use memmove, never a message to self: with
+ * simulated computation off, a copy is free, as a real memcpy is nearly free
+ * next to a network message. */
+int coll_copy_own_block(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvslot, size_t block_bytes);
+
+/* Rotate `nblocks` blocks of `block_bytes` each in place so that block i moves
+ * to position (i + shift) % nblocks. Uses the three-reversal method with a
+ * small fixed stack buffer: no allocation proportional to the data, so it stays
+ * cheap when buffers are folded at 32K ranks. */
+void coll_rotate_blocks(void *buf, int nblocks, size_t block_bytes, int shift);
+
+/* Scratch memory for algorithms that need it. Defaults to malloc/free; a host
+ * program (the simulation driver in fold mode) may install its own allocator so
+ * that scratch buffers are folded like the user buffers. */
+typedef void *(*coll_alloc_fn)(size_t bytes);
+typedef void (*coll_free_fn)(void *ptr);
+void coll_set_scratch_allocator(coll_alloc_fn alloc_fn, coll_free_fn free_fn);
+void *coll_scratch_alloc(size_t bytes);
+void coll_scratch_free(void *ptr);
+
+/* Small integer helpers. */
+int coll_ceil_log2(int p);        /* smallest k with 2^k >= p, 0 for p <= 1 */
+int coll_floor_pow2(int p);       /* largest power of two <= p, p >= 1 */
+static inline int coll_mod(int a, int p) { int r = a % p; return r < 0 ? r + p : r; }
+
+/* Tag of every point-to-point message of the allgather algorithms. */
+#define COLL_TAG_ALLGATHER 25455
+
+/* Address of block `index` in a buffer of `block_bytes`-sized blocks. */
+static inline void *coll_block(void *buf, int index, size_t block_bytes)
+{
+    return (char *)buf + (size_t)index * block_bytes;
+}
+
+/* Common entry of every allgather: rank and size of `comm`, block size from
+ * (recvcount, recvtype), checks that the send signature matches and that
+ * size * recvcount fits an int (so any count of whole blocks does), then copies
+ * the caller's block to recvbuf[rank]. *block_bytes == 0 means nothing to do. */
+int coll_allgather_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                         MPI_Comm comm, int *rank, int *size, size_t *block_bytes);
+
+/* One MPI_Sendrecv of whole contiguous blocks of `buf` (each `count` x `type`):
+ * blocks [send_first, send_first + send_n) to `dest`, blocks
+ * [recv_first, recv_first + recv_n) from `source`. */
+int coll_sendrecv_blocks(void *buf, size_t block_bytes, int count, MPI_Datatype type,
+                         int send_first, int send_n, int dest,
+                         int recv_first, int recv_n, int source, MPI_Comm comm);
+
+#endif

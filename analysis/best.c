@@ -1,0 +1,71 @@
+#include "best.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int same_case(const cs_result *a, const cs_result *b)
+{
+    return !strcmp(a->platform, b->platform) && !strcmp(a->mapping, b->mapping) &&
+           a->np == b->np && a->bytes == b->bytes && !strcmp(a->collective, b->collective);
+}
+
+static int cmp_case(const void *pa, const void *pb)
+{
+    const cs_result *a = *(const cs_result *const *)pa, *b = *(const cs_result *const *)pb;
+    int c;
+    if ((c = strcmp(a->platform, b->platform)) || (c = strcmp(a->collective, b->collective)) ||
+        (c = strcmp(a->mapping, b->mapping)))
+        return c;
+    if (a->np != b->np)
+        return a->np < b->np ? -1 : 1;
+    if (a->bytes != b->bytes)
+        return a->bytes < b->bytes ? -1 : 1;
+    if (a->avg_us != b->avg_us)
+        return a->avg_us < b->avg_us ? -1 : 1;
+    return strcmp(a->algorithm, b->algorithm); /* ties: a stable, named order */
+}
+
+size_t cs_best_per_case(const cs_result *rows, size_t n, cs_best **out)
+{
+    const cs_result **ok = cs_xmalloc(n * sizeof *ok);
+    size_t m = 0, groups = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(rows[i].status, "ok"))
+            ok[m++] = &rows[i];
+    qsort(ok, m, sizeof *ok, cmp_case);
+    *out = cs_xmalloc((m ? m : 1) * sizeof **out);
+    for (size_t i = 0; i < m;) {
+        size_t j = i + 1;
+        while (j < m && same_case(ok[i], ok[j]))
+            j++;
+        cs_best *b = &(*out)[groups++];
+        b->best = ok[i];
+        b->second = j - i > 1 ? ok[i + 1] : NULL;
+        b->improvement_pct = b->second && b->second->avg_us > 0
+                                 ? 100.0 * (b->second->avg_us - b->best->avg_us) / b->second->avg_us
+                                 : 0.0;
+        i = j;
+    }
+    free(ok);
+    return groups;
+}
+
+void cs_print_best(FILE *f, const cs_result *rows, size_t n)
+{
+    cs_best *b;
+    size_t g = cs_best_per_case(rows, n, &b);
+    fprintf(f, "# Best algorithm per case (lowest average latency); improvement = how much less "
+               "time than the second best\n");
+    fprintf(f, "%-12s %-10s %6s %9s  %-26s %12s  %-26s %12s %8s\n", "# platform", "mapping", "np",
+            "bytes", "best", "avg(us)", "second", "avg(us)", "improv%");
+    for (size_t i = 0; i < g; i++) {
+        const cs_result *x = b[i].best, *y = b[i].second;
+        char second_us[32] = "-";
+        if (y)
+            snprintf(second_us, sizeof second_us, "%.2f", y->avg_us);
+        fprintf(f, "%-12s %-10s %6d %9ld  %-26s %12.2f  %-26s %12s %8.2f\n", x->platform,
+                x->mapping, x->np, x->bytes, x->algorithm, x->avg_us, y ? y->algorithm : "-",
+                second_us, b[i].improvement_pct);
+    }
+    free(b);
+}

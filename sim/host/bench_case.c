@@ -1,0 +1,237 @@
+#include "bench_case.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int dtype_size(const char *dtype)
+{
+    if (!strcmp(dtype, "byte"))
+        return 1;
+    if (!strcmp(dtype, "int"))
+        return 4;
+    if (!strcmp(dtype, "double"))
+        return 8;
+    return 0;
+}
+
+/* Per simulated rank, beyond its buffers: its actor stack as configured, plus
+ * SMPI's own bookkeeping (ASSUMPTION: 100 KiB, an upper figure measured on
+ * empty programs; see README "Scale"). */
+#define RANK_OVERHEAD_BYTES (100.0 * 1024)
+
+double cs_case_memory_bytes(const cs_case *c)
+{
+    long maxsize = 0;
+    for (size_t i = 0; i < c->sizes->n; i++)
+        if (c->sizes->v[i] > maxsize)
+            maxsize = c->sizes->v[i];
+    char cfg[16][96];
+    int n = cs_smpi_default_cfg(c->np, cfg, 16);
+    double stack = 8192.0 * 1024;
+    for (int i = 0; i < n; i++)
+        if (!strncmp(cfg[i], "contexts/stack-size:", 20))
+            stack = atof(cfg[i] + 20) * 1024;
+    double per_rank = RANK_OVERHEAD_BYTES + stack;
+    /* folded buffers exist once; real ones once per rank (send + p blocks) */
+    double buffers = (double)maxsize * (1.0 + c->np);
+    return c->np * per_rank + (c->fold ? buffers : buffers * c->np);
+}
+
+static double mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    double kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kb * 1024;
+}
+
+static void driver_args_fmt(const cs_case *c, char buf[][64], char **sizes, char **nps,
+                            const char *csv, const char **argv)
+{
+    int n = 0;
+    argv[n++] = "--coll";
+    argv[n++] = c->alg.collective;
+    argv[n++] = "--alg";
+    argv[n++] = c->alg.driver_alg;
+    argv[n++] = "--sizes";
+    argv[n++] = *sizes = cs_numlist_join(c->sizes);
+    argv[n++] = "--mode";
+    argv[n++] = c->fold ? "fold" : "check";
+    snprintf(buf[0], 64, "%d", c->iters);
+    snprintf(buf[1], 64, "%d", c->warmup);
+    argv[n++] = "--iters";
+    argv[n++] = buf[0];
+    argv[n++] = "--warmup";
+    argv[n++] = buf[1];
+    argv[n++] = "--dtype";
+    argv[n++] = c->dtype;
+    argv[n++] = "--csv";
+    argv[n++] = csv;
+    if (c->in_place)
+        argv[n++] = "--in-place";
+    *nps = NULL;
+    if (c->np_list) {
+        argv[n++] = "--np-list";
+        argv[n++] = *nps = cs_numlist_join(c->np_list);
+    }
+    argv[n] = NULL;
+}
+
+static void fill_launch(const cs_case *c, const char *workdir, cs_launch *l, char paths[][1024])
+{
+    memset(l, 0, sizeof *l);
+    snprintf(paths[0], 1024, "%s/hostfile", workdir);
+    snprintf(paths[1], 1024, "%s/rows.csv", workdir);
+    snprintf(paths[2], 1024, "%s/stdout.txt", workdir);
+    snprintf(paths[3], 1024, "%s/stderr.txt", workdir);
+    l->platform_path = c->platform->path;
+    l->hostfile = paths[0];
+    l->np = c->np;
+    if (c->alg.cfg[0])
+        l->cfg[l->ncfg++] = c->alg.cfg;
+    for (int i = 0; i < c->nextra && l->ncfg < CS_MAX_CFG; i++)
+        l->cfg[l->ncfg++] = c->extra_cfg[i];
+}
+
+char *cs_case_cmdline(const cs_case *c, const char *workdir)
+{
+    cs_launch l;
+    char paths[4][1024], nums[2][64], *sizes, *nps;
+    const char *argv[24];
+    fill_launch(c, workdir, &l, paths);
+    driver_args_fmt(c, nums, &sizes, &nps, paths[1], argv);
+    l.driver_args = argv;
+    char *s = cs_smpirun_cmdline(&l);
+    free(sizes);
+    free(nps);
+    return s;
+}
+
+pid_t cs_case_start(const cs_case *c, const char *workdir, int show_table, cs_err *err)
+{
+    int tsize = dtype_size(c->dtype);
+    if (!tsize)
+        return (pid_t)cs_fail(err, "unknown datatype '%s' (valid: byte, int, double)", c->dtype);
+    for (size_t i = 0; i < c->sizes->n; i++)
+        if (c->sizes->v[i] % tsize)
+            return (pid_t)cs_fail(err, "size %ld is not a multiple of the %s size (%d bytes)",
+                                  c->sizes->v[i], c->dtype, tsize);
+    if (c->iters < 1 || c->warmup < 0)
+        return (pid_t)cs_fail(err, "iterations must be >= 1 and warm-ups >= 0 (got %d and %d)",
+                              c->iters, c->warmup);
+    double need = cs_case_memory_bytes(c), have = mem_available();
+    if (have > 0 && need > 0.9 * have)
+        return (pid_t)cs_fail(err,
+                              "%d ranks with these sizes need about %.1f GB, but %.1f GB are "
+                              "available%s",
+                              c->np, need / 1e9, have / 1e9,
+                              c->fold ? "; use fewer ranks or smaller sizes"
+                                      : "; use --fold (folded buffers, no data check) at this scale");
+    if (mkdir(workdir, 0755) && errno != EEXIST)
+        return (pid_t)cs_fail(err, "cannot create %s: %s", workdir, strerror(errno));
+    int *node_of_rank = cs_xmalloc((size_t)c->np * sizeof(int));
+    cs_launch l;
+    char paths[4][1024], nums[2][64], *sizes, *nps;
+    const char *argv[24];
+    fill_launch(c, workdir, &l, paths);
+    int rc = cs_map_ranks(c->platform, c->mapping, c->np, c->oversubscribe, node_of_rank, err);
+    if (!rc)
+        rc = cs_write_hostfile(c->platform, node_of_rank, c->np, paths[0], err);
+    free(node_of_rank);
+    if (rc)
+        return -1;
+    remove(paths[1]);
+    driver_args_fmt(c, nums, &sizes, &nps, paths[1], argv);
+    l.driver_args = argv;
+    l.stdout_path = show_table ? NULL : paths[2];
+    l.stderr_path = paths[3];
+    pid_t pid = cs_smpirun_start(&l, err);
+    free(sizes);
+    free(nps);
+    return pid;
+}
+
+/* The last lines of the error output that say something (not SimGrid's
+ * configuration chatter), folded into one line. */
+static void error_tail(const char *path, char *out, size_t len)
+{
+    out[0] = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char line[1024];
+    char keep[6][1024];
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = 0;
+        if (!line[0] || strstr(line, "Configuration change"))
+            continue;
+        snprintf(keep[n % 6], sizeof keep[0], "%s", line);
+        n++;
+    }
+    fclose(f);
+    for (int i = n > 6 ? n - 6 : 0; i < n; i++) {
+        size_t used = strlen(out);
+        snprintf(out + used, len - used, "%s%s", used ? " | " : "", keep[i % 6]);
+    }
+    if (strlen(out) == len - 1 && len > 4) /* keep the end, where the cause usually is */
+        memcpy(out + len - 4, "...", 4);
+}
+
+void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int timed_out,
+                     cs_result **rows, size_t *nrows)
+{
+    char path[1024], tail[512];
+    snprintf(path, sizeof path, "%s/rows.csv", workdir);
+    cs_result *got = NULL;
+    size_t ngot = 0;
+    cs_err ignored;
+    if (cs_results_read_driver(path, &got, &ngot, &ignored))
+        ngot = 0;
+    snprintf(path, sizeof path, "%s/stderr.txt", workdir);
+    error_tail(path, tail, sizeof tail);
+
+    size_t nnp = c->np_list ? c->np_list->n : 1;
+    *nrows = nnp * c->sizes->n;
+    *rows = cs_xmalloc(*nrows * sizeof(cs_result));
+    for (size_t q = 0; q < nnp; q++)
+        for (size_t i = 0; i < c->sizes->n; i++) {
+            int np = c->np_list ? (int)c->np_list->v[q] : c->np;
+            cs_result *r = &(*rows)[q * c->sizes->n + i];
+            const cs_result *g = NULL;
+            for (size_t k = 0; k < ngot && !g; k++)
+                if (got[k].bytes == c->sizes->v[i] && got[k].np == np)
+                    g = &got[k];
+            if (g) {
+                *r = *g;
+            } else {
+                memset(r, 0, sizeof *r);
+                r->np = np;
+                r->bytes = c->sizes->v[i];
+                r->iterations = c->iters;
+                snprintf(r->collective, sizeof r->collective, "%s", c->alg.collective);
+                snprintf(r->dtype, sizeof r->dtype, "%s", c->dtype);
+                snprintf(r->mode, sizeof r->mode, "%s", c->fold ? "fold" : "check");
+                snprintf(r->status, sizeof r->status, "%s", timed_out ? "timeout" : "error");
+                if (timed_out)
+                    snprintf(r->note, sizeof r->note, "killed after %d s; %s", c->timeout_s, tail);
+                else
+                    snprintf(r->note, sizeof r->note, "smpirun exited with %d: %s", exit_code,
+                             tail[0] ? tail : "no error output");
+            }
+            if (!strcmp(r->status, "fail"))
+                snprintf(r->note, sizeof r->note, "%s", tail);
+            snprintf(r->platform, sizeof r->platform, "%s", c->platform->name);
+            snprintf(r->mapping, sizeof r->mapping, "%s", cs_mapping_name(c->mapping));
+            snprintf(r->algorithm, sizeof r->algorithm, "%s", c->alg.name);
+        }
+    free(got);
+}

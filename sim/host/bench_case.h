@@ -1,0 +1,53 @@
+/* One case: one smpirun of the driver for (platform, mapping, np, collective,
+ * algorithm) over a list of sizes. `bench` runs one; `run` runs many. */
+#ifndef COLLSIM_BENCH_CASE_H
+#define COLLSIM_BENCH_CASE_H
+
+#include <sys/types.h>
+
+#include "cs_error.h"
+#include "mapping.h"
+#include "numlist.h"
+#include "platform.h"
+#include "registry.h"
+#include "results.h"
+#include "smpirun.h"
+
+typedef struct {
+    const cs_platform *platform;
+    cs_mapping mapping;
+    int np;
+    int oversubscribe;
+    cs_alg_sel alg;
+    const cs_numlist *sizes; /* bytes per rank */
+    int iters, warmup;
+    int fold;                /* 0: check (real buffers, data check), 1: fold */
+    const char *dtype;       /* byte | int | double */
+    int in_place;            /* call with MPI_IN_PLACE as sendbuf */
+    const char *extra_cfg[CS_MAX_CFG];
+    int nextra;
+    int timeout_s;           /* 0: none */
+    /* optional: run on the first p ranks of the np-rank mapping for each p
+     * here (one smpirun covers many process counts; used by the tests) */
+    const cs_numlist *np_list;
+} cs_case;
+
+/* Host memory the case needs, estimated from buffers and per-rank overheads. */
+double cs_case_memory_bytes(const cs_case *c);
+
+/* Validates the case (dtype, sizes vs dtype, memory) and writes the hostfile
+ * into workdir. Then starts smpirun; the driver's table goes to our stdout
+ * when show_table, else to workdir/stdout.txt; its stderr always to
+ * workdir/stderr.txt. */
+pid_t cs_case_start(const cs_case *c, const char *workdir, int show_table, cs_err *err);
+
+/* After the run ended with `exit_code` (timed_out if killed by the timeout):
+ * one row per size, status ok/fail from the driver, error/timeout with the
+ * tail of the error output for sizes that produced nothing. */
+void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int timed_out,
+                     cs_result **rows, size_t *nrows);
+
+/* The command that re-runs the case by hand (uses workdir's hostfile). */
+char *cs_case_cmdline(const cs_case *c, const char *workdir);
+
+#endif

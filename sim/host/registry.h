@@ -1,0 +1,35 @@
+/* The algorithm registry seen from the host: collsim's own algorithms (from
+ * algorithms/algorithms.def) and SMPI's built-in ones, selectable as baselines
+ * under `native:<smpi name>`. */
+#ifndef COLLSIM_REGISTRY_H
+#define COLLSIM_REGISTRY_H
+
+#include <stddef.h>
+
+#include "cs_error.h"
+
+typedef struct {
+    const char *collective, *name, *paper, *section, *restriction;
+} cs_alg_info;
+
+const cs_alg_info *cs_registry(size_t *n);
+
+/* Collectives the driver can run (allgather for now). */
+int cs_collective_valid(const char *coll, cs_err *err);
+
+/* SMPI 3.32 built-in algorithm names for a collective, and the library
+ * decision logics of smpi/coll-selector. NULL-terminated. */
+const char *const *cs_native_algorithms(const char *coll);
+const char *const *cs_native_selectors(void);
+
+typedef struct {
+    char collective[32];
+    char name[96];     /* as written after the collective: sparbit, native:ompi */
+    char driver_alg[64]; /* what the driver runs: sparbit, or native */
+    char cfg[128];     /* for native: the --cfg=... that selects it, else "" */
+} cs_alg_sel;
+
+/* spec is NAME, native:NAME or COLL/NAME. */
+int cs_resolve_alg(const char *coll, const char *spec, cs_alg_sel *out, cs_err *err);
+
+#endif

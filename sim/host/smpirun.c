@@ -1,0 +1,164 @@
+#include "smpirun.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *cs_driver_path(void)
+{
+    const char *env = getenv("COLLSIM_DRIVER");
+    return env && *env ? env : COLLSIM_DRIVER_PATH;
+}
+
+int cs_smpi_default_cfg(int np, char out[][96], int max)
+{
+    int n = 0;
+#define ADD(...) (n < max ? snprintf(out[n++], 96, __VA_ARGS__) : 0)
+    /* the driver and algorithms keep no mutable per-rank globals */
+    ADD("smpi/privatization:no");
+    /* predicted times depend on the network alone, and are deterministic */
+    ADD("smpi/simulate-computation:no");
+    /* actors need little stack; 8 MiB each would not fit 32K ranks */
+    ADD("contexts/stack-size:%d", np > 4096 ? 64 : 256);
+    /* above ~16K ranks, one guard mapping per stack exceeds the kernel's
+     * 65,530 memory maps ("Failed to protect stack") */
+    if (np > 8192)
+        ADD("contexts/guard-size:0");
+#undef ADD
+    return n;
+}
+
+/* argv for smpirun; `store` holds the --cfg=... strings (caller frees). */
+static int build_argv(const cs_launch *l, char ***argv_out, char (**store)[160])
+{
+    int n = 0, nstore = 0;
+    char **argv = cs_xmalloc((size_t)(40 + 2 * CS_MAX_CFG) * sizeof(char *));
+    char(*st)[160] = cs_xmalloc((size_t)(2 + 16 + CS_MAX_CFG) * sizeof *st);
+    char defaults[16][96];
+    int ndef = cs_smpi_default_cfg(l->np, defaults, 16);
+    snprintf(st[nstore], sizeof st[0], "%d", l->np);
+    argv[n++] = "smpirun";
+    argv[n++] = "-np";
+    argv[n++] = st[nstore++];
+    argv[n++] = "-platform";
+    argv[n++] = (char *)l->platform_path;
+    argv[n++] = "-hostfile";
+    argv[n++] = (char *)l->hostfile;
+    for (int i = 0; i < ndef + l->ncfg; i++) {
+        snprintf(st[nstore], sizeof st[0], "--cfg=%s", i < ndef ? defaults[i] : l->cfg[i - ndef]);
+        argv[n++] = st[nstore++];
+    }
+    /* SimGrid's informational chatter goes; warnings and errors stay */
+    argv[n++] = "--log=root.thresh:warning";
+    argv[n++] = (char *)cs_driver_path();
+    for (const char *const *a = l->driver_args; a && *a && n < 38 + 2 * CS_MAX_CFG; a++)
+        argv[n++] = (char *)*a;
+    argv[n] = NULL;
+    *argv_out = argv;
+    *store = st;
+    return n;
+}
+
+char *cs_smpirun_cmdline(const cs_launch *l)
+{
+    char **argv;
+    char(*st)[160];
+    int n = build_argv(l, &argv, &st);
+    size_t len = 1;
+    for (int i = 0; i < n; i++)
+        len += strlen(argv[i]) + 1;
+    char *s = cs_xmalloc(len);
+    s[0] = 0;
+    for (int i = 0; i < n; i++) {
+        strcat(s, argv[i]);
+        if (i + 1 < n)
+            strcat(s, " ");
+    }
+    free(argv);
+    free(st);
+    return s;
+}
+
+static int redirect(const char *path, int fd)
+{
+    if (!path)
+        return 0;
+    int f = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (f < 0)
+        return -1;
+    dup2(f, fd);
+    close(f);
+    return 0;
+}
+
+pid_t cs_smpirun_start(const cs_launch *l, cs_err *err)
+{
+    char **argv;
+    char(*cfg)[160];
+    build_argv(l, &argv, &cfg);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        free(argv);
+        free(cfg);
+        return (pid_t)cs_fail(err, "cannot start smpirun: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        setpgid(0, 0); /* a timeout kills smpirun and the simulation together */
+        if (redirect(l->stdout_path, 1) || redirect(l->stderr_path, 2))
+            _exit(126);
+        int devnull = open("/dev/null", O_RDONLY);
+        if (devnull >= 0) {
+            dup2(devnull, 0);
+            close(devnull);
+        }
+        execvp("smpirun", argv);
+        fprintf(stderr, "collsim: cannot run smpirun: %s (is libsimgrid-dev installed?)\n",
+                strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    free(argv);
+    free(cfg);
+    return pid;
+}
+
+int cs_smpirun_wait(pid_t pid, int timeout_s, int *timed_out)
+{
+    int status = 0;
+    if (timed_out)
+        *timed_out = 0;
+    if (timeout_s <= 0) {
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    } else {
+        struct timespec start, now, nap = {0, 50 * 1000 * 1000};
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        for (;;) {
+            pid_t r = waitpid(pid, &status, WNOHANG);
+            if (r == pid)
+                break;
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            if (now.tv_sec - start.tv_sec >= timeout_s) {
+                kill(-pid, SIGKILL);
+                waitpid(pid, &status, 0);
+                if (timed_out)
+                    *timed_out = 1;
+                break;
+            }
+            nanosleep(&nap, NULL);
+        }
+    }
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    if (WIFSIGNALED(status))
+        return 128 + WTERMSIG(status);
+    return 255;
+}

@@ -1,0 +1,42 @@
+/* Launching SMPI. Every SMPI 3.32 option collsim sets is chosen here, in one
+ * place (option names changed in SimGrid 3.34+: surf/precision became
+ * precision/timing, smpi/bw-factor became network/bandwidth-factor, ...). */
+#ifndef COLLSIM_SMPIRUN_H
+#define COLLSIM_SMPIRUN_H
+
+#include <sys/types.h>
+
+#include "cs_error.h"
+
+#define CS_MAX_CFG 32
+
+typedef struct {
+    const char *platform_path;
+    const char *hostfile;
+    int np;
+    const char *cfg[CS_MAX_CFG]; /* extra --cfg values: a native selector, user overrides */
+    int ncfg;
+    const char *const *driver_args; /* NULL-terminated, after the driver path */
+    const char *stdout_path;        /* NULL: inherit */
+    const char *stderr_path;        /* NULL: inherit */
+} cs_launch;
+
+/* The options collsim always passes for `np` ranks (fills out[], returns the
+ * count). Exposed so that README, tests and a re-run by hand agree. */
+int cs_smpi_default_cfg(int np, char out[][96], int max);
+
+/* Path of the simulation driver (build-time default, COLLSIM_DRIVER overrides). */
+const char *cs_driver_path(void);
+
+/* Starts smpirun; returns the child's pid or -1. */
+pid_t cs_smpirun_start(const cs_launch *l, cs_err *err);
+
+/* Waits for a child started above. timeout_s > 0 kills the whole process
+ * group when it expires and sets *timed_out. Returns the exit code, or 128 +
+ * signal number for a killed run. */
+int cs_smpirun_wait(pid_t pid, int timeout_s, int *timed_out);
+
+/* The full command line, for error messages and "re-run by hand" hints. */
+char *cs_smpirun_cmdline(const cs_launch *l);
+
+#endif
