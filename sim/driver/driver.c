@@ -188,27 +188,51 @@ static int parse_args(int argc, char **argv, driver_opts *o)
 }
 
 /* ---- data definition for check mode ----
- * Byte `off` of the block contributed by rank `src` has a value that depends on
- * both, so that a block landing in the wrong slot or shifted is caught. The
- * poison written before each call is its complement, so a slot never written
- * can never pass by chance. */
-static inline unsigned char expected_byte(long src, long off)
+ * Block j (the block contributed by rank j) is the window of a fixed
+ * pseudo-random byte sequence that starts at offset (j * STRIDE) mod PRIME.
+ * Blocks of different ranks are therefore different shifts of one sequence, so
+ * a block landing in the wrong slot, shifted or truncated is caught for any
+ * p < PRIME; and filling, poisoning and checking are memcpy/memcmp, fast
+ * enough to check every p in 1..64 at 64 KiB in seconds. The poison written
+ * before each call is the complement, so a slot never written cannot pass. */
+#define PATTERN_PRIME 1000003L
+#define PATTERN_STRIDE 7919L
+
+/* Shared by all ranks (privatization is off): built once, read-only after. */
+static unsigned char *pattern, *antipattern;
+static long pattern_len;
+
+static void pattern_init(long maxbytes)
 {
-    uint32_t h = (uint32_t)src * 2654435761u ^ (uint32_t)off * 40503u;
-    return (unsigned char)(h ^ (h >> 13) ^ (h >> 24));
+    if (pattern)
+        return;
+    pattern_len = PATTERN_PRIME + maxbytes;
+    pattern = malloc((size_t)pattern_len + 1);
+    antipattern = malloc((size_t)pattern_len + 1);
+    uint32_t x = 2463534242u; /* xorshift32: deterministic, no libc state */
+    for (long i = 0; i < pattern_len; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        pattern[i] = (unsigned char)(x >> 24);
+        antipattern[i] = (unsigned char)~pattern[i];
+    }
+}
+
+static inline const unsigned char *expected_block(long src)
+{
+    return pattern + (src * PATTERN_STRIDE) % PATTERN_PRIME;
 }
 
 static void fill_send(unsigned char *buf, int rank, long bytes)
 {
-    for (long i = 0; i < bytes; i++)
-        buf[i] = expected_byte(rank, i);
+    memcpy(buf, expected_block(rank), (size_t)bytes);
 }
 
 static void poison_recv(unsigned char *buf, int p, long bytes)
 {
     for (long j = 0; j < p; j++)
-        for (long i = 0; i < bytes; i++)
-            buf[j * bytes + i] = (unsigned char)~expected_byte(j, i);
+        memcpy(buf + j * bytes, antipattern + (j * PATTERN_STRIDE) % PATTERN_PRIME, (size_t)bytes);
 }
 
 typedef struct {
@@ -217,27 +241,92 @@ typedef struct {
     int bad;
 } check_result;
 
+static check_result first_difference(const unsigned char *got, long block, long bytes)
+{
+    const unsigned char *want = expected_block(block < 0 ? -block - 1 : block);
+    for (long i = 0; i < bytes; i++)
+        if (got[i] != want[i])
+            return (check_result){block < 0 ? -1 : block, i, want[i], got[i], 1};
+    return (check_result){0, 0, 0, 0, 0};
+}
+
 static check_result verify(const unsigned char *recv, const unsigned char *send, int rank, int p,
                            long bytes)
 {
-    check_result r = {0, 0, 0, 0, 0};
-    for (long i = 0; i < bytes; i++)
-        if (send[i] != expected_byte(rank, i)) {
-            r = (check_result){-1, i, expected_byte(rank, i), send[i], 1};
-            return r; /* block -1: the send buffer was modified */
-        }
+    /* block -1 in the report: the send buffer was modified */
+    if (memcmp(send, expected_block(rank), (size_t)bytes))
+        return first_difference(send, -(long)rank - 1, bytes);
     for (long j = 0; j < p; j++)
-        for (long i = 0; i < bytes; i++)
-            if (recv[j * bytes + i] != expected_byte(j, i)) {
-                r = (check_result){j, i, expected_byte(j, i), recv[j * bytes + i], 1};
-                return r;
-            }
-    return r;
+        if (memcmp(recv + j * bytes, expected_block(j), (size_t)bytes))
+            return first_difference(recv + j * bytes, j, bytes);
+    return (check_result){0, 0, 0, 0, 0};
 }
 
-/* ---- folded scratch memory for algorithms, in fold mode ---- */
+/* ---- folded memory, in fold mode ---- */
+static int folded_users; /* ranks still using the folded buffer */
+
 static void *fold_alloc(size_t bytes) { return SMPI_SHARED_MALLOC(bytes ? bytes : 1); }
 static void fold_free(void *ptr) { SMPI_SHARED_FREE(ptr); }
+
+/* ---- the driver's own synchronisation ----
+ * SMPI's default barrier and reduce are linear (the root waits on p-1
+ * requests at once, O(p^2) work for the simulator): fine at 64 ranks, hours at
+ * 32K. The driver therefore uses its own logarithmic ones, the same for every
+ * algorithm benchmarked (and independent of a native:<selector> baseline). */
+
+/* Dissemination barrier (Hensgen, Finkel, Manber 1988): ceil(log2 p) rounds. */
+static void driver_barrier(MPI_Comm comm)
+{
+    int rank, p;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &p);
+    for (int d = 1; d < p; d <<= 1) {
+        char out = 0, in;
+        MPI_Sendrecv(&out, 0, MPI_BYTE, (rank + d) % p, 77, &in, 0, MPI_BYTE, (rank - d + p) % p, 77,
+                     comm, MPI_STATUS_IGNORE);
+    }
+}
+
+/* What rank 0 needs of one size: timing statistics and the first failure. */
+typedef struct {
+    double sum_us, min_us, max_us;
+    int bad_rank; /* lowest failing rank, p if none */
+    int err;
+    check_result cr;
+} size_stats;
+
+static void merge_stats(size_stats *acc, const size_stats *in)
+{
+    acc->sum_us += in->sum_us;
+    if (in->min_us < acc->min_us)
+        acc->min_us = in->min_us;
+    if (in->max_us > acc->max_us)
+        acc->max_us = in->max_us;
+    if (in->bad_rank < acc->bad_rank) {
+        acc->bad_rank = in->bad_rank;
+        acc->err = in->err;
+        acc->cr = in->cr;
+    }
+}
+
+/* Binomial-tree reduction of size_stats to rank 0. */
+static void reduce_stats(size_stats *st, MPI_Comm comm)
+{
+    int rank, p;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &p);
+    for (int mask = 1; mask < p; mask <<= 1) {
+        if (rank & mask) {
+            MPI_Send(st, (int)sizeof *st, MPI_BYTE, rank - mask, 78, comm);
+            return;
+        }
+        if (rank + mask < p) {
+            size_stats in;
+            MPI_Recv(&in, (int)sizeof in, MPI_BYTE, rank + mask, 78, comm, MPI_STATUS_IGNORE);
+            merge_stats(st, &in);
+        }
+    }
+}
 
 /* Run every size on `comm`; append CSV rows (rank 0); return the number of
  * sizes whose validation failed. */
@@ -267,7 +356,7 @@ static int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbu
                 poison_recv(recvbuf, p, bytes);
             if (o->in_place) /* MPI_IN_PLACE: own block already in its slot */
                 memcpy(recvbuf + (size_t)rank * (size_t)bytes, sendbuf, (size_t)bytes);
-            MPI_Barrier(comm);
+            driver_barrier(comm);
             double t0 = MPI_Wtime();
             int e = o->fn(o->in_place ? MPI_IN_PLACE : sendbuf, count, o->dtype, recvbuf, count,
                           o->dtype, comm);
@@ -284,26 +373,25 @@ static int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbu
                 cr = verify(recvbuf, sendbuf, rank, p, bytes);
         }
         double mean_us = elapsed / o->iters * 1e6;
-        double sum_us, min_us, max_us;
-        MPI_Reduce(&mean_us, &sum_us, 1, MPI_DOUBLE, MPI_SUM, 0, comm);
-        MPI_Reduce(&mean_us, &min_us, 1, MPI_DOUBLE, MPI_MIN, 0, comm);
-        MPI_Reduce(&mean_us, &max_us, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
-        /* the lowest failing rank reports the first wrong byte it saw */
-        int bad_rank = (cr.bad || err != MPI_SUCCESS) ? rank : p, first_bad;
-        MPI_Allreduce(&bad_rank, &first_bad, 1, MPI_INT, MPI_MIN, comm);
-        if (first_bad == rank) {
-            if (err != MPI_SUCCESS)
+        int failed = cr.bad || err != MPI_SUCCESS;
+        size_stats st = {mean_us, mean_us, mean_us, failed ? rank : p, err, cr};
+        reduce_stats(&st, comm);
+        int first_bad = st.bad_rank;
+        if (rank == 0 && first_bad < p) {
+            if (st.err != MPI_SUCCESS)
                 fprintf(stderr, "collsim: %s/%s np=%d size=%ld: rank %d: algorithm returned MPI error %d\n",
-                        o->coll, o->alg, p, bytes, rank, err);
-            else if (cr.block < 0)
+                        o->coll, o->alg, p, bytes, first_bad, st.err);
+            else if (st.cr.block < 0)
                 fprintf(stderr, "collsim: %s/%s np=%d size=%ld: rank %d modified its send buffer at offset %ld\n",
-                        o->coll, o->alg, p, bytes, rank, cr.offset);
+                        o->coll, o->alg, p, bytes, first_bad, st.cr.offset);
             else
                 fprintf(stderr,
                         "collsim: %s/%s np=%d size=%ld: check failed on rank %d, block %ld, offset %ld: "
                         "expected 0x%02x, got 0x%02x\n",
-                        o->coll, o->alg, p, bytes, rank, cr.block, cr.offset, cr.expected, cr.got);
+                        o->coll, o->alg, p, bytes, first_bad, st.cr.block, st.cr.offset,
+                        st.cr.expected, st.cr.got);
         }
+        double sum_us = st.sum_us, min_us = st.min_us, max_us = st.max_us;
         const char *status = first_bad < p ? "FAIL" : (o->fold ? "unchecked" : "Pass");
         failures += first_bad < p;
         if (rank == 0) {
@@ -356,11 +444,21 @@ int main(int argc, char **argv)
     unsigned char *sendbuf, *recvbuf;
     size_t sendbytes = (size_t)maxbytes, recvbytes = (size_t)maxbytes * (size_t)wsize;
     if (o.fold) {
-        /* folded: all ranks share the same physical pages; SMPI skips payload copies */
-        sendbuf = SMPI_SHARED_MALLOC(sendbytes ? sendbytes : 1);
-        recvbuf = SMPI_SHARED_MALLOC(recvbytes ? recvbytes : 1);
+        /* Folded: one SMPI shared allocation serves every rank (privatization is
+         * off, so this static is common to all ranks, and ranks run one at a
+         * time). All ranks see the same bytes and SMPI skips payload copies.
+         * One allocation rather than one per rank: each SMPI_SHARED_MALLOC
+         * costs memory maps, and 2 per rank exceed the kernel's 65,530 at 32K
+         * ranks. */
+        static unsigned char *folded;
+        if (!folded)
+            folded = SMPI_SHARED_MALLOC(sendbytes + recvbytes + 1);
+        folded_users++;
+        sendbuf = folded;
+        recvbuf = folded + sendbytes;
         coll_set_scratch_allocator(fold_alloc, fold_free);
     } else {
+        pattern_init(maxbytes);
         sendbuf = malloc(sendbytes ? sendbytes : 1);
         recvbuf = malloc(recvbytes ? recvbytes : 1);
         if (!sendbuf || !recvbuf) {
@@ -394,14 +492,14 @@ int main(int argc, char **argv)
                 MPI_Comm_free(&comm);
         }
         /* ranks outside the sub-communicator wait here, sending nothing */
-        MPI_Barrier(MPI_COMM_WORLD);
+        driver_barrier(MPI_COMM_WORLD);
     }
 
     if (csv)
         fclose(csv);
     if (o.fold) {
-        SMPI_SHARED_FREE(sendbuf);
-        SMPI_SHARED_FREE(recvbuf);
+        if (--folded_users == 0)
+            SMPI_SHARED_FREE(sendbuf);
     } else {
         free(sendbuf);
         free(recvbuf);

@@ -97,6 +97,23 @@ static void fill_launch(const cs_case *c, const char *workdir, cs_launch *l, cha
     l->np = c->np;
     if (c->alg.cfg[0])
         l->cfg[l->ncfg++] = c->alg.cfg;
+    if (c->fold) {
+        /* SMPI maps a folded allocation in chunks of this size (default 1 MiB);
+         * keep the chunk count near 1024 so that huge folded buffers do not
+         * exhaust the kernel's memory maps */
+        long maxsize = 0;
+        for (size_t i = 0; i < c->sizes->n; i++)
+            if (c->sizes->v[i] > maxsize)
+                maxsize = c->sizes->v[i];
+        double total = (double)maxsize * (c->np + 1.0);
+        long block = 1L << 20;
+        while (block < total / 1024)
+            block <<= 1;
+        if (block > 1L << 20) {
+            snprintf(paths[4], 1024, "smpi/shared-malloc-blocksize:%ld", block);
+            l->cfg[l->ncfg++] = paths[4];
+        }
+    }
     for (int i = 0; i < c->nextra && l->ncfg < CS_MAX_CFG; i++)
         l->cfg[l->ncfg++] = c->extra_cfg[i];
 }
@@ -104,7 +121,7 @@ static void fill_launch(const cs_case *c, const char *workdir, cs_launch *l, cha
 char *cs_case_cmdline(const cs_case *c, const char *workdir)
 {
     cs_launch l;
-    char paths[4][1024], nums[2][64], *sizes, *nps;
+    char paths[5][1024], nums[2][64], *sizes, *nps;
     const char *argv[24];
     fill_launch(c, workdir, &l, paths);
     driver_args_fmt(c, nums, &sizes, &nps, paths[1], argv);
@@ -115,31 +132,45 @@ char *cs_case_cmdline(const cs_case *c, const char *workdir)
     return s;
 }
 
-pid_t cs_case_start(const cs_case *c, const char *workdir, int show_table, cs_err *err)
+int cs_case_check(const cs_case *c, cs_err *err)
 {
     int tsize = dtype_size(c->dtype);
     if (!tsize)
-        return (pid_t)cs_fail(err, "unknown datatype '%s' (valid: byte, int, double)", c->dtype);
+        return cs_fail(err, "unknown datatype '%s' (valid: byte, int, double)", c->dtype);
     for (size_t i = 0; i < c->sizes->n; i++)
         if (c->sizes->v[i] % tsize)
-            return (pid_t)cs_fail(err, "size %ld is not a multiple of the %s size (%d bytes)",
-                                  c->sizes->v[i], c->dtype, tsize);
+            return cs_fail(err, "size %ld is not a multiple of the %s size (%d bytes)",
+                           c->sizes->v[i], c->dtype, tsize);
     if (c->iters < 1 || c->warmup < 0)
-        return (pid_t)cs_fail(err, "iterations must be >= 1 and warm-ups >= 0 (got %d and %d)",
-                              c->iters, c->warmup);
+        return cs_fail(err, "iterations must be >= 1 and warm-ups >= 0 (got %d and %d)", c->iters,
+                       c->warmup);
+    for (size_t i = 0; c->np_list && i < c->np_list->n; i++)
+        if (c->np_list->v[i] > c->np)
+            return cs_fail(err, "process count %ld exceeds the %d simulated ranks",
+                           c->np_list->v[i], c->np);
+    int *node_of_rank = cs_xmalloc((size_t)c->np * sizeof(int));
+    int rc = cs_map_ranks(c->platform, c->mapping, c->np, c->oversubscribe, node_of_rank, err);
+    free(node_of_rank);
+    if (rc)
+        return -1;
     double need = cs_case_memory_bytes(c), have = mem_available();
     if (have > 0 && need > 0.9 * have)
-        return (pid_t)cs_fail(err,
-                              "%d ranks with these sizes need about %.1f GB, but %.1f GB are "
-                              "available%s",
-                              c->np, need / 1e9, have / 1e9,
-                              c->fold ? "; use fewer ranks or smaller sizes"
-                                      : "; use --fold (folded buffers, no data check) at this scale");
+        return cs_fail(err, "%d ranks with these sizes need about %.1f GB, but %.1f GB are available%s",
+                       c->np, need / 1e9, have / 1e9,
+                       c->fold ? "; use fewer ranks or smaller sizes"
+                               : "; use --fold (folded buffers, no data check) at this scale");
+    return 0;
+}
+
+pid_t cs_case_start(const cs_case *c, const char *workdir, int show_table, cs_err *err)
+{
+    if (cs_case_check(c, err))
+        return -1;
     if (mkdir(workdir, 0755) && errno != EEXIST)
         return (pid_t)cs_fail(err, "cannot create %s: %s", workdir, strerror(errno));
     int *node_of_rank = cs_xmalloc((size_t)c->np * sizeof(int));
     cs_launch l;
-    char paths[4][1024], nums[2][64], *sizes, *nps;
+    char paths[5][1024], nums[2][64], *sizes, *nps;
     const char *argv[24];
     fill_launch(c, workdir, &l, paths);
     int rc = cs_map_ranks(c->platform, c->mapping, c->np, c->oversubscribe, node_of_rank, err);

@@ -35,8 +35,11 @@ typedef struct {
 /* Host memory the case needs, estimated from buffers and per-rank overheads. */
 double cs_case_memory_bytes(const cs_case *c);
 
-/* Validates the case (dtype, sizes vs dtype, memory) and writes the hostfile
- * into workdir. Then starts smpirun; the driver's table goes to our stdout
+/* Validates the case: datatype, sizes against it, iterations, memory, and
+ * that the mapping fits the platform. */
+int cs_case_check(const cs_case *c, cs_err *err);
+
+/* Checks the case, writes the hostfile into workdir, then starts smpirun; the driver's table goes to our stdout
  * when show_table, else to workdir/stdout.txt; its stderr always to
  * workdir/stderr.txt. */
 pid_t cs_case_start(const cs_case *c, const char *workdir, int show_table, cs_err *err);

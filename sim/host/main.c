@@ -168,6 +168,11 @@ static int cmd_bench(int argc, char **argv)
     c.np = np;
     c.sizes = &sl;
 
+    if (cs_case_check(&c, &e)) {
+        cs_platform_free(&pf);
+        cs_numlist_free(&sl);
+        return die(&e);
+    }
     char workdir[] = "/tmp/collsim-bench-XXXXXX";
     if (!mkdtemp(workdir)) {
         perror("collsim: cannot create a temporary directory");

@@ -40,13 +40,16 @@ static int parse_value(const char *s, size_t len, int allow_suffix, long *out)
     return 0;
 }
 
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
 static int push(cs_numlist *l, size_t *cap, long v, const char *what, cs_err *err)
 {
     if (l->n >= CS_NUMLIST_MAX)
         return cs_fail(err, "%s expands to more than %d values", what, CS_NUMLIST_MAX);
-    for (size_t i = 0; i < l->n; i++)
-        if (l->v[i] == v)
-            return cs_fail(err, "%s lists %ld twice", what, v);
     if (l->n == *cap) {
         *cap = *cap ? 2 * *cap : 16;
         l->v = cs_xrealloc(l->v, *cap * sizeof(long));
@@ -142,6 +145,18 @@ int cs_numlist_parse(const char *text, const char *what, int allow_suffix, long 
     }
     if (out->n == 0)
         return cs_fail(err, "%s is empty (write e.g. '1,2,4' or '1:1048576')", what);
+    /* duplicates: on a sorted copy, so long ranges stay cheap */
+    long *sorted = cs_xmalloc(out->n * sizeof(long));
+    memcpy(sorted, out->v, out->n * sizeof(long));
+    qsort(sorted, out->n, sizeof(long), cmp_long);
+    for (size_t i = 1; i < out->n; i++)
+        if (sorted[i] == sorted[i - 1]) {
+            long dup = sorted[i];
+            free(sorted);
+            cs_numlist_free(out);
+            return cs_fail(err, "%s lists %ld twice", what, dup);
+        }
+    free(sorted);
     return 0;
 }
 

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Scale benchmark: a folded run of one allgather algorithm with many simulated
+# ranks (default: 32,768 on the generic fat tree), printing wall time, the
+# predicted time and the memory actually used.
+#
+# Memory: RSS counts a folded buffer once per mapping (every rank maps the same
+# pages), so it overcounts. We sample, every second, the PSS of the simulation
+# process (/proc/PID/smaps_rollup, shared pages divided among their users; one
+# process here, so it is its true footprint) and the machine's used memory
+# (MemTotal - MemAvailable) minus what was used before the run, and print the
+# peaks of both with the peak RSS for comparison.
+#
+# usage: sim/benchmarks/scale.sh [ALG] [NP] [PLATFORM] [SIZES]
+#   e.g. sim/benchmarks/scale.sh sparbit 32768 fattree-32k 8
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+alg="${1:-bruck}" np="${2:-32768}" platform="${3:-fattree-32k}" sizes="${4:-8}"
+cli="${COLLSIM_CLI:-$root/build/collsim-cli}"
+[ -x "$cli" ] || { echo "build first: ./collsim help" >&2; exit 2; }
+
+used_kb() { awk '/MemTotal/ {t=$2} /MemAvailable/ {a=$2} END {print t-a}' /proc/meminfo; }
+base=$(used_kb)
+log=$(mktemp)
+start=$(date +%s.%N)
+"$cli" bench --platform "$platform" --np "$np" --alg "$alg" --sizes "$sizes" --fold \
+  --iters 1 --warmup 0 >"$log" 2>&1 &
+pid=$!
+peak_pss=0 peak_rss=0 peak_used=0
+while kill -0 "$pid" 2>/dev/null; do
+  for p in $(pgrep -f smpimain || true); do
+    pss=$(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
+    rss=$(awk '/^Rss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
+    ((pss > peak_pss)) && peak_pss=$pss
+    ((rss > peak_rss)) && peak_rss=$rss
+  done
+  u=$(($(used_kb) - base))
+  ((u > peak_used)) && peak_used=$u
+  sleep 1
+done
+rc=0
+wait "$pid" || rc=$?
+end=$(date +%s.%N)
+cat "$log"
+awk -v a="$alg" -v n="$np" -v p="$platform" -v s="$sizes" -v rc="$rc" -v t0="$start" -v t1="$end" \
+    -v pss="$peak_pss" -v used="$peak_used" -v rss="$peak_rss" 'BEGIN {
+  printf "scale: alg=%s np=%s platform=%s sizes=%s exit=%d wall=%.1f s peak_pss=%.2f GB peak_used=%.2f GB peak_rss=%.2f GB\n",
+         a, n, p, s, rc, t1 - t0, pss / 1048576, used / 1048576, rss / 1048576 }'
+rm -f "$log"
+exit "$rc"

@@ -1,0 +1,191 @@
+#include "wrapper.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench_case.h"
+#include "mapping.h"
+#include "numlist.h"
+#include "platform.h"
+#include "registry.h"
+#include "runner.h"
+#include "scenario.h"
+#include "smpirun.h"
+
+static int fail(const cs_err *e, char *errbuf, size_t errlen)
+{
+    snprintf(errbuf, errlen, "%s", e->msg);
+    return -1;
+}
+
+int tw_numlist(const char *text, int allow_suffix, long min, long *out, int max, char *errbuf,
+               size_t errlen)
+{
+    cs_numlist l;
+    cs_err e;
+    if (cs_numlist_parse(text, "list", allow_suffix, min, &l, &e))
+        return fail(&e, errbuf, errlen);
+    int n = (int)l.n;
+    for (int i = 0; i < n && i < max; i++)
+        out[i] = l.v[i];
+    cs_numlist_free(&l);
+    return n;
+}
+
+static int load(const char *platform, cs_platform *pf, cs_err *e)
+{
+    char *path;
+    if (cs_platform_find(platform, &path, e))
+        return -1;
+    int rc = cs_platform_load(path, pf, e);
+    free(path);
+    return rc;
+}
+
+int tw_map(const char *platform, const char *mapping, int np, int oversubscribe, int *node_of_rank,
+           char *errbuf, size_t errlen)
+{
+    cs_platform pf;
+    cs_mapping m;
+    cs_err e;
+    if (cs_mapping_parse(mapping, &m, &e) || load(platform, &pf, &e))
+        return fail(&e, errbuf, errlen);
+    int rc = cs_map_ranks(&pf, m, np, oversubscribe, node_of_rank, &e);
+    cs_platform_free(&pf);
+    return rc ? fail(&e, errbuf, errlen) : 0;
+}
+
+int tw_platform_shape(const char *platform, int *nnodes, long *cores, char *errbuf, size_t errlen)
+{
+    cs_platform pf;
+    cs_err e;
+    if (load(platform, &pf, &e))
+        return fail(&e, errbuf, errlen);
+    *nnodes = pf.nnodes;
+    *cores = pf.total_cores;
+    cs_platform_free(&pf);
+    return 0;
+}
+
+int tw_resolve(const char *coll, const char *spec, char *cfg, size_t cfglen, char *driver_alg,
+               size_t alglen, char *errbuf, size_t errlen)
+{
+    cs_alg_sel s;
+    cs_err e;
+    if (cs_resolve_alg(coll, spec, &s, &e))
+        return fail(&e, errbuf, errlen);
+    snprintf(cfg, cfglen, "%s", s.cfg);
+    snprintf(driver_alg, alglen, "%s", s.driver_alg);
+    return 0;
+}
+
+int tw_scenario(const char *path, long *ncases, char *errbuf, size_t errlen)
+{
+    cs_scenario s;
+    cs_err e;
+    if (cs_scenario_load(path, &s, &e))
+        return fail(&e, errbuf, errlen);
+    *ncases = (long)s.nplatforms * s.nmappings * (long)s.nps.n * s.nalgs;
+    cs_scenario_free(&s);
+    return 0;
+}
+
+int tw_run(const tw_run_spec *spec, cs_result **rows, size_t *nrows, char *errbuf, size_t errlen)
+{
+    cs_platform pf;
+    cs_err e;
+    cs_case c;
+    cs_numlist sizes, nps = {NULL, 0};
+    memset(&c, 0, sizeof c);
+    if (load(spec->platform, &pf, &e))
+        return fail(&e, errbuf, errlen);
+    if (cs_mapping_parse(spec->mapping, &c.mapping, &e) ||
+        cs_resolve_alg(spec->coll, spec->alg, &c.alg, &e) ||
+        cs_numlist_parse(spec->sizes, "sizes", 1, 0, &sizes, &e)) {
+        cs_platform_free(&pf);
+        return fail(&e, errbuf, errlen);
+    }
+    if (spec->np_list && cs_numlist_parse(spec->np_list, "np list", 0, 1, &nps, &e)) {
+        cs_platform_free(&pf);
+        cs_numlist_free(&sizes);
+        return fail(&e, errbuf, errlen);
+    }
+    c.platform = &pf;
+    c.np = spec->np;
+    c.sizes = &sizes;
+    c.np_list = spec->np_list ? &nps : NULL;
+    c.iters = spec->iters ? spec->iters : 1;
+    c.warmup = spec->warmup;
+    c.fold = spec->fold;
+    c.in_place = spec->in_place;
+    c.dtype = spec->dtype ? spec->dtype : "byte";
+    c.timeout_s = spec->timeout_s;
+    char dir[256];
+    int rc = tw_tempdir(dir, sizeof dir);
+    pid_t pid = rc ? -1 : cs_case_start(&c, dir, 0, &e);
+    if (pid < 0) {
+        rc = fail(&e, errbuf, errlen);
+    } else {
+        int timed_out;
+        int code = cs_smpirun_wait(pid, c.timeout_s, &timed_out);
+        cs_case_collect(&c, dir, code, timed_out, rows, nrows);
+        rc = 0;
+    }
+    tw_rmtree(dir);
+    cs_platform_free(&pf);
+    cs_numlist_free(&sizes);
+    cs_numlist_free(&nps);
+    return rc;
+}
+
+void tw_free_rows(cs_result *rows) { free(rows); }
+
+int tw_run_scenario(const char *path, const char *out_dir, int jobs, const char *log_path,
+                    char *errbuf, size_t errlen)
+{
+    cs_scenario s;
+    cs_err e;
+    if (cs_scenario_load(path, &s, &e))
+        return fail(&e, errbuf, errlen);
+    cs_run_opts o = {out_dir, jobs, 0, 1};
+    /* the runner prints progress on stdout: send it to the log */
+    fflush(stdout);
+    int saved = dup(1);
+    FILE *log = fopen(log_path ? log_path : "/dev/null", "w");
+    if (log) {
+        dup2(fileno(log), 1);
+        fclose(log);
+    }
+    int rc = cs_run_scenario(&s, &o, &e);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    cs_scenario_free(&s);
+    if (rc < 0)
+        return fail(&e, errbuf, errlen);
+    return rc;
+}
+
+int tw_read_results(const char *path, cs_result **rows, size_t *nrows, char *errbuf, size_t errlen)
+{
+    cs_err e;
+    return cs_results_read(path, rows, nrows, &e) ? fail(&e, errbuf, errlen) : 0;
+}
+
+int tw_tempdir(char *out, size_t len)
+{
+    snprintf(out, len, "%s/collsim-test-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    return mkdtemp(out) ? 0 : -1;
+}
+
+void tw_rmtree(const char *dir)
+{
+    char cmd[1024];
+    if (strncmp(dir, "/tmp/", 5) && !getenv("TMPDIR"))
+        return; /* only ever removes what tw_tempdir made */
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "warning: could not remove %s\n", dir);
+}

@@ -1,0 +1,60 @@
+/* The thin C wrapper the GoogleTest suites drive: small, test-shaped entry
+ * points over the host library (sim/host, analysis), so the C++ side never
+ * handles C ownership rules itself. */
+#ifndef COLLSIM_TEST_WRAPPER_H
+#define COLLSIM_TEST_WRAPPER_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "results.h"
+
+/* Parses a list; returns the count (<= max) or -1 with the error in errbuf. */
+int tw_numlist(const char *text, int allow_suffix, long min, long *out, int max, char *errbuf,
+               size_t errlen);
+
+/* Maps np ranks on a platform (name or file); fills node_of_rank and returns
+ * 0, or -1 with the error in errbuf. */
+int tw_map(const char *platform, const char *mapping, int np, int oversubscribe, int *node_of_rank,
+           char *errbuf, size_t errlen);
+/* Nodes and cores of a platform, or -1 with errbuf. */
+int tw_platform_shape(const char *platform, int *nnodes, long *cores, char *errbuf, size_t errlen);
+
+/* Resolves an algorithm; fills the selected SMPI --cfg (or "") and driver name. */
+int tw_resolve(const char *coll, const char *spec, char *cfg, size_t cfglen, char *driver_alg,
+               size_t alglen, char *errbuf, size_t errlen);
+
+/* Loads a scenario, returns 0 and the number of cases it expands to, or -1. */
+int tw_scenario(const char *path, long *ncases, char *errbuf, size_t errlen);
+
+/* Runs the driver once under smpirun (np ranks on `platform`), optionally for
+ * each p of np_list on the first p ranks. Rows are malloc'ed; free with
+ * tw_free_rows. Returns 0, or -1 when the run could not start. */
+typedef struct {
+    const char *platform, *mapping, *coll, *alg, *sizes, *np_list, *dtype;
+    int np, fold, in_place, iters, warmup, timeout_s;
+} tw_run_spec;
+int tw_run(const tw_run_spec *spec, cs_result **rows, size_t *nrows, char *errbuf, size_t errlen);
+void tw_free_rows(cs_result *rows);
+
+/* Runs a scenario into out_dir with `jobs` workers (the `run` command's path).
+ * Returns the runner's code: 0 all passed, 1 some failed, -1 error. Its
+ * progress output goes to the given file (or /dev/null when NULL). */
+int tw_run_scenario(const char *path, const char *out_dir, int jobs, const char *log_path,
+                    char *errbuf, size_t errlen);
+
+/* Reads a results CSV. */
+int tw_read_results(const char *path, cs_result **rows, size_t *nrows, char *errbuf, size_t errlen);
+
+/* A fresh temporary directory (removed by the caller's tw_rmtree). */
+int tw_tempdir(char *out, size_t len);
+void tw_rmtree(const char *dir);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
