@@ -1,0 +1,142 @@
+/* Recursive doubling allgather (Thakur, Rabenseifner, Gropp 2005; Sparbit paper
+ * Section II-A): log2 p pairwise steps with partner rank ^ mask, each exchanging
+ * the contiguous window of the mask blocks gathered so far.
+ *
+ * For p not a power of two (algorithms.def): with pof2 the largest power of two
+ * <= p and rem = p - pof2, ranks r >= pof2 first hand their block to r - pof2;
+ * the first pof2 ranks then run recursive doubling in which rank r carries, next
+ * to its window [base, base+w), the blocks [base+pof2, base+pof2+w) that exist
+ * (< p); finally ranks r < rem send the whole result to r + pof2. The two pieces
+ * travel in one message per step (an hindexed type over recvtype), so the step
+ * count stays log2(pof2) + 2. */
+#include "../coll_util.h"
+#include "../collsim_algorithms.h"
+
+/* A message made of up to two runs of blocks of recvbuf. A single run is sent
+ * as plain (count, recvtype), so power-of-two p never builds a derived type
+ * (SMPI packs derived types through a temporary buffer). */
+struct span {
+    void *buf;
+    int count;
+    MPI_Datatype type;
+    int derived;
+};
+
+static int make_span(void *recvbuf, size_t bb, int recvcount, MPI_Datatype recvtype,
+                     int first0, int n0, int first1, int n1, struct span *s)
+{
+    s->derived = 0;
+    s->type = recvtype;
+    if (n1 <= 0 || n0 <= 0) {
+        const int first = n0 > 0 ? first0 : first1, n = n0 > 0 ? n0 : n1;
+        s->buf = coll_block(recvbuf, first, bb);
+        s->count = n > 0 ? n * recvcount : 0;
+        return MPI_SUCCESS;
+    }
+    int lens[2] = {n0 * recvcount, n1 * recvcount};
+    MPI_Aint disps[2] = {(MPI_Aint)((size_t)first0 * bb), (MPI_Aint)((size_t)first1 * bb)};
+    int err = MPI_Type_create_hindexed(2, lens, disps, recvtype, &s->type);
+    if (err != MPI_SUCCESS)
+        return err;
+    if ((err = MPI_Type_commit(&s->type)) != MPI_SUCCESS) {
+        MPI_Type_free(&s->type);
+        return err;
+    }
+    s->derived = 1;
+    s->buf = recvbuf;
+    s->count = 1;
+    return MPI_SUCCESS;
+}
+
+static void free_span(struct span *s)
+{
+    if (s->derived)
+        MPI_Type_free(&s->type);
+    s->derived = 0;
+}
+
+/* The blocks held by a rank whose window starts at `base`: [base, base+w) plus
+ * the folded-in blocks [base+pof2, base+pof2+w) below p. */
+static int window_span(void *recvbuf, size_t bb, int recvcount, MPI_Datatype recvtype,
+                       int base, int w, int pof2, int p, struct span *s)
+{
+    int extra = p - (base + pof2);
+    if (extra > w)
+        extra = w;
+    return make_span(recvbuf, bb, recvcount, recvtype, base, w, base + pof2, extra, s);
+}
+
+int collsim_allgather_recursive_doubling(const void *sendbuf, int sendcount,
+                                         MPI_Datatype sendtype, void *recvbuf,
+                                         int recvcount, MPI_Datatype recvtype,
+                                         MPI_Comm comm)
+{
+    int rank, p, err;
+    size_t bb;
+    struct span snd, rcv;
+
+    err = coll_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                               recvtype, comm, &rank, &p, &bb);
+    if (err != MPI_SUCCESS || bb == 0)
+        return err;
+
+    const int pof2 = coll_floor_pow2(p), rem = p - pof2;
+
+    if (rank >= pof2) {
+        /* Extra rank: hand the block over, then get everything else back. */
+        err = MPI_Send(coll_block(recvbuf, rank, bb), recvcount, recvtype, rank - pof2,
+                       COLL_TAG_ALLGATHER, comm);
+        if (err != MPI_SUCCESS)
+            return err;
+        err = make_span(recvbuf, bb, recvcount, recvtype, 0, rank, rank + 1,
+                        p - rank - 1, &rcv);
+        if (err != MPI_SUCCESS)
+            return err;
+        err = MPI_Recv(rcv.buf, rcv.count, rcv.type, rank - pof2, COLL_TAG_ALLGATHER,
+                       comm, MPI_STATUS_IGNORE);
+        free_span(&rcv);
+        return err;
+    }
+
+    if (rank < rem) {
+        err = MPI_Recv(coll_block(recvbuf, rank + pof2, bb), recvcount, recvtype,
+                       rank + pof2, COLL_TAG_ALLGATHER, comm, MPI_STATUS_IGNORE);
+        if (err != MPI_SUCCESS)
+            return err;
+    }
+
+    for (int mask = 1; mask < pof2; mask <<= 1) {
+        const int partner = rank ^ mask;
+        /* Both windows are mask-aligned: they start at the rank with the low
+         * bits cleared. */
+        err = window_span(recvbuf, bb, recvcount, recvtype, rank & ~(mask - 1), mask,
+                          pof2, p, &snd);
+        if (err != MPI_SUCCESS)
+            return err;
+        err = window_span(recvbuf, bb, recvcount, recvtype, partner & ~(mask - 1), mask,
+                          pof2, p, &rcv);
+        if (err != MPI_SUCCESS) {
+            free_span(&snd);
+            return err;
+        }
+        err = MPI_Sendrecv(snd.buf, snd.count, snd.type, partner, COLL_TAG_ALLGATHER,
+                           rcv.buf, rcv.count, rcv.type, partner, COLL_TAG_ALLGATHER,
+                           comm, MPI_STATUS_IGNORE);
+        free_span(&snd);
+        free_span(&rcv);
+        if (err != MPI_SUCCESS)
+            return err;
+    }
+
+    if (rank < rem) {
+        /* Everything except the partner's own block, which it already has. */
+        const int extra = rank + pof2;
+        err = make_span(recvbuf, bb, recvcount, recvtype, 0, extra, extra + 1,
+                        p - extra - 1, &snd);
+        if (err != MPI_SUCCESS)
+            return err;
+        err = MPI_Send(snd.buf, snd.count, snd.type, extra, COLL_TAG_ALLGATHER, comm);
+        free_span(&snd);
+    }
+    return err;
+}

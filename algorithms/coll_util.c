@@ -1,0 +1,154 @@
+/* Shared helpers for the collective algorithms (see coll_util.h). */
+#include "coll_util.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+int coll_block_bytes(MPI_Datatype type, int count, size_t *bytes)
+{
+    int size, err;
+    MPI_Aint lb, extent;
+
+    if (count < 0)
+        return MPI_ERR_COUNT;
+    if ((err = MPI_Type_size(type, &size)) != MPI_SUCCESS)
+        return err;
+    if ((err = MPI_Type_get_extent(type, &lb, &extent)) != MPI_SUCCESS)
+        return err;
+    /* Blocks are moved as raw bytes: only gap-free layouts qualify. */
+    if (lb != 0 || (MPI_Aint)size != extent)
+        return MPI_ERR_TYPE;
+    *bytes = (size_t)size * (size_t)count;
+    return MPI_SUCCESS;
+}
+
+int coll_copy_own_block(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvslot, size_t block_bytes)
+{
+    size_t send_bytes;
+    int err;
+
+    if (sendbuf == MPI_IN_PLACE)
+        return MPI_SUCCESS;
+    if ((err = coll_block_bytes(sendtype, sendcount, &send_bytes)) != MPI_SUCCESS)
+        return err;
+    /* Type signatures must match; only the byte count can be checked here. */
+    if (send_bytes != block_bytes)
+        return send_bytes > block_bytes ? MPI_ERR_TRUNCATE : MPI_ERR_COUNT;
+    if (block_bytes > 0 && sendbuf != recvslot)
+        memmove(recvslot, sendbuf, block_bytes);
+    return MPI_SUCCESS;
+}
+
+/* Exchange two non-overlapping blocks through a small stack buffer. */
+static void swap_blocks(char *a, char *b, size_t bytes)
+{
+    unsigned char tmp[1024];
+
+    while (bytes > 0) {
+        size_t n = bytes < sizeof tmp ? bytes : sizeof tmp;
+        memcpy(tmp, a, n);
+        memcpy(a, b, n);
+        memcpy(b, tmp, n);
+        a += n;
+        b += n;
+        bytes -= n;
+    }
+}
+
+/* Reverse the order of blocks [lo, hi) (the bytes inside a block keep theirs). */
+static void reverse_blocks(char *buf, int lo, int hi, size_t block_bytes)
+{
+    for (hi--; lo < hi; lo++, hi--)
+        swap_blocks(buf + (size_t)lo * block_bytes, buf + (size_t)hi * block_bytes,
+                    block_bytes);
+}
+
+void coll_rotate_blocks(void *buf, int nblocks, size_t block_bytes, int shift)
+{
+    if (nblocks <= 1 || block_bytes == 0)
+        return;
+    shift = coll_mod(shift, nblocks);
+    if (shift == 0)
+        return;
+    /* Rotating right by s = reverse all, then reverse the first s and the rest. */
+    reverse_blocks(buf, 0, nblocks, block_bytes);
+    reverse_blocks(buf, 0, shift, block_bytes);
+    reverse_blocks(buf, shift, nblocks, block_bytes);
+}
+
+/* Set once by the host program before any rank runs; read-only afterwards. */
+static coll_alloc_fn scratch_alloc = malloc;
+static coll_free_fn scratch_free = free;
+
+void coll_set_scratch_allocator(coll_alloc_fn alloc_fn, coll_free_fn free_fn)
+{
+    scratch_alloc = alloc_fn ? alloc_fn : malloc;
+    scratch_free = free_fn ? free_fn : free;
+}
+
+void *coll_scratch_alloc(size_t bytes)
+{
+    return scratch_alloc(bytes);
+}
+
+void coll_scratch_free(void *ptr)
+{
+    if (ptr)
+        scratch_free(ptr);
+}
+
+int coll_ceil_log2(int p)
+{
+    int k = 0;
+
+    while (k < 31 && (1 << k) < p)
+        k++;
+    return k;
+}
+
+int coll_floor_pow2(int p)
+{
+    int v = 1;
+
+    while (v <= p / 2)
+        v <<= 1;
+    return v;
+}
+
+int coll_allgather_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                         MPI_Comm comm, int *rank, int *size, size_t *block_bytes)
+{
+    int err;
+
+    *block_bytes = 0;
+    if ((err = MPI_Comm_rank(comm, rank)) != MPI_SUCCESS ||
+        (err = MPI_Comm_size(comm, size)) != MPI_SUCCESS ||
+        (err = coll_block_bytes(recvtype, recvcount, block_bytes)) != MPI_SUCCESS)
+        return err;
+    if (*block_bytes == 0)
+        return MPI_SUCCESS;
+    /* Messages carry n * recvcount elements with n <= size: check once here
+     * rather than risk a silently wrapped int count in some step. */
+    if ((long long)*size * recvcount > INT_MAX) {
+        *block_bytes = 0;
+        return MPI_ERR_COUNT;
+    }
+    err = coll_copy_own_block(sendbuf, sendcount, sendtype,
+                              coll_block(recvbuf, *rank, *block_bytes), *block_bytes);
+    if (err != MPI_SUCCESS)
+        *block_bytes = 0;
+    return err;
+}
+
+int coll_sendrecv_blocks(void *buf, size_t block_bytes, int count, MPI_Datatype type,
+                         int send_first, int send_n, int dest,
+                         int recv_first, int recv_n, int source, MPI_Comm comm)
+{
+    return MPI_Sendrecv(coll_block(buf, send_first, block_bytes), send_n * count, type,
+                        dest, COLL_TAG_ALLGATHER,
+                        coll_block(buf, recv_first, block_bytes), recv_n * count, type,
+                        source, COLL_TAG_ALLGATHER, comm, MPI_STATUS_IGNORE);
+}
