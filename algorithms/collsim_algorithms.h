@@ -16,5 +16,6 @@ int collsim_allgather_neighbor_exchange(COLLSIM_ALLGATHER_ARGS);
 int collsim_allgather_recursive_doubling(COLLSIM_ALLGATHER_ARGS);
 int collsim_allgather_bruck(COLLSIM_ALLGATHER_ARGS);
 int collsim_allgather_sparbit(COLLSIM_ALLGATHER_ARGS);
+int collsim_allgather_sparbit_indexed(COLLSIM_ALLGATHER_ARGS);
 
 #endif

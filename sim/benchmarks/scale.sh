@@ -8,7 +8,8 @@
 # process (/proc/PID/smaps_rollup, shared pages divided among their users; one
 # process here, so it is its true footprint) and the machine's used memory
 # (MemTotal - MemAvailable) minus what was used before the run, and print the
-# peaks of both with the peak RSS for comparison.
+# peaks of both with the peak RSS for comparison. The used-memory figure is
+# only meaningful when nothing else runs on the machine.
 #
 # usage: sim/benchmarks/scale.sh [ALG] [NP] [PLATFORM] [SIZES]
 #   e.g. sim/benchmarks/scale.sh sparbit 32768 fattree-32k 8
@@ -18,6 +19,12 @@ alg="${1:-bruck}" np="${2:-32768}" platform="${3:-fattree-32k}" sizes="${4:-8}"
 cli="${COLLSIM_CLI:-$root/build/collsim-cli}"
 [ -x "$cli" ] || { echo "build first: ./collsim help" >&2; exit 2; }
 
+# this run's processes only: another simulation may run beside it
+descendants() {
+  local kids
+  kids=$(pgrep -P "$1" || true)
+  for k in $kids; do echo "$k"; descendants "$k"; done
+}
 used_kb() { awk '/MemTotal/ {t=$2} /MemAvailable/ {a=$2} END {print t-a}' /proc/meminfo; }
 base=$(used_kb)
 log=$(mktemp)
@@ -27,7 +34,8 @@ start=$(date +%s.%N)
 pid=$!
 peak_pss=0 peak_rss=0 peak_used=0
 while kill -0 "$pid" 2>/dev/null; do
-  for p in $(pgrep -f smpimain || true); do
+  for p in $(descendants "$pid"); do
+    [ "$(cat "/proc/$p/comm" 2>/dev/null)" = smpimain ] || continue
     pss=$(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
     rss=$(awk '/^Rss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
     ((pss > peak_pss)) && peak_pss=$pss
