@@ -9,9 +9,8 @@ static int same_case(const cs_result *a, const cs_result *b)
            a->np == b->np && a->bytes == b->bytes && !strcmp(a->collective, b->collective);
 }
 
-static int cmp_case(const void *pa, const void *pb)
+int cs_result_cmp_point(const cs_result *a, const cs_result *b)
 {
-    const cs_result *a = *(const cs_result *const *)pa, *b = *(const cs_result *const *)pb;
     int c;
     if ((c = strcmp(a->platform, b->platform)) || (c = strcmp(a->collective, b->collective)) ||
         (c = strcmp(a->mapping, b->mapping)))
@@ -20,6 +19,15 @@ static int cmp_case(const void *pa, const void *pb)
         return a->np < b->np ? -1 : 1;
     if (a->bytes != b->bytes)
         return a->bytes < b->bytes ? -1 : 1;
+    return 0;
+}
+
+static int cmp_case(const void *pa, const void *pb)
+{
+    const cs_result *a = *(const cs_result *const *)pa, *b = *(const cs_result *const *)pb;
+    int c = cs_result_cmp_point(a, b);
+    if (c)
+        return c;
     if (a->avg_us != b->avg_us)
         return a->avg_us < b->avg_us ? -1 : 1;
     return strcmp(a->algorithm, b->algorithm); /* ties: a stable, named order */

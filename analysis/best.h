@@ -13,6 +13,9 @@ typedef struct {
     double improvement_pct;         /* 0 when second is NULL */
 } cs_best;
 
+/* Orders rows by platform, collective, mapping, np, bytes (0: same point). */
+int cs_result_cmp_point(const cs_result *a, const cs_result *b);
+
 /* Groups the rows with status ok; returns the number of groups, in the order
  * platform, mapping, np, bytes. *out is malloc'ed. */
 size_t cs_best_per_case(const cs_result *rows, size_t n, cs_best **out);

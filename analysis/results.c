@@ -33,6 +33,24 @@ void cs_results_write_row(FILE *f, const cs_result *r)
     fputc('\n', f);
 }
 
+int cs_results_write_file(const char *path, const cs_result *rows, size_t n, cs_err *err)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return cs_fail(err, "cannot write %s: %s", tmp, strerror(errno));
+    cs_results_write_header(f);
+    for (size_t i = 0; i < n; i++)
+        cs_results_write_row(f, &rows[i]);
+    int bad = ferror(f);
+    if (fclose(f) || bad || rename(tmp, path)) {
+        remove(tmp);
+        return cs_fail(err, "cannot write %s: %s", path, strerror(errno));
+    }
+    return 0;
+}
+
 int cs_csv_split(char *line, char **fields, int max)
 {
     int n = 0;

@@ -29,6 +29,10 @@ typedef struct {
 void cs_results_write_header(FILE *f);
 void cs_results_write_row(FILE *f, const cs_result *r);
 
+/* Writes a whole results CSV (header and rows) to path through a temporary
+ * file renamed over it, so a reader never sees half a file. */
+int cs_results_write_file(const char *path, const cs_result *rows, size_t n, cs_err *err);
+
 /* Reads a results CSV (header required). */
 int cs_results_read(const char *path, cs_result **rows, size_t *n, cs_err *err);
 

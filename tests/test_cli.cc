@@ -2,30 +2,11 @@
 // one-line error naming the value and the valid choices for each bad input.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <string>
-#include <sys/wait.h>
+
+#include "cli.h"
 
 namespace {
-
-struct Out {
-    int code;
-    std::string text;
-};
-
-Out cli(const std::string &args)
-{
-    std::string cmd = std::string(COLLSIM_CLI_PATH) + " " + args + " 2>&1";
-    FILE *p = popen(cmd.c_str(), "r");
-    Out o{-1, ""};
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-        o.text.append(buf, n);
-    int st = pclose(p);
-    o.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return o;
-}
 
 TEST(Cli, ListsAlgorithmsAndPlatforms)
 {

@@ -6,10 +6,13 @@
 #include <unistd.h>
 
 #include "bench_case.h"
+#include "regression.h"
 #include "mapping.h"
 #include "numlist.h"
 #include "platform.h"
+#include "postal.h"
 #include "registry.h"
+#include "report.h"
 #include "runner.h"
 #include "scenario.h"
 #include "smpirun.h"
@@ -87,7 +90,8 @@ int tw_scenario(const char *path, long *ncases, char *errbuf, size_t errlen)
     cs_err e;
     if (cs_scenario_load(path, &s, &e))
         return fail(&e, errbuf, errlen);
-    *ncases = (long)s.nplatforms * s.nmappings * (long)s.nps.n * s.nalgs;
+    *ncases = (long)s.nplatforms * (s.has_vary ? s.vary.nvalues : 1) * s.nmappings *
+              (long)s.nps.n * s.nalgs;
     cs_scenario_free(&s);
     return 0;
 }
@@ -149,7 +153,7 @@ int tw_run_scenario(const char *path, const char *out_dir, int jobs, const char 
     cs_err e;
     if (cs_scenario_load(path, &s, &e))
         return fail(&e, errbuf, errlen);
-    cs_run_opts o = {out_dir, jobs, 0, 1};
+    cs_run_opts o = {.out_dir = out_dir, .jobs = jobs, .force = 1};
     /* the runner prints progress on stdout: send it to the log */
     fflush(stdout);
     int saved = dup(1);
@@ -165,6 +169,21 @@ int tw_run_scenario(const char *path, const char *out_dir, int jobs, const char 
     cs_scenario_free(&s);
     if (rc < 0)
         return fail(&e, errbuf, errlen);
+    return rc;
+}
+
+int tw_check(const char *results, const char *baseline, double rtol, int strict, char *report,
+             size_t len)
+{
+    cs_check_opts o = {rtol, strict};
+    cs_err e;
+    char *text = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&text, &n);
+    int rc = cs_check_files(f, results, baseline, &o, &e);
+    fclose(f);
+    snprintf(report, len, "%s", rc < 0 ? e.msg : text);
+    free(text);
     return rc;
 }
 
@@ -188,4 +207,56 @@ void tw_rmtree(const char *dir)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "warning: could not remove %s\n", dir);
+}
+
+double tw_cost(const char *coll, const char *alg, int p, long bytes, double alpha, double beta)
+{
+    cs_hockney h = {alpha, beta};
+    return cs_cost_predict(coll, alg, p, bytes, &h);
+}
+
+int tw_postal_fit(const long *bytes, const double *t_s, size_t n, double *alpha, double *beta,
+                  char *errbuf, size_t errlen)
+{
+    cs_hockney h;
+    cs_err e;
+    if (cs_postal_fit(bytes, t_s, n, &h, NULL, &e))
+        return fail(&e, errbuf, errlen);
+    *alpha = h.alpha;
+    *beta = h.beta;
+    return 0;
+}
+
+int tw_postal(const char *platform, const char *node_a, const char *node_b, double *alpha,
+              double *beta, double *max_rel, char *errbuf, size_t errlen)
+{
+    cs_platform pf;
+    cs_err e;
+    if (load(platform, &pf, &e))
+        return fail(&e, errbuf, errlen);
+    int a = -1, b = -1;
+    for (int i = 0; i < pf.nnodes; i++) {
+        if (!strcmp(pf.nodes[i].name, node_a))
+            a = i;
+        if (!strcmp(pf.nodes[i].name, node_b))
+            b = i;
+    }
+    cs_postal p;
+    int rc = a < 0 || b < 0 ? cs_fail(&e, "no node %s or %s on %s", node_a, node_b, platform)
+                            : cs_postal_measure(&pf, a, b, NULL, &p, &e);
+    cs_platform_free(&pf);
+    if (rc)
+        return fail(&e, errbuf, errlen);
+    *alpha = p.h.alpha;
+    *beta = p.h.beta;
+    *max_rel = p.max_rel_residual;
+    return 0;
+}
+
+int tw_report(const char *results, const char *out_dir, const char *focus, const char *baseline,
+              char *md_path, size_t md_len, char *errbuf, size_t errlen)
+{
+    cs_report_opts o = {results, out_dir, focus, baseline};
+    cs_err e;
+    return cs_report(&o, md_path, md_len, &e) ? fail(&e, errbuf, errlen) : 0;
 }

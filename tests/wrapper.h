@@ -46,8 +46,30 @@ void tw_free_rows(cs_result *rows);
 int tw_run_scenario(const char *path, const char *out_dir, int jobs, const char *log_path,
                     char *errbuf, size_t errlen);
 
+/* `collsim check`'s comparison (analysis/regression.c) of a results file
+ * with a baseline: 0 pass, 1 fail, -1 unreadable input; the report (or the
+ * error) goes to report. */
+int tw_check(const char *results, const char *baseline, double rtol, int strict, char *report,
+             size_t len);
+
 /* Reads a results CSV. */
 int tw_read_results(const char *path, cs_result **rows, size_t *nrows, char *errbuf, size_t errlen);
+
+/* A cost model's prediction in seconds (analysis/cost_model.h); NaN: no model. */
+double tw_cost(const char *coll, const char *alg, int p, long bytes, double alpha, double beta);
+
+/* The postal fit of points (bytes, seconds): 0, or -1 with errbuf. */
+int tw_postal_fit(const long *bytes, const double *t_s, size_t n, double *alpha, double *beta,
+                  char *errbuf, size_t errlen);
+
+/* A simulated ping-pong between two nodes of a platform (names), fitted:
+ * alpha (s), beta (s/B) and the worst relative residual. */
+int tw_postal(const char *platform, const char *node_a, const char *node_b, double *alpha,
+              double *beta, double *max_rel, char *errbuf, size_t errlen);
+
+/* `collsim report` (NULL options: defaults); report.md's path in md_path. */
+int tw_report(const char *results, const char *out_dir, const char *focus, const char *baseline,
+              char *md_path, size_t md_len, char *errbuf, size_t errlen);
 
 /* A fresh temporary directory (removed by the caller's tw_rmtree). */
 int tw_tempdir(char *out, size_t len);

@@ -52,6 +52,7 @@ typedef struct {
     int iters;
     int warmup;
     int in_place;
+    int pingpong; /* --coll pingpong: point-to-point timing, see pingpong_comm */
     MPI_Datatype dtype;
     const char *dtype_name;
     const char *csv_path;
@@ -63,7 +64,7 @@ typedef struct {
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: collsim-driver --coll allgather --alg NAME|native --sizes B1,B2,...\n"
+            "usage: collsim-driver --coll allgather|pingpong --alg NAME|native --sizes B1,B2,...\n"
             "         [--mode check|fold] [--iters K] [--warmup W] [--dtype byte|int|double]\n"
             "         [--np-list P1,P2,...] [--in-place] [--csv FILE]\n"
             "Environment: COLLSIM_FAULT=rank:block:offset corrupts that received byte (tests).\n");
@@ -149,11 +150,15 @@ static int parse_args(int argc, char **argv, driver_opts *o)
         usage();
         return -1;
     }
-    if (strcmp(o->coll, "allgather")) {
-        fprintf(stderr, "collsim-driver: unknown collective '%s' (valid: allgather)\n", o->coll);
+    o->pingpong = !strcmp(o->coll, "pingpong");
+    if (strcmp(o->coll, "allgather") && !o->pingpong) {
+        fprintf(stderr, "collsim-driver: unknown collective '%s' (valid: allgather, pingpong)\n",
+                o->coll);
         return -1;
     }
-    if (!strcmp(o->alg, "native")) {
+    if (o->pingpong) {
+        /* no algorithm: pingpong_comm is the whole benchmark */
+    } else if (!strcmp(o->alg, "native")) {
         o->fn = native_allgather;
     } else {
         for (size_t k = 0; k < sizeof driver_algs / sizeof driver_algs[0]; k++)
@@ -411,6 +416,77 @@ static int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbu
     return failures;
 }
 
+/* ---- --coll pingpong: the point-to-point times behind the cost models ----
+ * Ranks 0 and 1 bounce one message of each size back and forth (rank 1 echoes
+ * what it received, so check mode verifies the round trip); the row reports
+ * rank 0's one-way time = round trip / 2 as avg, min and max, in the same CSV
+ * format as the collectives. Other ranks take no part. The host fits the
+ * Hockney alpha and beta to these rows (sim/host/postal.c). */
+static int pingpong_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbuf,
+                         unsigned char *recvbuf, FILE *csv)
+{
+    int rank, p, tsize, failures = 0;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &p);
+    MPI_Type_size(o->dtype, &tsize);
+    if (p < 2) {
+        if (rank == 0)
+            fprintf(stderr, "collsim-driver: pingpong needs at least 2 ranks (got %d)\n", p);
+        return o->nsizes;
+    }
+    if (rank == 0) {
+        printf("# collsim pingpong rank 0 <-> rank 1, one-way time = round trip / 2, mode=%s\n",
+               o->fold ? "fold" : "check");
+        printf("%-10s %18s %12s %12s\n", "# Size", "One-way(us)", "Iterations", "Validation");
+    }
+    if (rank > 1)
+        return 0;
+    const int peer = 1 - rank;
+    for (int s = 0; s < o->nsizes; s++) {
+        long bytes = o->sizes[s];
+        int count = (int)(bytes / tsize), bad = 0;
+        if (!o->fold && rank == 0)
+            fill_send(sendbuf, 0, bytes);
+        double elapsed = 0.0;
+        for (int it = 0; it < o->warmup + o->iters; it++) {
+            if (!o->fold)
+                poison_recv(recvbuf, 1, bytes);
+            double t0 = MPI_Wtime();
+            if (rank == 0) {
+                MPI_Send(sendbuf, count, o->dtype, peer, 79, comm);
+                MPI_Recv(recvbuf, count, o->dtype, peer, 79, comm, MPI_STATUS_IGNORE);
+            } else {
+                MPI_Recv(recvbuf, count, o->dtype, peer, 79, comm, MPI_STATUS_IGNORE);
+                MPI_Send(recvbuf, count, o->dtype, peer, 79, comm);
+            }
+            double t1 = MPI_Wtime();
+            if (it >= o->warmup)
+                elapsed += t1 - t0;
+            if (!o->fold && rank == 0 && memcmp(recvbuf, sendbuf, (size_t)bytes))
+                bad = 1;
+        }
+        if (rank != 0)
+            continue;
+        double one_way_us = elapsed / o->iters / 2 * 1e6;
+        failures += bad;
+        if (bad)
+            fprintf(stderr, "collsim: pingpong size=%ld: the echoed message differs from the one sent\n",
+                    bytes);
+        printf("%-10ld %18.4f %12d %12s\n", bytes, one_way_us, o->iters,
+               bad ? "FAIL" : (o->fold ? "unchecked" : "Pass"));
+        if (csv)
+            fprintf(csv, "%d,%s,%s,%s,%s,%ld,%.17g,%.17g,%.17g,%d,%s\n", p, o->coll, o->alg,
+                    o->dtype_name, o->fold ? "fold" : "check", bytes, one_way_us, one_way_us,
+                    one_way_us, o->iters, bad ? "fail" : "ok");
+    }
+    if (rank == 0) {
+        fflush(stdout);
+        if (csv)
+            fflush(csv);
+    }
+    return failures;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -487,7 +563,8 @@ int main(int argc, char **argv)
             MPI_Comm_split(MPI_COMM_WORLD, wrank < p ? 0 : MPI_UNDEFINED, wrank, &comm);
         }
         if (comm != MPI_COMM_NULL) {
-            failures += bench_comm(&o, comm, sendbuf, recvbuf, csv);
+            failures += o.pingpong ? pingpong_comm(&o, comm, sendbuf, recvbuf, csv)
+                                   : bench_comm(&o, comm, sendbuf, recvbuf, csv);
             if (comm != MPI_COMM_WORLD)
                 MPI_Comm_free(&comm);
         }

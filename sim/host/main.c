@@ -7,7 +7,10 @@
 #include <unistd.h>
 
 #include "bench_case.h"
+#include "cli_check.h"
+#include "cli_report.h"
 #include "cs_error.h"
+#include "emit.h"
 #include "platform.h"
 #include "registry.h"
 #include "runner.h"
@@ -32,7 +35,19 @@ static void usage(FILE *f)
             "        [--timeout S]\n"
             "        [--smpi-cfg NAME:VALUE]...  one simulated run, OSU-style table\n"
             "  run SCENARIO.xml [--out DIR] [-j N] [--resume] [--force]\n"
+            "        [--only KEY=VALUE,...] [--case K]\n"
             "                                run a sweep; rows go to DIR/results.csv\n"
+            "  run SCENARIO.xml --emit slurm|parallel [--out DIR] [--only ...] [--entry CMD]\n"
+            "                                one task per case: DIR/collsim.sbatch or DIR/jobs.txt\n"
+            "  merge DIR/tasks/*/results.csv --out DIR/results.csv\n"
+            "                                join the tasks' results\n"
+            "  check RESULTS.csv [--baseline BASE.csv [--rtol X] [--strict] [--update]]\n"
+            "        [--scenario FILE.xml]   compare with a baseline; check expectations\n"
+            "  report RESULTS.csv [--out DIR] [--focus ALG] [--baseline ALG]\n"
+            "                                figures and tables in DIR/report.md\n"
+            "                                (default DIR: the results' directory + /report)\n"
+            "  postal --platform NAME|FILE [--nodes A,B] [--sizes LIST]\n"
+            "                                Hockney alpha, beta from a simulated ping-pong\n"
             "Sizes and process counts: 1,2,4 | 1:1048576 (doubling) | 5:253:8 (step) | 64K\n");
 }
 
@@ -223,10 +238,22 @@ static int cmd_run(int argc, char **argv, int demo)
 {
     cs_err e;
     const char *scenario = demo ? COLLSIM_SOURCE_DIR "/scenarios/quickstart.xml" : NULL, *out = NULL;
-    cs_run_opts o = {NULL, (int)sysconf(_SC_NPROCESSORS_ONLN), 0, demo};
+    cs_run_opts o = {.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), .force = demo};
+    const char *emit = NULL, *entry = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--out") && v) { out = v; i++; }
+        else if (!strcmp(a, "--only") && v) { o.only = v; i++; }
+        else if (!strcmp(a, "--case") && v) {
+            int k;
+            if (parse_int(a, v, 0, &k, &e))
+                return die(&e);
+            o.pick_case = 1;
+            o.case_index = k;
+            i++;
+        }
+        else if (!strcmp(a, "--emit") && v) { emit = v; i++; }
+        else if (!strcmp(a, "--entry") && v) { entry = v; i++; }
         else if (!strcmp(a, "-j") && v) { if (parse_int(a, v, 1, &o.jobs, &e)) return die(&e); i++; }
         else if (!strcmp(a, "--resume")) o.resume = 1;
         else if (!strcmp(a, "--force")) o.force = 1;
@@ -241,12 +268,33 @@ static int cmd_run(int argc, char **argv, int demo)
         fprintf(stderr, "collsim: run needs a scenario file (e.g. scenarios/quickstart.xml)\n");
         return 2;
     }
+    cs_emit_kind kind = CS_EMIT_PARALLEL;
+    if (entry && !emit) {
+        fprintf(stderr, "collsim: run: --entry names the command of emitted tasks; it needs "
+                        "--emit slurm|parallel\n");
+        return 2;
+    }
+    if (emit && cs_emit_kind_parse(emit, &kind, &e))
+        return die(&e);
     cs_scenario s;
     if (cs_scenario_load(scenario, &s, &e))
         return die(&e);
     char dflt[1024];
     snprintf(dflt, sizeof dflt, "results/%s", s.name);
     o.out_dir = out ? out : dflt;
+    if (emit) {
+        int erc = cs_emit(stdout, &s, &o, kind, entry, &e);
+        cs_scenario_free(&s);
+        return erc ? die(&e) : 0;
+    }
+    cs_caselist sel;
+    if ((o.only || o.pick_case) && cs_expand_cases(&s, &o, &sel, &e)) {
+        /* a bad selection is reported before anything else is printed */
+        cs_scenario_free(&s);
+        return die(&e);
+    }
+    if (o.only || o.pick_case)
+        cs_caselist_free(&sel);
     printf("# scenario %s: %s\n", s.name, s.description);
     int rc = cs_run_scenario(&s, &o, &e);
     cs_scenario_free(&s);
@@ -270,6 +318,15 @@ int main(int argc, char **argv)
         return cmd_run(argc - 2, argv + 2, 0);
     if (!strcmp(cmd, "demo"))
         return cmd_run(argc - 2, argv + 2, 1);
-    fprintf(stderr, "collsim: unknown command '%s' (valid: demo, test, list, bench, run, help)\n", cmd);
+    if (!strcmp(cmd, "check"))
+        return cs_cmd_check(argc - 2, argv + 2);
+    if (!strcmp(cmd, "merge"))
+        return cs_cmd_merge(argc - 2, argv + 2);
+    if (!strcmp(cmd, "report"))
+        return cs_cmd_report(argc - 2, argv + 2);
+    if (!strcmp(cmd, "postal"))
+        return cs_cmd_postal(argc - 2, argv + 2);
+    fprintf(stderr, "collsim: unknown command '%s' (valid: demo, test, list, bench, run, check, "
+                    "merge, report, postal, help)\n", cmd);
     return 2;
 }

@@ -193,16 +193,22 @@ static int walk(cs_platform *pf, int *cap, xmlNode *first, cs_err *err)
     return 0;
 }
 
+char *cs_platform_name_of(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    char *name = cs_xstrdup(base ? base + 1 : path);
+    size_t len = strlen(name);
+    if (len > 4 && !strcmp(name + len - 4, ".xml"))
+        name[len - 4] = 0;
+    return name;
+}
+
 int cs_platform_load(const char *path, cs_platform *pf, cs_err *err)
 {
     memset(pf, 0, sizeof *pf);
     pf->path = cs_xstrdup(path);
     pf->description = cs_xstrdup("");
-    const char *base = strrchr(path, '/');
-    pf->name = cs_xstrdup(base ? base + 1 : path);
-    size_t len = strlen(pf->name);
-    if (len > 4 && !strcmp(pf->name + len - 4, ".xml"))
-        pf->name[len - 4] = 0;
+    pf->name = cs_platform_name_of(path);
 
     xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     if (!doc) {

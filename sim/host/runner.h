@@ -3,6 +3,7 @@
 #ifndef COLLSIM_RUNNER_H
 #define COLLSIM_RUNNER_H
 
+#include "bench_case.h"
 #include "cs_error.h"
 #include "scenario.h"
 
@@ -11,7 +12,26 @@ typedef struct {
     int jobs;
     int resume; /* skip cases already recorded in OUT/results.csv */
     int force;  /* start a fresh results.csv even if one exists */
+    const char *only; /* --only KEY=VALUE,...: run the matching cases (select.h) */
+    int pick_case;    /* --case: run case case_index of the expansion alone */
+    long case_index;
 } cs_run_opts;
+
+/* The scenario's cases in the runner's stable order, platform x mapping x np
+ * x algorithm (nested in that order), narrowed by o->only and o->case_index;
+ * `run`, `--case` and `--emit` all count cases this way. Holds the loaded
+ * platforms the cases point to. */
+typedef struct {
+    cs_case *v;
+    size_t n;
+    cs_platform *pfs;
+    int npfs;
+} cs_caselist;
+int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out, cs_err *err);
+void cs_caselist_free(cs_caselist *l);
+
+/* mkdir -p */
+int cs_mkdirs(const char *path, cs_err *err);
 
 /* Returns 0 when every case passed, 1 when some failed (all recorded), -1 on
  * an error that stopped the run (err set). */

@@ -7,6 +7,22 @@
 #include "mapping.h"
 #include "numlist.h"
 #include "registry.h"
+#include "whatif.h"
+
+/* <expect faster="A" than="B" .../>: A's average time is below B's, by at
+ * least by_pct percent of B's time, at every point of its scope (platform,
+ * mapping, np, bytes); a filter left empty covers every value of the
+ * scenario. Checked by analysis/expect.c. */
+typedef struct {
+    long line;
+    char collective[32];
+    char faster[96], than[96]; /* names as in the scenario's <algorithms> */
+    char platform[128];        /* "": every platform */
+    int mapping;               /* -1: every mapping, else a cs_mapping */
+    cs_numlist nps, bytes;     /* n == 0: every value */
+    double by_pct;
+    char *scope;               /* the filters as written, for reports */
+} cs_expect;
 
 typedef struct {
     char *path, *name, *description;
@@ -23,6 +39,11 @@ typedef struct {
     int fold;
     char dtype[16];
     int timeout_s;
+    /* <vary>: a what-if parameter; each platform runs as one variant per value */
+    int has_vary;
+    cs_vary vary;
+    cs_expect *expects;
+    int nexpects;
 } cs_scenario;
 
 int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err);

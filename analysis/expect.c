@@ -1,0 +1,133 @@
+#include "expect.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "platform.h"
+#include "regression.h"
+
+static int cmp_probe(const void *key, const void *elem)
+{
+    return cs_key_cmp((const cs_result *)key, *(const cs_result *const *)elem);
+}
+
+static const cs_result *find(const cs_result **sorted, size_t n, cs_result *probe, const char *alg)
+{
+    snprintf(probe->algorithm, sizeof probe->algorithm, "%s", alg);
+    const cs_result *const *hit = bsearch(probe, sorted, n, sizeof *sorted, cmp_probe);
+    return hit ? *hit : NULL;
+}
+
+/* "yahoo sequential np=5 1 B: bruck 2.14 us vs ring 2.84 us (24.9% faster)" */
+static void describe(char *buf, size_t len, const cs_expect *x, const cs_result *p,
+                     const cs_result *a, const cs_result *b)
+{
+    int u = snprintf(buf, len, "%s %s np=%d %ld B: ", p->platform, p->mapping, p->np, p->bytes);
+    if (u < 0 || (size_t)u >= len)
+        return;
+    if (!a || !b) {
+        snprintf(buf + u, len - (size_t)u, "no result for %s", !a ? x->faster : x->than);
+    } else if (strcmp(a->status, "ok") || strcmp(b->status, "ok")) {
+        const cs_result *bad = strcmp(a->status, "ok") ? a : b;
+        snprintf(buf + u, len - (size_t)u, "%s has status %s", bad->algorithm, bad->status);
+    } else {
+        double gain = b->avg_us > 0 ? 100.0 * (b->avg_us - a->avg_us) / b->avg_us : 0;
+        snprintf(buf + u, len - (size_t)u, "%s %.2f us vs %s %.2f us (%.1f%% %s)", x->faster,
+                 a->avg_us, x->than, b->avg_us, gain >= 0 ? gain : -gain,
+                 gain >= 0 ? "faster" : "slower");
+    }
+}
+
+#define SHOW_FAILED 20
+
+static int check_one(FILE *f, const cs_scenario *s, const cs_expect *x, char **pnames,
+                     const cs_result **sorted, size_t n, int partial)
+{
+    const cs_numlist *nps = x->nps.n ? &x->nps : &s->nps;
+    const cs_numlist *sizes = x->bytes.n ? &x->bytes : &s->sizes;
+    size_t points = 0, passed = 0, skipped = 0, failed = 0;
+    double closest = 0;
+    char closest_text[512] = "", failures[SHOW_FAILED][512];
+    cs_result probe;
+    memset(&probe, 0, sizeof probe);
+    snprintf(probe.collective, sizeof probe.collective, "%s", x->collective);
+    snprintf(probe.dtype, sizeof probe.dtype, "%s", s->dtype);
+    snprintf(probe.mode, sizeof probe.mode, "%s", s->fold ? "fold" : "check");
+    for (int p = 0; p < s->nplatforms; p++) {
+        if (x->platform[0] && strcmp(x->platform, pnames[p]))
+            continue;
+        snprintf(probe.platform, sizeof probe.platform, "%s", pnames[p]);
+        for (int m = 0; m < s->nmappings; m++) {
+            if (x->mapping >= 0 && (int)s->mappings[m] != x->mapping)
+                continue;
+            snprintf(probe.mapping, sizeof probe.mapping, "%s", cs_mapping_name(s->mappings[m]));
+            for (size_t q = 0; q < nps->n; q++)
+                for (size_t z = 0; z < sizes->n; z++) {
+                    probe.np = (int)nps->v[q];
+                    probe.bytes = sizes->v[z];
+                    const cs_result *a = find(sorted, n, &probe, x->faster);
+                    const cs_result *b = find(sorted, n, &probe, x->than);
+                    points++;
+                    if ((!a || !b) && partial) {
+                        skipped++;
+                        continue;
+                    }
+                    char text[512];
+                    describe(text, sizeof text, x, &probe, a, b);
+                    int ok = a && b && !strcmp(a->status, "ok") && !strcmp(b->status, "ok");
+                    double gain = ok && b->avg_us > 0 ? 100.0 * (b->avg_us - a->avg_us) / b->avg_us : 0;
+                    if (ok && a->avg_us < b->avg_us && gain >= x->by_pct) {
+                        if (!passed++ || gain < closest) {
+                            closest = gain;
+                            snprintf(closest_text, sizeof closest_text, "%s", text);
+                        }
+                    } else if (failed++ < SHOW_FAILED) {
+                        snprintf(failures[failed - 1], sizeof failures[0], "%s", text);
+                    }
+                }
+        }
+    }
+    char by[64] = "";
+    if (x->by_pct > 0)
+        snprintf(by, sizeof by, " by %g%%", x->by_pct);
+    const char *verdict = failed ? "FAIL" : passed ? "PASS" : "SKIP";
+    fprintf(f, "%s %s:%ld: %s faster than %s%s (%s): ", verdict, s->path, x->line, x->faster,
+            x->than, by, x->scope);
+    if (failed)
+        fprintf(f, "%zu of %zu points fail\n", failed, points - skipped);
+    else if (passed)
+        fprintf(f, "%zu of %zu points pass; closest: %s\n", passed, points - skipped, closest_text);
+    else
+        fprintf(f, "none of its %zu points was run\n", points);
+    for (size_t i = 0; i < failed && i < SHOW_FAILED; i++)
+        fprintf(f, "    %s\n", failures[i]);
+    if (failed > SHOW_FAILED)
+        fprintf(f, "    ... and %zu more\n", failed - SHOW_FAILED);
+    if (skipped && (failed || passed))
+        fprintf(f, "    (%zu points not run here: skipped)\n", skipped);
+    return failed ? 1 : passed ? 0 : -1;
+}
+
+int cs_expect_check(FILE *f, const cs_scenario *s, const cs_result *rows, size_t n, int partial)
+{
+    if (!s->nexpects)
+        return 0;
+    const cs_result **sorted = cs_sort_by_key(rows, n);
+    char **pnames = cs_xmalloc((size_t)s->nplatforms * sizeof *pnames);
+    for (int i = 0; i < s->nplatforms; i++)
+        pnames[i] = cs_platform_name_of(s->platforms[i]);
+    int failed = 0, passed = 0, skipped = 0;
+    fprintf(f, "# Expectations of %s\n", s->path);
+    for (int i = 0; i < s->nexpects; i++) {
+        int r = check_one(f, s, &s->expects[i], pnames, sorted, n, partial);
+        failed += r > 0;
+        passed += r == 0;
+        skipped += r < 0;
+    }
+    fprintf(f, "# expectations: %d passed, %d failed, %d skipped\n", passed, failed, skipped);
+    for (int i = 0; i < s->nplatforms; i++)
+        free(pnames[i]);
+    free(pnames);
+    free(sorted);
+    return failed;
+}

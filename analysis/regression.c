@@ -1,0 +1,227 @@
+#include "regression.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cs_key_cmp(const cs_result *a, const cs_result *b)
+{
+    int c;
+    if ((c = strcmp(a->platform, b->platform)) || (c = strcmp(a->mapping, b->mapping)))
+        return c;
+    if (a->np != b->np)
+        return a->np < b->np ? -1 : 1;
+    if ((c = strcmp(a->collective, b->collective)) || (c = strcmp(a->algorithm, b->algorithm)) ||
+        (c = strcmp(a->dtype, b->dtype)) || (c = strcmp(a->mode, b->mode)))
+        return c;
+    return (a->bytes > b->bytes) - (a->bytes < b->bytes);
+}
+
+void cs_key_format(const cs_result *r, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s %s np=%d %s/%s %s %s %ld B", r->platform, r->mapping, r->np,
+             r->collective, r->algorithm, r->dtype, r->mode, r->bytes);
+}
+
+static int cmp_ptr(const void *pa, const void *pb)
+{
+    const cs_result *a = *(const cs_result *const *)pa, *b = *(const cs_result *const *)pb;
+    int c = cs_key_cmp(a, b);
+    /* equal keys (duplicates) keep their file order, so reports are stable */
+    return c ? c : (a > b) - (a < b);
+}
+
+const cs_result **cs_sort_by_key(const cs_result *rows, size_t n)
+{
+    const cs_result **v = cs_xmalloc((n ? n : 1) * sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        v[i] = &rows[i];
+    qsort(v, n, sizeof *v, cmp_ptr);
+    return v;
+}
+
+cs_result *cs_rows_copy(const cs_result *const *v, size_t n)
+{
+    cs_result *out = cs_xmalloc((n ? n : 1) * sizeof *out);
+    for (size_t i = 0; i < n; i++)
+        out[i] = *v[i];
+    return out;
+}
+
+static int is_ok(const cs_result *r) { return !strcmp(r->status, "ok"); }
+
+/* NaN equals only NaN; otherwise |now - then| <= rtol |then|. */
+static double rel_change(double now, double then, double rtol, int *moved)
+{
+    if (isnan(now) || isnan(then)) {
+        *moved = !(isnan(now) && isnan(then));
+        return *moved ? INFINITY : 0;
+    }
+    *moved = fabs(now - then) > rtol * fabs(then);
+    return then != 0 ? fabs(now / then - 1) : now != 0 ? INFINITY : 0;
+}
+
+typedef struct {
+    const cs_result **v;
+    size_t n;
+} list;
+
+static void push(list *l, const cs_result *r)
+{
+    l->v = cs_xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+    l->v[l->n++] = r;
+}
+
+static void print_keys(FILE *f, const char *title, const list *l, int with_status)
+{
+    if (!l->n)
+        return;
+    fprintf(f, "# %zu %s:\n", l->n, title);
+    for (size_t i = 0; i < l->n; i++) {
+        char key[512];
+        cs_key_format(l->v[i], key, sizeof key);
+        if (with_status)
+            fprintf(f, "  %s: %s%s%s\n", key, l->v[i]->status, l->v[i]->note[0] ? ": " : "",
+                    l->v[i]->note);
+        else
+            fprintf(f, "  %s\n", key);
+    }
+}
+
+/* Keys given twice in one file make the comparison ambiguous. */
+static void find_dups(const cs_result **v, size_t n, list *dups)
+{
+    for (size_t i = 1; i < n; i++)
+        if (!cs_key_cmp(v[i - 1], v[i]) && (dups->n == 0 || dups->v[dups->n - 1] != v[i - 1]))
+            push(dups, v[i]);
+}
+
+int cs_check_rows(FILE *f, const cs_result *res, size_t nres, const cs_result *base, size_t nbase,
+                  const cs_check_opts *o)
+{
+    const cs_result **r = cs_sort_by_key(res, nres), **b = cs_sort_by_key(base, nbase);
+    list missing = {0}, added = {0}, notok = {0}, dups = {0};
+    find_dups(r, nres, &dups);
+    find_dups(b, nbase, &dups);
+    size_t i = 0, k = 0, compared = 0, moved = 0;
+    int header = 0;
+    while (i < nres || k < nbase) {
+        int c = i == nres ? 1 : k == nbase ? -1 : cs_key_cmp(r[i], b[k]);
+        if (c < 0) {
+            push(&added, r[i]);
+            if (!is_ok(r[i]))
+                push(&notok, r[i]);
+            i++;
+            continue;
+        }
+        if (c > 0) {
+            push(&missing, b[k++]);
+            continue;
+        }
+        const cs_result *now = r[i++], *then = b[k++];
+        compared++;
+        if (!is_ok(now) || !is_ok(then)) {
+            push(&notok, is_ok(now) ? then : now);
+            continue;
+        }
+        /* the field that moved most stands for the case */
+        const char *names[3] = {"avg", "min", "max"};
+        double nv[3] = {now->avg_us, now->min_us, now->max_us};
+        double tv[3] = {then->avg_us, then->min_us, then->max_us};
+        int worst = -1;
+        double worst_change = -1;
+        for (int q = 0; q < 3; q++) {
+            int m;
+            double ch = rel_change(nv[q], tv[q], o->rtol, &m);
+            if (m && ch > worst_change) {
+                worst = q;
+                worst_change = ch;
+            }
+        }
+        if (worst < 0)
+            continue;
+        if (!header++)
+            fprintf(f, "# moved beyond rtol %g:\n# %-10s %-10s %6s %-30s %-6s %-5s %9s %-5s %16s %16s %14s\n",
+                    o->rtol, "platform", "mapping", "np", "collective/algorithm", "dtype", "mode",
+                    "bytes", "field", "old(us)", "new(us)", "ratio");
+        char alg[160];
+        snprintf(alg, sizeof alg, "%s/%s", now->collective, now->algorithm);
+        fprintf(f, "  %-10s %-10s %6d %-30s %-6s %-5s %9ld %-5s %16.10g %16.10g %14.10g\n",
+                now->platform, now->mapping, now->np, alg, now->dtype, now->mode, now->bytes,
+                names[worst], tv[worst], nv[worst], nv[worst] / tv[worst]);
+        moved++;
+    }
+    print_keys(f, "missing (in the baseline, not in the results)", &missing, 0);
+    print_keys(f, o->strict ? "added (in the results, not in the baseline; a failure with --strict)"
+                            : "added (in the results, not in the baseline; not a failure without --strict)",
+               &added, 0);
+    print_keys(f, "not ok (status of the results row, or of the baseline row)", &notok, 1);
+    print_keys(f, "given twice in one file", &dups, 0);
+    int fail = moved || missing.n || notok.n || dups.n || (o->strict && added.n);
+    if (fail)
+        fprintf(f, "FAIL: %zu moved, %zu missing, %zu added%s, %zu not ok, %zu given twice (%zu "
+                   "rows compared, rtol %g)\n",
+                moved, missing.n, added.n, o->strict ? "" : " (allowed)", notok.n, dups.n, compared,
+                o->rtol);
+    else
+        fprintf(f, "PASS: %zu rows within rtol %g%s\n", compared, o->rtol,
+                added.n ? " (some added: see above)" : "");
+    free(missing.v);
+    free(added.v);
+    free(notok.v);
+    free(dups.v);
+    free(r);
+    free(b);
+    return fail;
+}
+
+int cs_check_files(FILE *f, const char *results, const char *baseline, const cs_check_opts *o,
+                   cs_err *err)
+{
+    cs_result *res, *base;
+    size_t nres, nbase;
+    if (cs_results_read(results, &res, &nres, err))
+        return -1;
+    if (cs_results_read(baseline, &base, &nbase, err)) {
+        free(res);
+        return -1;
+    }
+    fprintf(f, "# check %s (%zu rows) against the baseline %s (%zu rows)\n", results, nres,
+            baseline, nbase);
+    int rc = cs_check_rows(f, res, nres, base, nbase, o);
+    free(res);
+    free(base);
+    return rc;
+}
+
+int cs_baseline_update(FILE *f, const char *results, const char *baseline, cs_err *err)
+{
+    cs_result *res;
+    size_t n;
+    if (cs_results_read(results, &res, &n, err))
+        return -1;
+    const cs_result **v = cs_sort_by_key(res, n);
+    int rc = 0;
+    char key[512];
+    for (size_t i = 0; i < n && !rc; i++) {
+        if (!is_ok(v[i])) {
+            cs_key_format(v[i], key, sizeof key);
+            rc = cs_fail(err, "%s: %s has status %s: a baseline is made from a run where every "
+                              "case passed",
+                         results, key, v[i]->status);
+        } else if (i && !cs_key_cmp(v[i - 1], v[i])) {
+            cs_key_format(v[i], key, sizeof key);
+            rc = cs_fail(err, "%s: %s is given twice: a baseline holds each case once", results, key);
+        }
+    }
+    /* key order: the baseline does not depend on the order cases finished in */
+    cs_result *sorted = cs_rows_copy(v, n);
+    if (!rc)
+        rc = cs_results_write_file(baseline, sorted, n, err);
+    if (!rc)
+        fprintf(f, "baseline %s rewritten from %s: %zu rows\n", baseline, results, n);
+    free(sorted);
+    free(v);
+    free(res);
+    return rc;
+}

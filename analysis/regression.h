@@ -1,0 +1,43 @@
+/* Regression checks of result rows against a baseline (`collsim check`), and
+ * the case key they, `merge` and the expectations share: a row is identified
+ * by everything that defines its case (platform, mapping, np, collective,
+ * algorithm, dtype, mode, bytes). */
+#ifndef COLLSIM_REGRESSION_H
+#define COLLSIM_REGRESSION_H
+
+#include <stdio.h>
+
+#include "cs_error.h"
+#include "results.h"
+
+/* Orders rows by key: names alphabetically, np and bytes numerically. 0 means
+ * the same case. */
+int cs_key_cmp(const cs_result *a, const cs_result *b);
+/* "yahoo sequential np=13 allgather/ring byte check 1000 B" */
+void cs_key_format(const cs_result *r, char *buf, size_t len);
+
+/* Rows sorted by key (pointers into rows; caller frees the array). */
+const cs_result **cs_sort_by_key(const cs_result *rows, size_t n);
+/* Copies of the rows v points to, in that order (caller frees). */
+cs_result *cs_rows_copy(const cs_result *const *v, size_t n);
+
+typedef struct {
+    double rtol;  /* relative tolerance on avg, min and max (0: bit for bit) */
+    int strict;   /* cases added against the baseline fail too */
+} cs_check_opts;
+
+/* Compares results with a baseline and prints a report to f: the cases that
+ * moved beyond rtol (key, field, old, new, ratio), missing and added cases,
+ * rows whose status is not ok, keys given twice. Returns 0 when the check
+ * passes, 1 when it fails. */
+int cs_check_rows(FILE *f, const cs_result *res, size_t nres, const cs_result *base, size_t nbase,
+                  const cs_check_opts *o);
+
+/* The same on two results files: -1 (err set) when one cannot be read. */
+int cs_check_files(FILE *f, const char *results, const char *baseline, const cs_check_opts *o,
+                   cs_err *err);
+
+/* Rewrites baseline from results (refused when a row did not pass). */
+int cs_baseline_update(FILE *f, const char *results, const char *baseline, cs_err *err);
+
+#endif

@@ -1,0 +1,1456 @@
+#include "report.h"
+
+#include <errno.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "best.h"
+#include "cost_model.h"
+#include "platform.h"
+#include "postal.h"
+#include "results.h"
+
+/* Readable subsets: a figure with more lines than this, or a table with more
+ * rows, stops being read. */
+#define NP_SHOWN 6      /* latency figures and speedup lines per (platform, mapping) */
+#define MODEL_NP 3      /* process counts per algorithm in the model tables */
+#define MODEL_SIZES 4   /* sizes per process count in the model tables */
+#define LABEL_MAX_COLS 24 /* heat-map cells print their improvement up to this width */
+
+/* Categorical colours (colour-blind safe first); the focus algorithm is drawn
+ * black in line plots and in grey levels in the heat map, so none is grey. */
+static const char *const palette[] = {"#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9",
+                                      "#d55e00", "#8c564b", "#bcbd22", "#17becf", "#9467bd"};
+#define NPALETTE (sizeof palette / sizeof palette[0])
+/* Ordered colours for process counts (purple = few ... orange = many). */
+static const char *const np_palette[] = {"#5e3c99", "#1f78b4", "#1b9e77", "#66a61e",
+                                         "#e6ab02", "#d95f02"};
+#define NNP_PALETTE (sizeof np_palette / sizeof np_palette[0])
+static const int point_types[] = {7, 5, 9, 11, 13, 15, 4, 6};
+#define NPOINT_TYPES (sizeof point_types / sizeof point_types[0])
+
+/* ---- small sets ---- */
+typedef struct {
+    const char **v;
+    size_t n, cap;
+} strset;
+
+typedef struct {
+    long *v;
+    size_t n, cap;
+} longset;
+
+static size_t strset_index(const strset *s, const char *x)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (!strcmp(s->v[i], x))
+            return i;
+    return s->n;
+}
+
+static void strset_add(strset *s, const char *x)
+{
+    if (strset_index(s, x) < s->n)
+        return;
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 8;
+        s->v = cs_xrealloc(s->v, s->cap * sizeof *s->v);
+    }
+    s->v[s->n++] = x;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void strset_sort(strset *s) { qsort(s->v, s->n, sizeof *s->v, cmp_str); }
+
+static void longset_add(longset *s, long x)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->v[i] == x)
+            return;
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 16;
+        s->v = cs_xrealloc(s->v, s->cap * sizeof *s->v);
+    }
+    s->v[s->n++] = x;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void longset_sort(longset *s) { qsort(s->v, s->n, sizeof *s->v, cmp_long); }
+
+/* Up to k values spread evenly over v[0..n-1] (first and last included). */
+static size_t spread(const long *v, size_t n, size_t k, long *out)
+{
+    size_t m = 0;
+    if (n <= k) {
+        memcpy(out, v, n * sizeof *v);
+        return n;
+    }
+    for (size_t i = 0; i < k; i++) {
+        long x = v[(i * (n - 1) + (k - 1) / 2) / (k - 1)];
+        if (!m || out[m - 1] != x)
+            out[m++] = x;
+    }
+    return m;
+}
+
+/* 1, 512, 1K, 64K, 1M: exact binary multiples get a suffix. */
+static const char *size_label(long b, char *buf, size_t len)
+{
+    if (b >= 1L << 30 && b % (1L << 30) == 0)
+        snprintf(buf, len, "%ldG", b >> 30);
+    else if (b >= 1L << 20 && b % (1L << 20) == 0)
+        snprintf(buf, len, "%ldM", b >> 20);
+    else if (b >= 1024 && b % 1024 == 0)
+        snprintf(buf, len, "%ldK", b >> 10);
+    else
+        snprintf(buf, len, "%ld", b);
+    return buf;
+}
+
+/* ---- the report's state ---- */
+typedef struct {
+    const char *platform, *collective, *mapping;
+    longset nps, sizes;
+    strset algs; /* algorithms with an ok row in this group */
+    char slug[400];
+} group;
+
+typedef struct {
+    const char *platform;
+    int measured, has_inter;
+    cs_postal intra, inter;
+    char why[1024]; /* when not measured */
+} plat_model;
+
+typedef struct {
+    const cs_report_opts *o;
+    cs_result *rows;
+    size_t n;
+    const cs_result **ok; /* status ok, sorted for lookup */
+    size_t nok;
+    strset algs;          /* every algorithm with an ok row, sorted */
+    group *g;
+    size_t ng;
+    cs_best *best;
+    size_t nbest;
+    const char *focus, *baseline;
+    char dir[1024], figdir[1100];
+    FILE *md;
+    cs_err *err;
+} report;
+
+static int cmp_row(const cs_result *a, const cs_result *b)
+{
+    int c = cs_result_cmp_point(a, b);
+    return c ? c : strcmp(a->algorithm, b->algorithm);
+}
+
+static int cmp_row_ptr(const void *a, const void *b)
+{
+    return cmp_row(*(const cs_result *const *)a, *(const cs_result *const *)b);
+}
+
+static cs_result key_of(const group *g, long np, long bytes, const char *alg)
+{
+    cs_result k;
+    memset(&k, 0, sizeof k);
+    snprintf(k.platform, sizeof k.platform, "%s", g->platform);
+    snprintf(k.collective, sizeof k.collective, "%s", g->collective);
+    snprintf(k.mapping, sizeof k.mapping, "%s", g->mapping);
+    snprintf(k.algorithm, sizeof k.algorithm, "%s", alg ? alg : "");
+    k.np = (int)np;
+    k.bytes = bytes;
+    return k;
+}
+
+/* The ok row of an algorithm in one case, or NULL. */
+static const cs_result *find(const report *r, const group *g, long np, long bytes, const char *alg)
+{
+    cs_result k = key_of(g, np, bytes, alg);
+    const cs_result *kp = &k;
+    const cs_result **hit = bsearch(&kp, r->ok, r->nok, sizeof *r->ok, cmp_row_ptr);
+    return hit ? *hit : NULL;
+}
+
+static int cmp_best_case(const void *key, const void *elem)
+{
+    const cs_result *a = key, *b = ((const cs_best *)elem)->best;
+    int c;
+    if ((c = strcmp(a->platform, b->platform)) || (c = strcmp(a->collective, b->collective)) ||
+        (c = strcmp(a->mapping, b->mapping)))
+        return c;
+    if (a->np != b->np)
+        return a->np < b->np ? -1 : 1;
+    return a->bytes < b->bytes ? -1 : a->bytes > b->bytes;
+}
+
+/* best.c's groups come sorted by platform, collective, mapping, np, bytes. */
+static const cs_best *find_best(const cs_best *best, size_t nbest, const group *g, long np,
+                                long bytes)
+{
+    cs_result k = key_of(g, np, bytes, NULL);
+    return bsearch(&k, best, nbest, sizeof *best, cmp_best_case);
+}
+
+/* Sizes are sorted: 1 when the first is 0 (left out of log axes and models). */
+static size_t has_zero_size(const group *g) { return g->sizes.n && g->sizes.v[0] == 0; }
+
+static const char *alg_colour(const report *r, const char *alg)
+{
+    if (r->focus && !strcmp(alg, r->focus))
+        return "#000000";
+    size_t i = strset_index(&r->algs, alg), f = r->focus ? strset_index(&r->algs, r->focus) : r->algs.n;
+    if (f < i)
+        i--; /* the focus takes no palette slot */
+    return palette[i % NPALETTE];
+}
+
+static int alg_point(const report *r, const char *alg)
+{
+    return point_types[strset_index(&r->algs, alg) % NPOINT_TYPES];
+}
+
+/* ---- files and gnuplot ---- */
+static int mkdir_p(const char *path, cs_err *err)
+{
+    char buf[1100];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *c = buf + 1;; c++) {
+        if (*c == '/' || !*c) {
+            char saved = *c;
+            *c = 0;
+            if (mkdir(buf, 0755) && errno != EEXIST)
+                return cs_fail(err, "cannot create directory %s: %s", buf, strerror(errno));
+            *c = saved;
+            if (!saved)
+                return 0;
+        }
+    }
+}
+
+static void slugify(char *out, size_t len, const char *a, const char *b, const char *c)
+{
+    snprintf(out, len, "%s-%s-%s", a, b, c);
+    for (char *p = out; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '-' || *p == '.'))
+            *p = '_';
+}
+
+/* gnuplot strings are single-quoted: a quote is written twice. */
+static const char *gq(const char *s, char *buf, size_t len)
+{
+    size_t o = 0;
+    for (; *s && o + 2 < len; s++) {
+        if (*s == '\'')
+            buf[o++] = '\'';
+        buf[o++] = *s;
+    }
+    buf[o] = 0;
+    return buf;
+}
+
+typedef struct {
+    FILE *gp;
+    char name[512];
+    int w, h;
+} figure;
+
+static FILE *open_in(const report *r, const char *name, const char *ext, cs_err *err)
+{
+    char path[1700];
+    snprintf(path, sizeof path, "%s/%s.%s", r->figdir, name, ext);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        cs_fail(err, "cannot write %s: %s", path, strerror(errno));
+    return f;
+}
+
+static int fig_begin(const report *r, figure *f, const char *name, int w, int h)
+{
+    snprintf(f->name, sizeof f->name, "%s", name);
+    f->w = w;
+    f->h = h;
+    if (!(f->gp = open_in(r, name, "gp", r->err)))
+        return -1;
+    fprintf(f->gp,
+            "# written by collsim report; re-render with: gnuplot %s.gp\n"
+            "set encoding utf8\n"
+            "set terminal pngcairo size %d,%d font 'DejaVu Sans,10' noenhanced\n"
+            "set output '%s.png'\n"
+            "set tics out nomirror\n"
+            "set border 3\n",
+            name, w, h, name);
+    return 0;
+}
+
+/* The first line of gnuplot's error output that says what went wrong. */
+static void gnuplot_error(const char *log, char *out, size_t len)
+{
+    FILE *f = fopen(log, "r");
+    char line[512];
+    snprintf(out, len, "no error output");
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (line[0] && !strstr(line, "warning")) {
+            snprintf(out, len, "%s", line);
+            if (strstr(line, "rror"))
+                break;
+        }
+    }
+    if (f)
+        fclose(f);
+}
+
+static int fig_end(const report *r, figure *f)
+{
+    fprintf(f->gp,
+            "set terminal svg size %d,%d font 'DejaVu Sans,10' noenhanced background '#ffffff'\n"
+            "set output '%s.svg'\nreplot\n",
+            f->w, f->h, f->name);
+    fclose(f->gp);
+    char script[600], log[1700];
+    snprintf(script, sizeof script, "%s.gp", f->name);
+    snprintf(log, sizeof log, "%s/%s.log", r->figdir, f->name);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0)
+        return cs_fail(r->err, "cannot start gnuplot: %s", strerror(errno));
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644), null = open("/dev/null", O_RDWR);
+        if (fd < 0 || null < 0 || chdir(r->figdir))
+            _exit(126);
+        dup2(null, 0);
+        dup2(null, 1);
+        dup2(fd, 2);
+        execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+    if (code == 127)
+        return cs_fail(r->err, "gnuplot not found: install the Debian package gnuplot-nox");
+    if (code) {
+        char msg[512];
+        gnuplot_error(log, msg, sizeof msg);
+        return cs_fail(r->err, "%s/%s: gnuplot failed (exit %d): %s", r->figdir, script, code, msg);
+    }
+    remove(log);
+    return 0;
+}
+
+/* Log-2 size axis: tics at powers of 4 (every power of 2 on short ranges),
+ * labelled 1, 4, ..., 1K, 4K, ...; the range pads the extreme sizes. */
+static void size_axis(FILE *gp, const longset *sizes, const char *axis)
+{
+    long lo = 0, hi = 0;
+    for (size_t i = 0; i < sizes->n; i++)
+        if (sizes->v[i] > 0) {
+            if (!lo || sizes->v[i] < lo)
+                lo = sizes->v[i];
+            if (sizes->v[i] > hi)
+                hi = sizes->v[i];
+        }
+    if (!lo)
+        return;
+    fprintf(gp, "set logscale %s 2\nset %srange [%g:%g]\n", axis, axis, lo / 1.4, hi * 1.4);
+    int step = hi / lo >= 256 ? 2 : 1;
+    fprintf(gp, "set %stics (", axis);
+    int first = 1;
+    for (int e = 0; e < 62 && (1L << e) <= hi; e += step) {
+        long v = 1L << e;
+        if (v < lo)
+            continue;
+        char lab[32];
+        fprintf(gp, "%s'%s' %ld", first ? "" : ", ", size_label(v, lab, sizeof lab), v);
+        first = 0;
+    }
+    fprintf(gp, ")\n");
+}
+
+/* ---- statistics ---- */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef struct {
+    size_t cases, focus_best, n; /* n: focus-best cases with a second best */
+    double mean, median, max;
+} focus_stats;
+
+static int in_group(const cs_result *x, const group *g)
+{
+    return !strcmp(x->platform, g->platform) && !strcmp(x->collective, g->collective) &&
+           !strcmp(x->mapping, g->mapping);
+}
+
+/* Improvement of the focus over the second best where the focus is best. */
+static void stats_of(const report *r, const cs_best *best, size_t nbest, const group *g,
+                     focus_stats *s)
+{
+    double *v = cs_xmalloc((nbest ? nbest : 1) * sizeof *v);
+    memset(s, 0, sizeof *s);
+    for (size_t i = 0; i < nbest; i++) {
+        if (!in_group(best[i].best, g))
+            continue;
+        s->cases++;
+        if (!r->focus || strcmp(best[i].best->algorithm, r->focus))
+            continue;
+        s->focus_best++;
+        if (best[i].second)
+            v[s->n++] = best[i].improvement_pct;
+    }
+    s->mean = s->median = s->max = NAN;
+    if (s->n) {
+        qsort(v, s->n, sizeof *v, cmp_double);
+        double sum = 0;
+        for (size_t i = 0; i < s->n; i++)
+            sum += v[i];
+        s->mean = sum / s->n;
+        s->median = s->n % 2 ? v[s->n / 2] : (v[s->n / 2 - 1] + v[s->n / 2]) / 2;
+        s->max = v[s->n - 1];
+    }
+    free(v);
+}
+
+/* The best per case under another OSU statistic: a copy of the rows whose
+ * avg_us holds that statistic, so best.c's grouping serves every metric. */
+static cs_result *rows_with_metric(const report *r, int which /* 0 min, 2 max */)
+{
+    cs_result *c = cs_xmalloc((r->n ? r->n : 1) * sizeof *c);
+    for (size_t i = 0; i < r->n; i++) {
+        c[i] = r->rows[i];
+        c[i].avg_us = which == 0 ? r->rows[i].min_us : r->rows[i].max_us;
+    }
+    return c;
+}
+
+/* The baseline time of a case for the speedup: --baseline's time, or the
+ * best algorithm other than the focus. NAN when there is none. */
+static double baseline_us(const report *r, const group *g, long np, long bytes)
+{
+    if (r->baseline) {
+        const cs_result *b = find(r, g, np, bytes, r->baseline);
+        return b ? b->avg_us : NAN;
+    }
+    double t = NAN;
+    for (size_t a = 0; a < g->algs.n; a++) {
+        if (!strcmp(g->algs.v[a], r->focus))
+            continue;
+        const cs_result *x = find(r, g, np, bytes, g->algs.v[a]);
+        if (x && !(x->avg_us >= t))
+            t = x->avg_us;
+    }
+    return t;
+}
+
+static void fmt_pct(char *buf, size_t len, double v)
+{
+    if (isnan(v))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.2f", v);
+}
+
+/* Markdown table cells: no pipes, no line breaks. */
+static void md_cell(FILE *md, const char *s)
+{
+    for (; *s; s++)
+        fputc(*s == '|' ? '/' : (*s == '\n' || *s == '\r') ? ' ' : *s, md);
+}
+
+static void md_figure(FILE *md, const char *name, const char *alt)
+{
+    fprintf(md, "![%s](figures/%s.png)\n\n(vector: [figures/%s.svg](figures/%s.svg), script: "
+                "`figures/%s.gp`)\n\n",
+            alt, name, name, name, name);
+}
+
+static void group_title(const report *r, const group *g, char *buf, size_t len, int multi_coll)
+{
+    (void)r;
+    if (multi_coll)
+        snprintf(buf, len, "%s, %s mapping, %s", g->platform, g->mapping, g->collective);
+    else
+        snprintf(buf, len, "%s, %s mapping", g->platform, g->mapping);
+}
+
+/* gnuplot double-quoted strings (titles with a line break). */
+static const char *dq(const char *s, char *buf, size_t len)
+{
+    size_t o = 0;
+    for (; *s && o + 2 < len; s++) {
+        if (*s == '"' || *s == '\\')
+            buf[o++] = '\\';
+        buf[o++] = *s;
+    }
+    buf[o] = 0;
+    return buf;
+}
+
+/* Clauses of one plot command, joined when the figure is complete. */
+typedef struct {
+    char text[16384];
+    size_t len;
+    int n;
+} clauses;
+
+static void clause(clauses *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void clause(clauses *c, const char *fmt, ...)
+{
+    va_list ap;
+    if (c->len + 8 >= sizeof c->text)
+        return;
+    c->len += (size_t)snprintf(c->text + c->len, sizeof c->text - c->len, "%s", c->n ? ", \\\n     " : "plot ");
+    va_start(ap, fmt);
+    int w = vsnprintf(c->text + c->len, sizeof c->text - c->len, fmt, ap);
+    va_end(ap);
+    c->len += w > 0 ? (size_t)w : 0;
+    if (c->len >= sizeof c->text)
+        c->len = sizeof c->text - 1;
+    c->n++;
+}
+
+/* Latency curves leave the top left empty; ratios can be anywhere, so their
+ * key goes outside, where it hides nothing. */
+static void line_style(FILE *gp, int key_outside)
+{
+    fprintf(gp, "set grid xtics ytics lc rgb '#e0e0e0' lw 1\n%s",
+            key_outside ? "set key outside right top Left reverse samplen 3 spacing 1.1\n"
+                        : "set key top left box opaque samplen 3 spacing 1.1\n");
+}
+
+/* y on a log scale when the values span a decade or more, else linear. */
+static void ratio_axis(FILE *gp, double lo, double hi)
+{
+    if (lo > 0 && hi / lo >= 10)
+        fprintf(gp, "set logscale y 10\nset format y '%%.10g'\n");
+    else
+        fprintf(gp, "set yrange [%g:%g]\n", lo < 1 ? lo * 0.95 : 0.95, hi > 1 ? hi * 1.05 : 1.05);
+}
+
+/* Latency per algorithm at one process count: 1 written, 0 nothing to draw, -1 error. */
+static int fig_latency(const report *r, const group *g, long np, const char *title, char *name,
+                       size_t nlen)
+{
+    snprintf(name, nlen, "latency-%s-np%ld", g->slug, np);
+    FILE *dat = open_in(r, name, "dat", r->err);
+    if (!dat)
+        return -1;
+    clauses c = {{0}, 0, 0};
+    char q[256];
+    int blocks = 0;
+    for (size_t a = 0; a < r->algs.n; a++) {
+        const char *alg = r->algs.v[a];
+        int pts = 0;
+        for (size_t s = 0; s < g->sizes.n; s++) {
+            const cs_result *x = g->sizes.v[s] > 0 ? find(r, g, np, g->sizes.v[s], alg) : NULL;
+            if (x && x->avg_us > 0) {
+                if (!pts)
+                    fprintf(dat, "# %s: bytes avg_us min_us max_us\n", alg);
+                fprintf(dat, "%ld %.10g %.10g %.10g\n", x->bytes, x->avg_us, x->min_us, x->max_us);
+                pts++;
+            }
+        }
+        if (!pts)
+            continue;
+        fprintf(dat, "\n\n");
+        int focus = r->focus && !strcmp(alg, r->focus);
+        clause(&c, "'%s.dat' index %d using 1:2 with linespoints lc rgb '%s' lw %s pt %d ps 0.9 title '%s'",
+               name, blocks++, alg_colour(r, alg), focus ? "2.5" : "1.5", alg_point(r, alg),
+               gq(alg, q, sizeof q));
+    }
+    fclose(dat);
+    if (!blocks)
+        return 0;
+    figure f;
+    if (fig_begin(r, &f, name, 900, 600))
+        return -1;
+    char t[512];
+    fprintf(f.gp, "set title \"%s, %ld processes: %s latency\"\n", dq(title, t, sizeof t), np,
+            g->collective);
+    fprintf(f.gp, "set xlabel 'bytes per rank'\nset ylabel 'average latency (µs)'\n"
+                  "set logscale y 10\nset format y '%%.10g'\n");
+    size_axis(f.gp, &g->sizes, "x");
+    line_style(f.gp, 0);
+    fprintf(f.gp, "%s\n", c.text);
+    return fig_end(r, &f) ? -1 : 1;
+}
+
+static long rgb_of(const char *hex) { return strtol(hex + 1, NULL, 16); }
+
+/* The Sparbit paper's Figure 5: columns = np, rows = sizes; a cell is the
+ * winner's colour, or a grey level by the focus's improvement when the focus
+ * wins. Returns 1 written, -1 error. */
+static int fig_heatmap(const report *r, const group *g, const char *title, char *name, size_t nlen)
+{
+    snprintf(name, nlen, "heatmap-%s", g->slug);
+    char bname[600], fname[600], ename[600];
+    snprintf(bname, sizeof bname, "%s-best", name);
+    snprintf(fname, sizeof fname, "%s-focus", name);
+    snprintf(ename, sizeof ename, "%s-empty", name);
+    FILE *bd = open_in(r, bname, "dat", r->err), *fd = bd ? open_in(r, fname, "dat", r->err) : NULL,
+         *ed = fd ? open_in(r, ename, "dat", r->err) : NULL;
+    if (!ed) {
+        if (bd)
+            fclose(bd);
+        if (fd)
+            fclose(fd);
+        return -1;
+    }
+    size_t ncols = g->nps.n, nrows = g->sizes.n;
+    int nb = 0, nf = 0, ne = 0;
+    int *wins = calloc(r->algs.n + 1, sizeof *wins);
+    double cbmax = 0;
+    for (size_t i = 0; i < ncols; i++)
+        for (size_t j = 0; j < nrows; j++) {
+            const cs_best *b = find_best(r->best, r->nbest, g, g->nps.v[i], g->sizes.v[j]);
+            if (b && r->focus && !strcmp(b->best->algorithm, r->focus) && b->second &&
+                b->improvement_pct > cbmax)
+                cbmax = b->improvement_pct;
+        }
+    cbmax = cbmax > 0 ? ceil(cbmax / 10) * 10 : 10;
+    fprintf(bd, "# column(np index) row(size index) rgb algorithm\n");
+    fprintf(fd, "# column row improvement_pct label_rgb label\n");
+    for (size_t i = 0; i < ncols; i++)
+        for (size_t j = 0; j < nrows; j++) {
+            const cs_best *b = find_best(r->best, r->nbest, g, g->nps.v[i], g->sizes.v[j]);
+            if (!b) {
+                fprintf(ed, "%zu %zu\n", i, j);
+                ne++;
+                continue;
+            }
+            const char *alg = b->best->algorithm;
+            int focus = r->focus && !strcmp(alg, r->focus);
+            if (focus && b->second) {
+                double level = b->improvement_pct / cbmax;
+                /* one decimal below 10 %, so that a near tie does not read as 0 */
+                fprintf(fd, "%zu %zu %.6g %ld \"%.*f\"\n", i, j, b->improvement_pct,
+                        level < 0.45 ? 0xffffffL : 0L, b->improvement_pct < 9.95 ? 1 : 0,
+                        b->improvement_pct);
+                nf++;
+            } else {
+                fprintf(bd, "%zu %zu %ld %s\n", i, j, rgb_of(alg_colour(r, alg)), alg);
+                wins[strset_index(&r->algs, alg)]++;
+                nb++;
+            }
+        }
+    fclose(bd);
+    fclose(fd);
+    fclose(ed);
+
+    int w = 300 + 46 * (int)ncols, h = 250 + 24 * (int)nrows;
+    w = w < 760 ? 760 : w > 1800 ? 1800 : w;
+    h = h < 460 ? 460 : h > 1400 ? 1400 : h;
+    figure f;
+    if (fig_begin(r, &f, name, w, h)) {
+        free(wins);
+        return -1;
+    }
+    char t[512], q[256];
+    if (r->focus)
+        fprintf(f.gp, "set title \"%s: best algorithm per case\\ngrey: %s is best, lighter = larger "
+                      "improvement over the second best\"\n",
+                dq(title, t, sizeof t), dq(r->focus, q, sizeof q));
+    else
+        fprintf(f.gp, "set title \"%s: best algorithm per case\"\n", dq(title, t, sizeof t));
+    fprintf(f.gp, "set xlabel 'processes'\nset ylabel 'bytes per rank'\n"
+                  "set xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\n"
+                  "set border 15\nset tics out nomirror scale 0.5\n",
+            ncols - 1, nrows - 1);
+    size_t xstep = (ncols + 31) / 32, ystep = (nrows + 39) / 40;
+    fprintf(f.gp, "set xtics (");
+    for (size_t i = 0; i < ncols; i += xstep)
+        fprintf(f.gp, "%s'%ld' %zu", i ? ", " : "", g->nps.v[i], i);
+    fprintf(f.gp, ")%s\nset ytics (", ncols > 20 ? " rotate by 90 right" : "");
+    for (size_t j = 0; j < nrows; j += ystep) {
+        char lab[32];
+        fprintf(f.gp, "%s'%s' %zu", j ? ", " : "", size_label(g->sizes.v[j], lab, sizeof lab), j);
+    }
+    fprintf(f.gp, ")\nset style fill solid 1.0 border lc rgb '#ffffff'\n"
+                  "set key below horizontal Left reverse samplen 1.5 height 1.5 "
+                  "width 2\n");
+    if (nf)
+        fprintf(f.gp, "set palette defined (0 '#2b2b2b', 1 '#efefef')\nset cbrange [0:%g]\n"
+                      "set cblabel '%s improvement over the second best (%%)'\n"
+                      "set colorbox vertical user origin graph 1.02, graph 0 size character 2, graph 1\n"
+                      "set rmargin 16\n",
+                cbmax, gq(r->focus, q, sizeof q));
+    else
+        fprintf(f.gp, "unset colorbox\n");
+    clauses c = {{0}, 0, 0};
+    const char *box = "using 1:2:($1-0.5):($1+0.5):($2-0.5):($2+0.5)";
+    if (nb)
+        clause(&c, "'%s.dat' %s:3 with boxxy fc rgb variable notitle", bname, box);
+    if (nf)
+        clause(&c, "'%s.dat' %s:3 with boxxy fc palette notitle", fname, box);
+    if (nf && ncols <= LABEL_MAX_COLS)
+        clause(&c, "'%s.dat' using 1:2:5:4 with labels tc rgb variable font ',%d' notitle", fname,
+               nrows > 24 ? 7 : 9);
+    if (ne)
+        clause(&c, "'%s.dat' using 1:2:('×') with labels tc rgb '#909090' notitle", ename);
+    for (size_t a = 0; a < r->algs.n; a++)
+        if (wins[a]) {
+            const char *alg = r->algs.v[a];
+            int focus = r->focus && !strcmp(alg, r->focus);
+            clause(&c, "NaN with boxes fc rgb '%s' title '%s%s'", alg_colour(r, alg),
+                   gq(alg, q, sizeof q), focus ? " (no other algorithm ran)" : "");
+        }
+    if (nf)
+        clause(&c, "NaN with boxes fc rgb '#8a8a8a' title '%s (grey scale)'", gq(r->focus, q, sizeof q));
+    if (ne)
+        clause(&c, "NaN with points pt 2 lc rgb '#909090' title 'no ok result'");
+    fprintf(f.gp, "%s\n", c.text);
+    free(wins);
+    return fig_end(r, &f) ? -1 : 1;
+}
+
+/* Speedup of the focus over the baseline vs size, one line per process count
+ * (intergroup allgather paper, Figure 6). 1 written, 0 nothing, -1 error. */
+static int fig_speedup(const report *r, const group *g, const long *nps, size_t nnp,
+                       const char *title, char *name, size_t nlen)
+{
+    snprintf(name, nlen, "speedup-%s", g->slug);
+    FILE *dat = open_in(r, name, "dat", r->err);
+    if (!dat)
+        return -1;
+    clauses c = {{0}, 0, 0};
+    int blocks = 0;
+    double lo = INFINITY, hi = 0;
+    for (size_t k = 0; k < nnp; k++) {
+        int pts = 0;
+        for (size_t s = 0; s < g->sizes.n; s++) {
+            long b = g->sizes.v[s];
+            const cs_result *x = b > 0 ? find(r, g, nps[k], b, r->focus) : NULL;
+            double base = x ? baseline_us(r, g, nps[k], b) : NAN;
+            if (!x || !(x->avg_us > 0) || !(base > 0))
+                continue;
+            double sp = base / x->avg_us;
+            if (!pts)
+                fprintf(dat, "# np %ld: bytes speedup baseline_us focus_us\n", nps[k]);
+            fprintf(dat, "%ld %.10g %.10g %.10g\n", b, sp, base, x->avg_us);
+            lo = sp < lo ? sp : lo;
+            hi = sp > hi ? sp : hi;
+            pts++;
+        }
+        if (!pts)
+            continue;
+        fprintf(dat, "\n\n");
+        clause(&c, "'%s.dat' index %d using 1:2 with linespoints lc rgb '%s' lw 1.8 pt %d ps 0.9 "
+                   "title 'np = %ld'",
+               name, blocks, np_palette[nnp > 1 ? k * (NNP_PALETTE - 1) / (nnp - 1) % NNP_PALETTE : 0],
+               point_types[k % NPOINT_TYPES], nps[k]);
+        blocks++;
+    }
+    fclose(dat);
+    if (!blocks)
+        return 0;
+    figure f;
+    if (fig_begin(r, &f, name, 900, 600))
+        return -1;
+    char t[512], q[256], bq[256];
+    fprintf(f.gp, "set title \"%s: speedup of %s = T(%s) / T(%s)\"\n", dq(title, t, sizeof t),
+            dq(r->focus, q, sizeof q),
+            r->baseline ? dq(r->baseline, bq, sizeof bq) : "best other algorithm of the case", q);
+    fprintf(f.gp, "set xlabel 'bytes per rank'\nset ylabel 'speedup (> 1: %s is faster)'\n",
+            gq(r->focus, q, sizeof q));
+    size_axis(f.gp, &g->sizes, "x");
+    ratio_axis(f.gp, lo, hi);
+    line_style(f.gp, 1);
+    clause(&c, "1 with lines dt 2 lw 1.5 lc rgb '#707070' title 'equal time'");
+    fprintf(f.gp, "%s\n", c.text);
+    return fig_end(r, &f) ? -1 : 1;
+}
+
+static const cs_hockney *model_params(const plat_model *pm)
+{
+    return pm && pm->measured ? (pm->has_inter ? &pm->inter.h : &pm->intra.h) : NULL;
+}
+
+/* Simulated / model vs size at one process count, a line per modelled
+ * algorithm. 1 written, 0 nothing, -1 error. */
+static int fig_model(const report *r, const group *g, const cs_hockney *h, long np,
+                     const char *title, char *name, size_t nlen)
+{
+    snprintf(name, nlen, "model-%s-np%ld", g->slug, np);
+    FILE *dat = open_in(r, name, "dat", r->err);
+    if (!dat)
+        return -1;
+    clauses c = {{0}, 0, 0};
+    char q[256];
+    int blocks = 0;
+    double lo = INFINITY, hi = 0;
+    for (size_t a = 0; a < r->algs.n; a++) {
+        const char *alg = r->algs.v[a];
+        int pts = 0;
+        for (size_t s = 0; s < g->sizes.n; s++) {
+            long b = g->sizes.v[s];
+            const cs_result *x = b > 0 ? find(r, g, np, b, alg) : NULL;
+            double model = x ? cs_cost_predict(g->collective, alg, (int)np, b, h) * 1e6 : NAN;
+            if (!(model > 0) || !(x->avg_us > 0))
+                continue;
+            double ratio = x->avg_us / model;
+            if (!pts)
+                fprintf(dat, "# %s: bytes simulated/model simulated_us model_us\n", alg);
+            fprintf(dat, "%ld %.10g %.10g %.10g\n", b, ratio, x->avg_us, model);
+            lo = ratio < lo ? ratio : lo;
+            hi = ratio > hi ? ratio : hi;
+            pts++;
+        }
+        if (!pts)
+            continue;
+        fprintf(dat, "\n\n");
+        clause(&c, "'%s.dat' index %d using 1:2 with linespoints lc rgb '%s' lw %s pt %d ps 0.9 title '%s'",
+               name, blocks++, alg_colour(r, alg), r->focus && !strcmp(alg, r->focus) ? "2.5" : "1.5",
+               alg_point(r, alg), gq(alg, q, sizeof q));
+    }
+    fclose(dat);
+    if (!blocks)
+        return 0;
+    figure f;
+    if (fig_begin(r, &f, name, 900, 600))
+        return -1;
+    char t[512];
+    fprintf(f.gp, "set title \"%s, %ld processes: simulated time / Hockney model\"\n",
+            dq(title, t, sizeof t), np);
+    fprintf(f.gp, "set xlabel 'bytes per rank'\nset ylabel 'simulated / model (1 = the model is exact)'\n");
+    size_axis(f.gp, &g->sizes, "x");
+    ratio_axis(f.gp, lo, hi);
+    line_style(f.gp, 1);
+    clause(&c, "1 with lines dt 2 lw 1.5 lc rgb '#707070' title 'model'");
+    fprintf(f.gp, "%s\n", c.text);
+    return fig_end(r, &f) ? -1 : 1;
+}
+
+/* ---- the markdown sections ---- */
+static void sec_summary(const report *r, int multi_coll)
+{
+    FILE *md = r->md;
+    fprintf(md, "## Best algorithm per case\n\n"
+                "A case is one (platform, mapping, process count, size); the best algorithm has the "
+                "lowest average latency (OSU's average over ranks of each rank's mean time). Cells: "
+                "cases won (share of the cases).\n\n| platform |%s mapping | cases |",
+            multi_coll ? " collective |" : "");
+    for (size_t a = 0; a < r->algs.n; a++)
+        fprintf(md, " %s |", r->algs.v[a]);
+    fprintf(md, "\n|---|%s---|---:|", multi_coll ? "---|" : "");
+    for (size_t a = 0; a < r->algs.n; a++)
+        fprintf(md, "---:|");
+    fprintf(md, "\n");
+    size_t *wins = cs_xmalloc((r->algs.n + 1) * sizeof *wins);
+    for (size_t k = 0; k < r->ng; k++) {
+        const group *g = &r->g[k];
+        size_t cases = 0;
+        memset(wins, 0, (r->algs.n + 1) * sizeof *wins);
+        for (size_t i = 0; i < r->nbest; i++)
+            if (in_group(r->best[i].best, g)) {
+                cases++;
+                wins[strset_index(&r->algs, r->best[i].best->algorithm)]++;
+            }
+        fprintf(md, "| %s |", g->platform);
+        if (multi_coll)
+            fprintf(md, " %s |", g->collective);
+        fprintf(md, " %s | %zu |", g->mapping, cases);
+        for (size_t a = 0; a < r->algs.n; a++)
+            fprintf(md, wins[a] ? " %zu (%.1f%%) |" : " %zu |", wins[a],
+                    cases ? 100.0 * wins[a] / cases : 0.0);
+        fprintf(md, "\n");
+    }
+    free(wins);
+    fprintf(md, "\n");
+
+    if (!r->focus) {
+        fprintf(md, "No focus algorithm (the results have no `sparbit`; choose one with `--focus ALG`): "
+                    "no improvement table, grey cells or speedup figures.\n\n");
+        return;
+    }
+    fprintf(md, "## Improvement of %s over the second best\n\n"
+                "Where %s is the best algorithm of a case, its improvement is (T_second - T_%s) / "
+                "T_second, in %%, with T the OSU minimum, average or maximum over ranks (the Sparbit "
+                "paper's Table II layout). Cases where it was the only algorithm with an ok result "
+                "are counted as best but have no improvement.\n\n"
+                "| mapping | platform |%s metric | %s best / cases | mean (%%) | median (%%) | highest (%%) |\n"
+                "|---|---|%s---|---:|---:|---:|---:|\n",
+            r->focus, r->focus, r->focus, multi_coll ? " collective |" : "", r->focus,
+            multi_coll ? "---|" : "");
+    cs_result *mins = rows_with_metric(r, 0), *maxs = rows_with_metric(r, 2);
+    cs_best *bmin, *bmax;
+    size_t nmin = cs_best_per_case(mins, r->n, &bmin), nmax = cs_best_per_case(maxs, r->n, &bmax);
+    for (size_t k = 0; k < r->ng; k++) {
+        const group *g = &r->g[k];
+        const char *metric[3] = {"Min", "Avg", "Max"};
+        const cs_best *bs[3] = {bmin, r->best, bmax};
+        size_t ns[3] = {nmin, r->nbest, nmax};
+        for (int m = 0; m < 3; m++) {
+            focus_stats s;
+            stats_of(r, bs[m], ns[m], g, &s);
+            char a[32], b[32], c[32];
+            fmt_pct(a, sizeof a, s.mean);
+            fmt_pct(b, sizeof b, s.median);
+            fmt_pct(c, sizeof c, s.max);
+            fprintf(md, "| %s | %s |", m ? "" : g->mapping, m ? "" : g->platform);
+            if (multi_coll)
+                fprintf(md, " %s |", m ? "" : g->collective);
+            fprintf(md, " %s | %zu / %zu (%.1f%%) | %s | %s | %s |\n", metric[m], s.focus_best,
+                    s.cases, s.cases ? 100.0 * s.focus_best / s.cases : 0.0, a, b, c);
+        }
+    }
+    fprintf(md, "\n");
+    free(bmin);
+    free(bmax);
+    free(mins);
+    free(maxs);
+}
+
+static int sec_group(const report *r, const group *g, int multi_coll)
+{
+    FILE *md = r->md;
+    char title[512], name[700];
+    group_title(r, g, title, sizeof title, multi_coll);
+    fprintf(md, "## %s\n\n", title);
+
+    fprintf(md, "### Best algorithm per (process count, size)\n\n");
+    if (fig_heatmap(r, g, title, name, sizeof name) < 0)
+        return -1;
+    if (r->focus)
+        fprintf(md, "Columns are process counts, rows message sizes (bytes per rank). A coloured cell "
+                    "names the best algorithm; a grey cell means %s is best, and its shade (and "
+                    "number) is its improvement over the second best in %% (lighter = larger).%s\n\n",
+                r->focus, g->nps.n > LABEL_MAX_COLS ? " Too many columns to print the numbers." : "");
+    else
+        fprintf(md, "Columns are process counts, rows message sizes (bytes per rank); each cell has the "
+                    "colour of the best algorithm.\n\n");
+    md_figure(md, name, "best algorithm per case");
+
+    long shown[NP_SHOWN];
+    size_t nshown = spread(g->nps.v, g->nps.n, NP_SHOWN, shown);
+    char which[1024] = "";
+    for (size_t k = 0; k < nshown; k++) {
+        size_t used = strlen(which);
+        snprintf(which + used, sizeof which - used, "%s%ld", k ? ", " : "", shown[k]);
+    }
+    char note[1200];
+    if (nshown < g->nps.n)
+        snprintf(note, sizeof note, "%zu of the %zu process counts, spread over the range: %s "
+                 "(the heat map has them all)", nshown, g->nps.n, which);
+    else
+        snprintf(note, sizeof note, "every process count: %s", which);
+    int has_zero = (int)has_zero_size(g);
+
+    if (r->focus && strset_index(&g->algs, r->focus) < g->algs.n) {
+        fprintf(md, "### Speedup of %s\n\n", r->focus);
+        int rc = g->algs.n > 1 ? fig_speedup(r, g, shown, nshown, title, name, sizeof name) : 0;
+        if (rc < 0)
+            return -1;
+        if (rc) {
+            fprintf(md, "Speedup = T(%s) / T(%s) per size, one line per process count (%s)%s.\n\n",
+                    r->baseline ? r->baseline : "best other algorithm of the case", r->focus, note,
+                    has_zero ? "; size 0 is left out of logarithmic axes" : "");
+            md_figure(md, name, "speedup");
+        } else {
+            fprintf(md, "No case has both %s and a baseline with an ok result.\n\n", r->focus);
+        }
+    }
+
+    fprintf(md, "### Latency per algorithm\n\nProcess counts: %s%s.\n\n", note,
+            has_zero ? "; size 0 is left out of logarithmic axes" : "");
+    for (size_t k = 0; k < nshown; k++) {
+        int rc = fig_latency(r, g, shown[k], title, name, sizeof name);
+        if (rc < 0)
+            return -1;
+        char alt[64];
+        snprintf(alt, sizeof alt, "latency, %ld processes", shown[k]);
+        if (rc)
+            md_figure(md, name, alt);
+    }
+    return 0;
+}
+
+static void fmt_us(char *buf, size_t len, double us)
+{
+    if (isnan(us))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, us < 10 ? "%.3f" : "%.2f", us);
+}
+
+static int sec_models(const report *r, int multi_coll)
+{
+    FILE *md = r->md;
+    fprintf(md, "## Cost models against the simulation\n\n");
+    strset with = {0}, without = {0};
+    for (size_t k = 0; k < r->ng; k++)
+        for (size_t a = 0; a < r->g[k].algs.n; a++)
+            strset_add(cs_cost_model_find(r->g[k].collective, r->g[k].algs.v[a]) ? &with : &without,
+                       r->g[k].algs.v[a]);
+    strset_sort(&with);
+    strset_sort(&without);
+    if (!with.n) {
+        fprintf(md, "No algorithm in the results has a cost model (SMPI's own `native:` algorithms "
+                    "have none).\n\n");
+        free(without.v);
+        return 0;
+    }
+    fprintf(md,
+            "Hockney model: a message of s bytes costs α + s β. α and β are measured on each platform "
+            "by a simulated ping-pong (the driver's `--coll pingpong`: one-way time = round trip / 2, "
+            "10 round trips after a warm-up, sizes 0 and 1 B .. 1 MiB doubling) and fitted by least "
+            "squares on relative error. The model column uses the inter-node pair (node 0 and the "
+            "platform's last node): every message as if it crossed the network, with no contention. "
+            "The intra-node column is the same formula with two ranks on node 0, what ranks that "
+            "share a node see (the loopback is a fat pipe: concurrent messages on one node do not "
+            "share its bandwidth, so an algorithm that sends several at once can beat even this "
+            "column). SMPI charges 16 bytes more than the payload per message, so α includes 16 β.\n\n");
+
+    plat_model *pm = cs_xmalloc(r->ng * sizeof *pm);
+    size_t npm = 0;
+    fprintf(md, "| platform | pair | nodes | α (µs) | β (ns/B) | bandwidth (MB/s) | worst fit residual (%%) |\n"
+                "|---|---|---|---:|---:|---:|---:|\n");
+    for (size_t k = 0; k < r->ng; k++) {
+        size_t i = 0;
+        while (i < npm && strcmp(pm[i].platform, r->g[k].platform))
+            i++;
+        if (i < npm)
+            continue;
+        plat_model *p = &pm[npm++];
+        memset(p, 0, sizeof *p);
+        p->platform = r->g[k].platform;
+        char *path;
+        cs_platform pf;
+        cs_err e;
+        if (cs_platform_find(p->platform, &path, &e)) {
+            snprintf(p->why, sizeof p->why, "%s", e.msg);
+        } else {
+            if (cs_platform_load(path, &pf, &e)) {
+                snprintf(p->why, sizeof p->why, "%s", e.msg);
+            } else {
+                if (cs_postal_pairs(&pf, NULL, &p->intra, &p->inter, &p->has_inter, &e))
+                    snprintf(p->why, sizeof p->why, "%s", e.msg);
+                else
+                    p->measured = 1;
+                cs_platform_free(&pf);
+            }
+            free(path);
+        }
+        if (!p->measured) {
+            fprintf(md, "| %s | - | - | - | - | - | not measured: ", p->platform);
+            md_cell(md, p->why);
+            fprintf(md, " |\n");
+            continue;
+        }
+        for (int inter = 1; inter >= 0; inter--) {
+            const cs_postal *x = inter ? &p->inter : &p->intra;
+            if (inter && !p->has_inter)
+                continue;
+            fprintf(md, "| %s | %s | %s, %s | %.4f | %.5f | %.2f | %.3f |\n", p->platform,
+                    inter ? "inter-node" : "intra-node", x->node_a, x->node_b, x->h.alpha * 1e6,
+                    x->h.beta * 1e9, x->h.beta > 0 ? 1e-6 / x->h.beta : INFINITY,
+                    100 * x->max_rel_residual);
+        }
+    }
+    fprintf(md, "\n| algorithm | model (p ranks, m = p × bytes per rank) | source |\n|---|---|---|\n");
+    for (size_t a = 0; a < with.n; a++) {
+        const cs_cost_model *m = NULL;
+        for (size_t k = 0; k < r->ng && !m; k++)
+            m = cs_cost_model_find(r->g[k].collective, with.v[a]);
+        fprintf(md, "| %s | %s | %s |\n", with.v[a], m->formula, m->note);
+    }
+    if (without.n) {
+        fprintf(md, "\nNo model: ");
+        for (size_t a = 0; a < without.n; a++)
+            fprintf(md, "%s%s", a ? ", " : "", without.v[a]);
+        fprintf(md, " (SMPI's own algorithms, or no row in analysis/cost_model.c).\n");
+    }
+
+    fprintf(md, "\n### How far the simulation is from the model\n\n"
+                "difference = (simulated - model) / model over every case with a model and a non-zero "
+                "size; positive: the simulation is slower than the model (contention, slower links on "
+                "the path), negative: faster (ranks sharing a node).\n\n"
+                "| platform | mapping |%s algorithm | cases | median difference (%%) | difference farthest from 0 (%%) | at (np, size) |\n"
+                "|---|---|%s---|---:|---:|---:|---|\n",
+            multi_coll ? " collective |" : "", multi_coll ? "---|" : "");
+    for (size_t k = 0; k < r->ng; k++) {
+        const group *g = &r->g[k];
+        size_t i = 0;
+        while (strcmp(pm[i].platform, g->platform))
+            i++;
+        const cs_hockney *h = model_params(&pm[i]);
+        for (size_t a = 0; a < g->algs.n && h; a++) {
+            const char *alg = g->algs.v[a];
+            if (!cs_cost_model_find(g->collective, alg))
+                continue;
+            size_t nd = 0;
+            double *d = cs_xmalloc(g->nps.n * g->sizes.n * sizeof *d), worst = 0;
+            long wnp = 0, wb = 0;
+            for (size_t p = 0; p < g->nps.n; p++)
+                for (size_t s = 0; s < g->sizes.n; s++) {
+                    const cs_result *x = find(r, g, g->nps.v[p], g->sizes.v[s], alg);
+                    double model = x ? cs_cost_predict(g->collective, alg, (int)g->nps.v[p],
+                                                       g->sizes.v[s], h) * 1e6 : NAN;
+                    if (!(model > 0))
+                        continue;
+                    d[nd] = 100 * (x->avg_us - model) / model;
+                    if (fabs(d[nd]) > fabs(worst)) {
+                        worst = d[nd];
+                        wnp = g->nps.v[p];
+                        wb = g->sizes.v[s];
+                    }
+                    nd++;
+                }
+            if (nd) {
+                qsort(d, nd, sizeof *d, cmp_double);
+                double med = nd % 2 ? d[nd / 2] : (d[nd / 2 - 1] + d[nd / 2]) / 2;
+                char lab[32];
+                fprintf(md, "| %s | %s |", g->platform, g->mapping);
+                if (multi_coll)
+                    fprintf(md, " %s |", g->collective);
+                fprintf(md, " %s | %zu | %+.1f | %+.1f | %ld, %s |\n", alg, nd, med, worst, wnp,
+                        size_label(wb, lab, sizeof lab));
+            }
+            free(d);
+        }
+    }
+
+    fprintf(md, "\n### Model and simulation, case by case\n\nFor readability: up to %d process "
+                "counts and %d sizes per (platform, mapping), spread over the range.\n\n",
+            MODEL_NP, MODEL_SIZES);
+    for (size_t a = 0; a < with.n; a++) {
+        fprintf(md, "#### %s\n\n| platform | mapping | np | size | model, inter-node (µs) | "
+                    "model, intra-node (µs) | simulated (µs) | difference (%%) |\n"
+                    "|---|---|---:|---:|---:|---:|---:|---:|\n",
+                with.v[a]);
+        for (size_t k = 0; k < r->ng; k++) {
+            const group *g = &r->g[k];
+            size_t i = 0;
+            while (strcmp(pm[i].platform, g->platform))
+                i++;
+            if (!pm[i].measured || strset_index(&g->algs, with.v[a]) == g->algs.n)
+                continue;
+            long nps[MODEL_NP], sizes[MODEL_SIZES];
+            size_t first = has_zero_size(g), nn = spread(g->nps.v, g->nps.n, MODEL_NP, nps),
+                   ns = spread(g->sizes.v + first, g->sizes.n - first, MODEL_SIZES, sizes);
+            for (size_t p = 0; p < nn; p++)
+                for (size_t s = 0; s < ns; s++) {
+                    const cs_result *x = find(r, g, nps[p], sizes[s], with.v[a]);
+                    if (!x)
+                        continue;
+                    double mi = cs_cost_predict(g->collective, with.v[a], (int)nps[p], sizes[s],
+                                                model_params(&pm[i])) * 1e6;
+                    double mn = cs_cost_predict(g->collective, with.v[a], (int)nps[p], sizes[s],
+                                                &pm[i].intra.h) * 1e6;
+                    char lab[32], b1[32], b2[32], b3[32], b4[32];
+                    fmt_us(b1, sizeof b1, mi);
+                    fmt_us(b2, sizeof b2, mn);
+                    fmt_us(b3, sizeof b3, x->avg_us);
+                    if (mi > 0)
+                        snprintf(b4, sizeof b4, "%+.1f", 100 * (x->avg_us - mi) / mi);
+                    else
+                        snprintf(b4, sizeof b4, "-");
+                    fprintf(md, "| %s | %s | %ld | %s | %s | %s | %s | %s |\n", g->platform,
+                            g->mapping, nps[p], size_label(sizes[s], lab, sizeof lab), b1, b2, b3, b4);
+                }
+        }
+        fprintf(md, "\n");
+    }
+
+    fprintf(md, "### Simulated / model per size\n\nAt the largest process count of each "
+                "(platform, mapping), with the inter-node α and β.\n\n");
+    for (size_t k = 0; k < r->ng; k++) {
+        const group *g = &r->g[k];
+        size_t i = 0;
+        while (strcmp(pm[i].platform, g->platform))
+            i++;
+        if (!pm[i].measured)
+            continue;
+        char title[512], name[700], alt[128];
+        group_title(r, g, title, sizeof title, multi_coll);
+        long np = g->nps.v[g->nps.n - 1];
+        int rc = fig_model(r, g, model_params(&pm[i]), np, title, name, sizeof name);
+        if (rc < 0) {
+            free(pm);
+            free(with.v);
+            free(without.v);
+            return -1;
+        }
+        snprintf(alt, sizeof alt, "simulated / model, %s, %ld processes", title, np);
+        if (rc)
+            md_figure(md, name, alt);
+    }
+    free(pm);
+    free(with.v);
+    free(without.v);
+    return 0;
+}
+
+static void sec_failures(const report *r)
+{
+    FILE *md = r->md;
+    size_t bad = 0;
+    for (size_t i = 0; i < r->n; i++)
+        bad += strcmp(r->rows[i].status, "ok") != 0;
+    fprintf(md, "## Failures\n\n");
+    if (!bad) {
+        fprintf(md, "None: every row has status ok.\n");
+        return;
+    }
+    fprintf(md, "%zu of %zu rows did not pass (fail: the data check failed; error: the run broke; "
+                "timeout: killed after its limit). They are left out of every figure and table "
+                "above, so a case where one algorithm failed compares the others. One line per "
+                "run and status; the note is the first row's.\n\n"
+                "| platform | mapping | np | collective | algorithm | status | sizes | note |\n"
+                "|---|---|---:|---|---|---|---|---|\n",
+            bad, r->n);
+    char *done = calloc(r->n, 1);
+    for (size_t i = 0; i < r->n; i++) {
+        const cs_result *x = &r->rows[i];
+        if (done[i] || !strcmp(x->status, "ok"))
+            continue;
+        fprintf(md, "| %s | %s | %d | %s | %s | %s | ", x->platform, x->mapping, x->np,
+                x->collective, x->algorithm, x->status);
+        size_t listed = 0;
+        for (size_t j = i; j < r->n; j++) {
+            const cs_result *y = &r->rows[j];
+            if (done[j] || strcmp(y->status, x->status) || strcmp(y->platform, x->platform) ||
+                strcmp(y->mapping, x->mapping) || y->np != x->np ||
+                strcmp(y->collective, x->collective) || strcmp(y->algorithm, x->algorithm))
+                continue;
+            done[j] = 1;
+            char lab[32];
+            if (listed < 24)
+                fprintf(md, "%s%s", listed ? ", " : "", size_label(y->bytes, lab, sizeof lab));
+            else if (listed == 24)
+                fprintf(md, ", ...");
+            listed++;
+        }
+        if (listed > 24)
+            fprintf(md, " (%zu sizes)", listed);
+        fprintf(md, " | ");
+        md_cell(md, x->note[0] ? x->note : "-");
+        fprintf(md, " |\n");
+    }
+    free(done);
+}
+
+/* NAME or COLLECTIVE/NAME, as in the results' algorithm column. */
+static const char *resolve_alg(const report *r, const char *spec, const char *opt, cs_err *err)
+{
+    const char *slash = strchr(spec, '/');
+    const char *name = slash ? slash + 1 : spec;
+    for (size_t i = 0; i < r->n; i++)
+        if (!strcmp(r->rows[i].algorithm, name))
+            return r->rows[i].algorithm;
+    strset all = {0};
+    for (size_t i = 0; i < r->n; i++)
+        strset_add(&all, r->rows[i].algorithm);
+    strset_sort(&all);
+    char list[1500] = "";
+    for (size_t i = 0; i < all.n; i++) {
+        size_t used = strlen(list);
+        snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", all.v[i]);
+    }
+    free(all.v);
+    cs_fail(err, "%s '%s' is not an algorithm of %s (valid: %s)", opt, spec, r->o->results,
+            all.n ? list : "none: the file has no rows");
+    return NULL;
+}
+
+static void build_groups(report *r)
+{
+    r->ok = cs_xmalloc((r->n ? r->n : 1) * sizeof *r->ok);
+    for (size_t i = 0; i < r->n; i++)
+        if (!strcmp(r->rows[i].status, "ok")) {
+            r->ok[r->nok++] = &r->rows[i];
+            strset_add(&r->algs, r->rows[i].algorithm);
+        }
+    qsort(r->ok, r->nok, sizeof *r->ok, cmp_row_ptr);
+    strset_sort(&r->algs);
+    r->g = cs_xmalloc((r->nok ? r->nok : 1) * sizeof *r->g);
+    for (size_t i = 0; i < r->nok; i++) {
+        const cs_result *x = r->ok[i];
+        group *g = r->ng ? &r->g[r->ng - 1] : NULL;
+        if (!g || !in_group(x, g)) {
+            g = &r->g[r->ng++];
+            memset(g, 0, sizeof *g);
+            g->platform = x->platform;
+            g->collective = x->collective;
+            g->mapping = x->mapping;
+            slugify(g->slug, sizeof g->slug, x->platform, x->collective, x->mapping);
+        }
+        longset_add(&g->nps, x->np);
+        longset_add(&g->sizes, x->bytes);
+        strset_add(&g->algs, x->algorithm);
+    }
+    for (size_t k = 0; k < r->ng; k++) {
+        longset_sort(&r->g[k].nps);
+        longset_sort(&r->g[k].sizes);
+        strset_sort(&r->g[k].algs);
+    }
+    r->nbest = cs_best_per_case(r->rows, r->n, &r->best);
+}
+
+/* Figures of an earlier report in the same directory would otherwise linger. */
+static void clear_old_figures(const char *figdir)
+{
+    static const char *const prefixes[] = {"latency-", "heatmap-", "speedup-", "model-"};
+    DIR *d = opendir(figdir);
+    struct dirent *e;
+    char path[1500];
+    while (d && (e = readdir(d))) {
+        for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+            if (!strncmp(e->d_name, prefixes[i], strlen(prefixes[i]))) {
+                snprintf(path, sizeof path, "%s/%s", figdir, e->d_name);
+                remove(path);
+            }
+    }
+    if (d)
+        closedir(d);
+}
+
+static void header(const report *r, int multi_coll)
+{
+    FILE *md = r->md;
+    size_t bad = r->n - r->nok;
+    strset plats = {0}, maps = {0}, colls = {0};
+    longset nps = {0}, sizes = {0};
+    for (size_t i = 0; i < r->nok; i++) {
+        strset_add(&plats, r->ok[i]->platform);
+        strset_add(&maps, r->ok[i]->mapping);
+        strset_add(&colls, r->ok[i]->collective);
+        longset_add(&nps, r->ok[i]->np);
+        longset_add(&sizes, r->ok[i]->bytes);
+    }
+    longset_sort(&nps);
+    longset_sort(&sizes);
+    fprintf(md, "# collsim report\n\nFrom `%s`: %zu rows, %zu ok", r->o->results, r->n, r->nok);
+    if (bad)
+        fprintf(md, ", %zu not ok (listed under [Failures](#failures))", bad);
+    fprintf(md, ".\n\n");
+    const strset *sets[] = {&plats, &colls, &maps, &r->algs};
+    const char *names[] = {"platforms", "collectives", "mappings", "algorithms"};
+    for (int k = 0; k < 4; k++) {
+        if (k == 1 && !multi_coll)
+            continue;
+        fprintf(md, "- %s: ", names[k]);
+        for (size_t i = 0; i < sets[k]->n; i++)
+            fprintf(md, "%s%s", i ? ", " : "", sets[k]->v[i]);
+        fprintf(md, "%s\n", sets[k]->n ? "" : "none with an ok result");
+    }
+    fprintf(md, "- process counts: ");
+    for (size_t i = 0; i < nps.n; i++)
+        fprintf(md, "%s%ld", i ? ", " : "", nps.v[i]);
+    char a[32], b[32];
+    if (sizes.n)
+        fprintf(md, "\n- sizes (bytes per rank): %zu, from %s to %s\n", sizes.n,
+                size_label(sizes.v[0], a, sizeof a), size_label(sizes.v[sizes.n - 1], b, sizeof b));
+    else
+        fprintf(md, "\n");
+    if (r->focus)
+        fprintf(md, "- focus algorithm: %s%s; speedup baseline: %s\n", r->focus,
+                r->o->focus ? "" : " (the default when present)",
+                r->baseline ? r->baseline : "the best other algorithm of each case");
+    fprintf(md, "- times: OSU statistics over ranks of each rank's mean over the timed calls; "
+                "\"average\" unless a table says otherwise\n\n");
+    free(plats.v);
+    free(maps.v);
+    free(colls.v);
+    free(nps.v);
+    free(sizes.v);
+}
+
+int cs_report(const cs_report_opts *o, char *md_path, size_t md_len, cs_err *err)
+{
+    report r;
+    memset(&r, 0, sizeof r);
+    r.o = o;
+    r.err = err;
+    if (cs_results_read(o->results, &r.rows, &r.n, err))
+        return -1;
+    int rc = -1;
+    build_groups(&r);
+    if (o->focus && !(r.focus = resolve_alg(&r, o->focus, "--focus", err)))
+        goto out;
+    if (!o->focus && strset_index(&r.algs, "sparbit") < r.algs.n)
+        r.focus = "sparbit";
+    if (o->baseline) {
+        if (!r.focus) {
+            cs_fail(err, "--baseline needs a focus algorithm: %s has no sparbit, so give --focus ALG",
+                    o->results);
+            goto out;
+        }
+        if (!(r.baseline = resolve_alg(&r, o->baseline, "--baseline", err)))
+            goto out;
+        if (!strcmp(r.baseline, r.focus)) {
+            cs_fail(err, "--baseline '%s' is the focus algorithm; choose another one", o->baseline);
+            goto out;
+        }
+    }
+    if (o->out_dir) {
+        snprintf(r.dir, sizeof r.dir, "%s", o->out_dir);
+    } else {
+        const char *slash = strrchr(o->results, '/');
+        if (slash)
+            snprintf(r.dir, sizeof r.dir, "%.*s/report", (int)(slash - o->results), o->results);
+        else
+            snprintf(r.dir, sizeof r.dir, "report");
+    }
+    snprintf(r.figdir, sizeof r.figdir, "%s/figures", r.dir);
+    if (mkdir_p(r.figdir, err))
+        goto out;
+    clear_old_figures(r.figdir);
+    snprintf(md_path, md_len, "%s/report.md", r.dir);
+    if (!(r.md = fopen(md_path, "w"))) {
+        cs_fail(err, "cannot write %s: %s", md_path, strerror(errno));
+        goto out;
+    }
+    strset colls = {0};
+    for (size_t k = 0; k < r.ng; k++)
+        strset_add(&colls, r.g[k].collective);
+    int multi_coll = colls.n > 1;
+    free(colls.v);
+    header(&r, multi_coll);
+    if (r.ng)
+        sec_summary(&r, multi_coll);
+    for (size_t k = 0; k < r.ng; k++)
+        if (sec_group(&r, &r.g[k], multi_coll))
+            goto out;
+    if (r.ng && sec_models(&r, multi_coll))
+        goto out;
+    sec_failures(&r);
+    rc = 0;
+out:
+    if (r.md && fclose(r.md) && !rc)
+        rc = cs_fail(err, "cannot write %s: %s", md_path, strerror(errno));
+    for (size_t k = 0; k < r.ng; k++) {
+        free(r.g[k].nps.v);
+        free(r.g[k].sizes.v);
+        free(r.g[k].algs.v);
+    }
+    free(r.g);
+    free(r.ok);
+    free(r.algs.v);
+    free(r.best);
+    free(r.rows);
+    return rc;
+}

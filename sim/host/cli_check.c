@@ -1,0 +1,145 @@
+#include "cli_check.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cs_error.h"
+#include "expect.h"
+#include "merge.h"
+#include "regression.h"
+#include "scenario.h"
+
+/* One line on stderr, exit code 2. */
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "collsim: ");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 2;
+}
+
+static int die(const cs_err *e)
+{
+    fprintf(stderr, "collsim: %s\n", e->msg);
+    return 2;
+}
+
+/* Expectations of a scenario on a complete results file: a missing row is a
+ * failure here (nothing was deliberately left out). */
+static int check_expectations(const char *results, const char *scenario)
+{
+    cs_scenario s;
+    cs_err e;
+    cs_result *rows;
+    size_t n;
+    if (cs_scenario_load(scenario, &s, &e))
+        return die(&e);
+    if (!s.nexpects) {
+        fprintf(stderr, "collsim: check: %s has no <expect> element: nothing to check\n", scenario);
+        cs_scenario_free(&s);
+        return 2;
+    }
+    if (cs_results_read(results, &rows, &n, &e)) {
+        cs_scenario_free(&s);
+        return die(&e);
+    }
+    int failed = cs_expect_check(stdout, &s, rows, n, 0);
+    free(rows);
+    cs_scenario_free(&s);
+    return failed ? 1 : 0;
+}
+
+int cs_cmd_check(int argc, char **argv)
+{
+    const char *results = NULL, *baseline = NULL, *scenario = NULL;
+    cs_check_opts o = {1e-9, 0};
+    int update = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--baseline") && v) { baseline = v; i++; }
+        else if (!strcmp(a, "--scenario") && v) { scenario = v; i++; }
+        else if (!strcmp(a, "--rtol") && v) {
+            char *end;
+            errno = 0;
+            o.rtol = strtod(v, &end);
+            if (end == v || *end || errno || !(o.rtol >= 0) || isinf(o.rtol))
+                return bad("--rtol needs a relative tolerance >= 0, such as 1e-9 (got '%s')", v);
+            i++;
+        }
+        else if (!strcmp(a, "--strict")) o.strict = 1;
+        else if (!strcmp(a, "--update")) update = 1;
+        else if (a[0] != '-' && !results) results = a;
+        else
+            return bad("check: unexpected argument '%s' (usage: check RESULTS.csv [--baseline "
+                       "BASE.csv [--rtol X] [--strict] [--update]] [--scenario FILE.xml])", a);
+    }
+    if (!results)
+        return bad("check needs a results file: check RESULTS.csv --baseline BASE.csv");
+    if (!baseline && !scenario)
+        return bad("check %s: compare with what? give --baseline BASE.csv and/or --scenario "
+                   "FILE.xml", results);
+    if (update && !baseline)
+        return bad("check %s --update: rewrites the baseline, so it needs --baseline BASE.csv",
+                   results);
+    int rc = 0;
+    cs_err e;
+    if (baseline) {
+        struct stat st;
+        if (update && stat(baseline, &st)) {
+            /* a first baseline: nothing to compare with yet */
+            rc = 0;
+        } else {
+            rc = cs_check_files(stdout, results, baseline, &o, &e);
+            if (rc < 0)
+                return die(&e);
+        }
+        if (update) {
+            if (cs_baseline_update(stdout, results, baseline, &e))
+                return die(&e);
+            rc = 0; /* the baseline now says what the results say */
+        }
+    }
+    if (scenario) {
+        int x = check_expectations(results, scenario);
+        if (x == 2)
+            return 2;
+        rc |= x;
+    }
+    return rc;
+}
+
+int cs_cmd_merge(int argc, char **argv)
+{
+    const char *out = NULL;
+    const char **inputs = cs_xmalloc((size_t)(argc + 1) * sizeof *inputs);
+    int n = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--out") && i + 1 < argc) {
+            out = argv[++i];
+        } else if (argv[i][0] == '-') {
+            free(inputs);
+            return bad("merge: unexpected argument '%s' (usage: merge FILE.csv... --out "
+                       "MERGED.csv)", argv[i]);
+        } else {
+            inputs[n++] = argv[i];
+        }
+    }
+    int rc;
+    cs_err e;
+    if (!out)
+        rc = bad("merge needs --out MERGED.csv (e.g. merge DIR/tasks/*/results.csv --out "
+                 "DIR/results.csv)");
+    else if ((rc = cs_merge_files(stdout, inputs, n, out, &e)) < 0)
+        rc = die(&e);
+    free(inputs);
+    return rc;
+}

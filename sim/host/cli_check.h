@@ -1,0 +1,10 @@
+/* The `check` and `merge` commands of the CLI (main.c dispatches to them):
+ * argument handling only; the work is in analysis/regression.c, expect.c and
+ * merge.c. Exit codes: 0 passed, 1 a check failed, 2 bad input. */
+#ifndef COLLSIM_CLI_CHECK_H
+#define COLLSIM_CLI_CHECK_H
+
+int cs_cmd_check(int argc, char **argv);
+int cs_cmd_merge(int argc, char **argv);
+
+#endif

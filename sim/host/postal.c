@@ -1,0 +1,145 @@
+#include "postal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench_case.h"
+
+int cs_postal_fit(const long *bytes, const double *t_s, size_t n, cs_hockney *h, double *max_rel,
+                  cs_err *err)
+{
+    double s = 0, sx = 0, sxx = 0, st = 0, sxt = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(t_s[i] > 0))
+            return cs_fail(err, "cannot fit alpha and beta: time %g s at %ld bytes is not positive",
+                           t_s[i], bytes[i]);
+        double w = 1.0 / (t_s[i] * t_s[i]), x = (double)bytes[i];
+        s += w;
+        sx += w * x;
+        sxx += w * x * x;
+        st += w * t_s[i];
+        sxt += w * x * t_s[i];
+    }
+    double det = s * sxx - sx * sx;
+    /* det is a weighted variance of the sizes: 0 when they are all equal */
+    if (n < 2 || !(det > 1e-12 * s * sxx))
+        return cs_fail(err, "cannot fit alpha and beta from %zu point(s): need at least two "
+                            "different message sizes", n);
+    h->beta = (s * sxt - sx * st) / det;
+    h->alpha = (st - h->beta * sx) / s;
+    double worst = 0;
+    for (size_t i = 0; i < n; i++) {
+        double rel = fabs(h->alpha + h->beta * (double)bytes[i] - t_s[i]) / t_s[i];
+        if (rel > worst)
+            worst = rel;
+    }
+    if (max_rel)
+        *max_rel = worst;
+    return 0;
+}
+
+static void remove_case_files(const char *dir)
+{
+    static const char *const files[] = {"hostfile", "rows.csv", "stdout.txt", "stderr.txt"};
+    char path[1100];
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        remove(path);
+    }
+    rmdir(dir);
+}
+
+int cs_postal_measure(const cs_platform *pf, int node_a, int node_b, const cs_numlist *sizes,
+                      cs_postal *out, cs_err *err)
+{
+    if (node_a < 0 || node_b < 0 || node_a >= pf->nnodes || node_b >= pf->nnodes)
+        return cs_fail(err, "ping-pong nodes %d and %d: platform '%s' has nodes 0..%d", node_a,
+                       node_b, pf->name, pf->nnodes - 1);
+    cs_numlist dflt = {NULL, 0};
+    if (!sizes) {
+        if (cs_numlist_parse(CS_POSTAL_SIZES, "ping-pong sizes", 1, 0, &dflt, err))
+            return -1;
+        sizes = &dflt;
+    }
+    /* The case machinery maps ranks over pf->nodes. A view of the platform
+     * that holds only the chosen nodes, one slot each (or one node with two),
+     * puts rank 0 on node_a and rank 1 on node_b under the sequential
+     * mapping; smpirun still gets the real file (view.path). */
+    cs_node nodes[2] = {{pf->nodes[node_a].name, node_a == node_b ? 2 : 1},
+                        {pf->nodes[node_b].name, 1}};
+    cs_platform view = *pf;
+    view.nodes = nodes;
+    view.nnodes = node_a == node_b ? 1 : 2;
+    view.total_cores = 2;
+
+    cs_case c;
+    memset(&c, 0, sizeof c);
+    c.platform = &view;
+    c.mapping = CS_MAP_SEQUENTIAL;
+    c.np = 2;
+    snprintf(c.alg.collective, sizeof c.alg.collective, "pingpong");
+    snprintf(c.alg.name, sizeof c.alg.name, "pingpong");
+    snprintf(c.alg.driver_alg, sizeof c.alg.driver_alg, "pingpong");
+    c.sizes = sizes;
+    c.iters = 10; /* as the measurements in platforms/README.md */
+    c.warmup = 1;
+    c.dtype = "byte";
+    c.timeout_s = 300;
+
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/collsim-postal-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(dir)) {
+        cs_numlist_free(&dflt);
+        return cs_fail(err, "cannot create a temporary directory under %s for the ping-pong",
+                       getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    }
+    int rc = 0;
+    pid_t pid = cs_case_start(&c, dir, 0, err);
+    if (pid < 0) {
+        remove_case_files(dir);
+        cs_numlist_free(&dflt);
+        return -1;
+    }
+    int timed_out;
+    int code = cs_smpirun_wait(pid, c.timeout_s, &timed_out);
+    cs_result *rows;
+    size_t n;
+    cs_case_collect(&c, dir, code, timed_out, &rows, &n);
+    long *x = cs_xmalloc(n * sizeof *x);
+    double *t = cs_xmalloc(n * sizeof *t);
+    for (size_t i = 0; i < n && !rc; i++) {
+        if (strcmp(rows[i].status, "ok")) {
+            rc = cs_fail(err, "ping-pong on %s (%s <-> %s), %ld bytes: %s: %s (files kept in %s)",
+                         pf->name, nodes[0].name, nodes[1].name, rows[i].bytes, rows[i].status,
+                         rows[i].note, dir);
+            break;
+        }
+        x[i] = rows[i].bytes;
+        t[i] = rows[i].avg_us * 1e-6;
+    }
+    if (!rc) {
+        memset(out, 0, sizeof *out);
+        snprintf(out->node_a, sizeof out->node_a, "%s", nodes[0].name);
+        snprintf(out->node_b, sizeof out->node_b, "%s", nodes[1].name);
+        out->nsizes = n;
+        rc = cs_postal_fit(x, t, n, &out->h, &out->max_rel_residual, err);
+        remove_case_files(dir);
+    }
+    free(x);
+    free(t);
+    free(rows);
+    cs_numlist_free(&dflt);
+    return rc;
+}
+
+int cs_postal_pairs(const cs_platform *pf, const cs_numlist *sizes, cs_postal *intra,
+                    cs_postal *inter, int *has_inter, cs_err *err)
+{
+    *has_inter = pf->nnodes > 1;
+    if (cs_postal_measure(pf, 0, 0, sizes, intra, err))
+        return -1;
+    return *has_inter ? cs_postal_measure(pf, 0, pf->nnodes - 1, sizes, inter, err) : 0;
+}

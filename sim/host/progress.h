@@ -1,0 +1,24 @@
+/* Progress of a sweep: one line per finished case, and on a terminal a bar
+ * with cases done/total, failures and the estimated time left, redrawn in
+ * place under those lines. Plain lines (with the ETA) when not a terminal. */
+#ifndef COLLSIM_PROGRESS_H
+#define COLLSIM_PROGRESS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct {
+    FILE *out;
+    int tty;
+    size_t total, done, skipped, failed;
+    double t0;
+} cs_progress;
+
+void cs_progress_start(cs_progress *p, FILE *out, size_t total, size_t already_done);
+/* A case ended: `line` says which and how (no newline). */
+void cs_progress_case(cs_progress *p, int failed, const char *line);
+/* Seconds left, estimated from the cases run so far (-1 before the first). */
+double cs_progress_eta(const cs_progress *p);
+void cs_progress_end(cs_progress *p);
+
+#endif

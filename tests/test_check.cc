@@ -1,0 +1,426 @@
+// `collsim check` and `collsim merge` on results files written here, and
+// scenario expectations on a small real run. Each outcome a user relies on is
+// asserted: the exit code, the moved case with its ratio, missing and added
+// cases, a baseline rewritten exactly, PASS/FAIL lines with their numbers.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "wrapper.h"
+
+namespace {
+
+const std::string data = COLLSIM_TEST_DATA_DIR;
+
+struct TempDir {
+    char path[256];
+    TempDir() { EXPECT_EQ(tw_tempdir(path, sizeof path), 0); }
+    ~TempDir() { tw_rmtree(path); }
+    std::string operator/(const std::string &name) const { return std::string(path) + "/" + name; }
+};
+
+cs_result row(const char *alg, int np, long bytes, double avg)
+{
+    cs_result r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.platform, sizeof r.platform, "yahoo");
+    snprintf(r.mapping, sizeof r.mapping, "sequential");
+    snprintf(r.collective, sizeof r.collective, "allgather");
+    snprintf(r.algorithm, sizeof r.algorithm, "%s", alg);
+    snprintf(r.dtype, sizeof r.dtype, "byte");
+    snprintf(r.mode, sizeof r.mode, "check");
+    snprintf(r.status, sizeof r.status, "ok");
+    r.np = np;
+    r.bytes = bytes;
+    r.avg_us = avg;
+    r.min_us = avg / 3; // not short decimals: the round trip must keep every bit
+    r.max_us = avg * 1.5;
+    r.iterations = 3;
+    return r;
+}
+
+// in key order: np numerically, then algorithm, then bytes
+std::vector<cs_result> base_rows()
+{
+    return {row("bruck", 4, 1, 1.4275), row("ring", 4, 1, 2.1355), row("ring", 4, 1024, 3.67),
+            row("bruck", 13, 1024, 2.962)};
+}
+
+void write(const std::string &path, const std::vector<cs_result> &rows)
+{
+    FILE *f = fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr) << path;
+    cs_results_write_header(f);
+    for (auto &r : rows)
+        cs_results_write_row(f, &r);
+    fclose(f);
+}
+
+std::vector<cs_result> read(const std::string &path)
+{
+    cs_result *rows;
+    size_t n;
+    char err[2048];
+    EXPECT_EQ(tw_read_results(path.c_str(), &rows, &n, err, sizeof err), 0) << err;
+    std::vector<cs_result> v(rows, rows + n);
+    if (n)
+        tw_free_rows(rows);
+    return v;
+}
+
+std::string slurp(const std::string &path)
+{
+    std::ifstream f(path);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+// the lines of text that contain every one of the given pieces
+std::vector<std::string> lines_with(const std::string &text, std::vector<std::string> pieces)
+{
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        bool all = true;
+        for (auto &p : pieces)
+            all = all && line.find(p) != std::string::npos;
+        if (all)
+            out.push_back(line);
+    }
+    return out;
+}
+
+TEST(Check, IdenticalResultsPass)
+{
+    TempDir d;
+    write(d / "base.csv", base_rows());
+    write(d / "res.csv", base_rows());
+    Out o = cli("check " + d / "res.csv" + " --baseline " + d / "base.csv");
+    EXPECT_EQ(o.code, 0) << o.text;
+    EXPECT_NE(o.text.find("PASS: 4 rows within rtol 1e-09"), std::string::npos) << o.text;
+}
+
+TEST(Check, AMovedCaseFailsAndIsTabledWithItsRatio)
+{
+    TempDir d;
+    auto res = base_rows();
+    res[3].avg_us *= 1.25;
+    write(d / "base.csv", base_rows());
+    write(d / "res.csv", res);
+    Out o = cli("check " + d / "res.csv" + " --baseline " + d / "base.csv");
+    EXPECT_EQ(o.code, 1) << o.text;
+    // key, field, old, new, ratio on one line; the three unmoved rows absent
+    auto moved = lines_with(o.text, {"yahoo", "sequential", " 13 ", "allgather/bruck", "byte",
+                                     "check", "1024", "avg", "2.962", "3.7025", "1.25"});
+    EXPECT_EQ(moved.size(), 1u) << o.text;
+    EXPECT_TRUE(lines_with(o.text, {"allgather/ring"}).empty()) << o.text;
+    EXPECT_NE(o.text.find("FAIL: 1 moved, 0 missing"), std::string::npos) << o.text;
+}
+
+TEST(Check, TheToleranceDecidesWhatMoved)
+{
+    TempDir d;
+    write(d / "base.csv", base_rows());
+    auto res = base_rows();
+    res[0].avg_us *= 1 + 1e-12; // a last-digit difference
+    res[2].min_us *= 1 + 1e-6;
+    write(d / "res.csv", res);
+    std::string args = "check " + d / "res.csv" + " --baseline " + d / "base.csv";
+    Out dflt = cli(args);
+    EXPECT_EQ(dflt.code, 1) << dflt.text; // 1e-6 > the default 1e-9
+    EXPECT_EQ(lines_with(dflt.text, {"allgather/ring", " 1024 ", "min"}).size(), 1u) << dflt.text;
+    EXPECT_TRUE(lines_with(dflt.text, {"allgather/bruck", "avg"}).empty()) << dflt.text;
+    Out loose = cli(args + " --rtol 1e-5");
+    EXPECT_EQ(loose.code, 0) << loose.text;
+    Out exact = cli(args + " --rtol 0");
+    EXPECT_EQ(exact.code, 1) << exact.text;
+    EXPECT_NE(exact.text.find("FAIL: 2 moved"), std::string::npos) << exact.text;
+}
+
+TEST(Check, MissingCasesFailAddedOnesOnlyWhenStrict)
+{
+    TempDir d;
+    write(d / "base.csv", base_rows());
+    auto res = base_rows();
+    res.erase(res.begin() + 2); // ring np=4 1024 B
+    res.push_back(row("sparbit", 4, 1, 1.2));
+    write(d / "res.csv", res);
+    Out o = cli("check " + d / "res.csv" + " --baseline " + d / "base.csv");
+    EXPECT_EQ(o.code, 1) << o.text;
+    EXPECT_NE(o.text.find("# 1 missing (in the baseline, not in the results):\n"
+                          "  yahoo sequential np=4 allgather/ring byte check 1024 B\n"),
+              std::string::npos)
+        << o.text;
+    EXPECT_NE(o.text.find("# 1 added (in the results, not in the baseline; not a failure "
+                          "without --strict):\n  yahoo sequential np=4 allgather/sparbit"),
+              std::string::npos)
+        << o.text;
+
+    res = base_rows();
+    res.push_back(row("sparbit", 4, 1, 1.2));
+    write(d / "added.csv", res);
+    std::string args = "check " + d / "added.csv" + " --baseline " + d / "base.csv";
+    Out lenient = cli(args);
+    EXPECT_EQ(lenient.code, 0) << lenient.text;
+    EXPECT_NE(lenient.text.find("1 added"), std::string::npos) << lenient.text;
+    Out strict = cli(args + " --strict");
+    EXPECT_EQ(strict.code, 1) << strict.text;
+    EXPECT_NE(strict.text.find("FAIL: 0 moved, 0 missing, 1 added,"), std::string::npos)
+        << strict.text;
+}
+
+TEST(Check, RowsThatDidNotPassFail)
+{
+    TempDir d;
+    write(d / "base.csv", base_rows());
+    auto res = base_rows();
+    snprintf(res[0].status, sizeof res[0].status, "fail");
+    snprintf(res[0].note, sizeof res[0].note, "rank 2, block 1, offset 0");
+    write(d / "res.csv", res);
+    Out o = cli("check " + d / "res.csv" + " --baseline " + d / "base.csv");
+    EXPECT_EQ(o.code, 1) << o.text;
+    EXPECT_EQ(lines_with(o.text, {"np=4 allgather/bruck byte check 1 B: fail: rank 2, block 1"}).size(),
+              1u)
+        << o.text;
+}
+
+TEST(Check, UpdateRewritesTheBaselineExactly)
+{
+    TempDir d;
+    auto res = base_rows();
+    std::swap(res[0], res[3]); // any order in, key order out
+    write(d / "res.csv", res);
+    std::string base = d / "new-baseline.csv";
+    Out first = cli("check " + d / "res.csv" + " --baseline " + base + " --update");
+    ASSERT_EQ(first.code, 0) << first.text;
+    auto got = read(base), want = base_rows();
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); i++) {
+        EXPECT_STREQ(got[i].algorithm, want[i].algorithm) << i;
+        EXPECT_EQ(got[i].np, want[i].np) << i;
+        EXPECT_EQ(got[i].bytes, want[i].bytes) << i;
+        EXPECT_EQ(got[i].avg_us, want[i].avg_us) << i; // bit for bit
+        EXPECT_EQ(got[i].min_us, want[i].min_us) << i;
+        EXPECT_EQ(got[i].max_us, want[i].max_us) << i;
+    }
+    EXPECT_EQ(cli("check " + d / "res.csv" + " --baseline " + base + " --rtol 0").code, 0);
+
+    // an intended change: shown, then taken as the new baseline
+    res[1].avg_us *= 2;
+    write(d / "res2.csv", res);
+    Out second = cli("check " + d / "res2.csv" + " --baseline " + base + " --update");
+    EXPECT_EQ(second.code, 0) << second.text;
+    EXPECT_NE(second.text.find("moved beyond rtol"), std::string::npos) << second.text;
+    EXPECT_EQ(cli("check " + d / "res2.csv" + " --baseline " + base + " --rtol 0").code, 0);
+
+    // a run that did not pass is no baseline
+    std::string before = slurp(base);
+    snprintf(res[0].status, sizeof res[0].status, "error");
+    write(d / "res3.csv", res);
+    Out bad = cli("check " + d / "res3.csv" + " --baseline " + base + " --update");
+    EXPECT_EQ(bad.code, 2) << bad.text;
+    EXPECT_NE(bad.text.find("has status error: a baseline is made from a run where every case "
+                            "passed"),
+              std::string::npos)
+        << bad.text;
+    EXPECT_EQ(slurp(base), before);
+}
+
+TEST(Check, BadInputGetsOneLine)
+{
+    TempDir d;
+    write(d / "r.csv", base_rows());
+    std::string r = d / "r.csv";
+    struct {
+        std::string args, want;
+    } cases[] = {
+        {"check", "check needs a results file"},
+        {"check " + r, "compare with what? give --baseline BASE.csv and/or --scenario FILE.xml"},
+        {"check " + r + " --baseline " + r + " --rtol x", "--rtol needs a relative tolerance >= 0"},
+        {"check " + r + " --baseline " + r + " --rtol -1", "(got '-1')"},
+        {"check " + r + " --baseline " + r + " --frobnicate", "unexpected argument '--frobnicate'"},
+        {"check " + d / "none.csv" + " --baseline " + r, "cannot read " + d / "none.csv"},
+        {"check " + r + " --scenario " + data + "/good.xml --update", "it needs --baseline BASE.csv"},
+        {"check " + r + " --scenario " + data + "/good.xml", "has no <expect> element"},
+        {"merge " + r, "merge needs --out MERGED.csv"},
+        {"merge --out " + d / "m.csv", "merge needs at least one results file"},
+        {"merge " + r + " --all --out " + d / "m.csv", "unexpected argument '--all'"},
+    };
+    for (auto &c : cases) {
+        Out o = cli(c.args);
+        EXPECT_EQ(o.code, 2) << c.args << "\n" << o.text;
+        EXPECT_NE(o.text.find(c.want), std::string::npos) << c.args << "\n" << o.text;
+        EXPECT_EQ(o.text.find('\n'), o.text.size() - 1) << c.args << ": not one line:\n" << o.text;
+    }
+}
+
+TEST(Merge, JoinsFilesInKeyOrderWithOneHeader)
+{
+    TempDir d;
+    auto all = base_rows();
+    write(d / "a.csv", {all[3], all[0]}); // np 13 before np 4
+    write(d / "b.csv", {all[2], all[1]});
+    Out o = cli("merge " + d / "a.csv" + " " + d / "b.csv" + " --out " + d / "m.csv");
+    ASSERT_EQ(o.code, 0) << o.text;
+    EXPECT_NE(o.text.find("merged 4 rows from 2 files"), std::string::npos) << o.text;
+    auto got = read(d / "m.csv");
+    ASSERT_EQ(got.size(), 4u);
+    for (size_t i = 0; i < 4; i++) { // np numerically, then algorithm, then bytes
+        EXPECT_STREQ(got[i].algorithm, all[i].algorithm) << i;
+        EXPECT_EQ(got[i].np, all[i].np) << i;
+        EXPECT_EQ(got[i].bytes, all[i].bytes) << i;
+        EXPECT_EQ(got[i].min_us, all[i].min_us) << i;
+    }
+    std::string text = slurp(d / "m.csv");
+    EXPECT_EQ(lines_with(text, {"platform,mapping,np"}).size(), 1u) << text;
+
+    // a row that did not pass is merged, and makes merge exit 1 as run would
+    all[1].avg_us = 0;
+    snprintf(all[1].status, sizeof all[1].status, "timeout");
+    write(d / "c.csv", {all[1]});
+    Out t = cli("merge " + d / "a.csv" + " " + d / "c.csv" + " --out " + d / "m2.csv");
+    EXPECT_EQ(t.code, 1) << t.text;
+    EXPECT_NE(t.text.find("1 rows did not pass"), std::string::npos) << t.text;
+    EXPECT_EQ(read(d / "m2.csv").size(), 3u);
+}
+
+TEST(Merge, ADuplicateCaseIsReportedAndNothingWritten)
+{
+    TempDir d;
+    auto all = base_rows();
+    write(d / "a.csv", {all[0], all[1]});
+    write(d / "b.csv", {all[2], all[0]});
+    Out o = cli("merge " + d / "a.csv" + " " + d / "b.csv" + " --out " + d / "m.csv");
+    EXPECT_EQ(o.code, 1) << o.text;
+    EXPECT_NE(o.text.find("yahoo sequential np=4 allgather/bruck byte check 1 B is in both " +
+                          d / "a.csv" + " and " + d / "b.csv"),
+              std::string::npos)
+        << o.text;
+    EXPECT_EQ(fopen((d / "m.csv").c_str(), "r"), nullptr);
+}
+
+// --- expectations, on a real run of 4 small cases ---
+
+std::vector<std::string> verdicts(const std::string &text)
+{
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (!line.rfind("PASS ", 0) || !line.rfind("FAIL ", 0) || !line.rfind("SKIP ", 0) ||
+            !line.rfind("    ", 0))
+            out.push_back(line);
+    return out;
+}
+
+TEST(Expect, PassAndFailOnARealRunAndInCheckAlike)
+{
+    TempDir d;
+    std::string scen = data + "/expect-small.xml";
+    Out run = cli("run " + scen + " --out " + d / "out" + " -j 2");
+    EXPECT_EQ(run.code, 1) << run.text; // two expectations do not hold
+    auto pass14 = lines_with(run.text, {"PASS " + scen + ":14: bruck faster than ring (every point): "
+                                        "4 of 4 points pass; closest: yahoo sequential np=5 1024 B: "
+                                        "bruck 4.18 us vs ring 4.89 us (14.5% faster)"});
+    EXPECT_EQ(pass14.size(), 1u) << run.text;
+    EXPECT_EQ(lines_with(run.text, {"PASS " + scen + ":15: bruck faster than ring by 10%",
+                                    "1 of 1 points pass"})
+                  .size(),
+              1u)
+        << run.text;
+    EXPECT_EQ(lines_with(run.text, {"FAIL " + scen + ":16: ring faster than bruck (bytes=1K): "
+                                    "2 of 2 points fail"})
+                  .size(),
+              1u)
+        << run.text;
+    EXPECT_EQ(lines_with(run.text, {"    yahoo sequential np=4 1024 B: ring 3.67 us vs bruck "
+                                    "2.96 us (23.9% slower)"})
+                  .size(),
+              1u)
+        << run.text;
+    EXPECT_EQ(lines_with(run.text, {"FAIL " + scen + ":17: bruck faster than ring by 30%",
+                                    "3 of 4 points fail"})
+                  .size(),
+              1u)
+        << run.text;
+    EXPECT_NE(run.text.find("# expectations: 2 passed, 2 failed, 0 skipped"), std::string::npos);
+
+    // check --scenario: the same code path, the same verdicts
+    Out check = cli("check " + d / "out/results.csv" + " --scenario " + scen);
+    EXPECT_EQ(check.code, 1) << check.text;
+    EXPECT_EQ(verdicts(check.text), verdicts(run.text));
+    EXPECT_EQ(verdicts(run.text).size(), 9u) << run.text; // 4 verdicts, 5 failing points
+
+    Out pass = cli("check " + d / "out/results.csv" + " --scenario " + data + "/expect-pass.xml");
+    EXPECT_EQ(pass.code, 0) << pass.text;
+    EXPECT_NE(pass.text.find("# expectations: 2 passed, 0 failed, 0 skipped"), std::string::npos)
+        << pass.text;
+}
+
+TEST(Expect, CasesLeftOutAreSkippedByRunButFailCheck)
+{
+    TempDir d;
+    std::string scen = data + "/expect-pass.xml";
+    Out run = cli("run " + scen + " --out " + d / "out" + " --only alg=bruck");
+    EXPECT_EQ(run.code, 0) << run.text;
+    EXPECT_NE(run.text.find("SKIP " + scen + ":12: bruck faster than ring (every point): none of "
+                                             "its 4 points was run"),
+              std::string::npos)
+        << run.text;
+    EXPECT_NE(run.text.find("# expectations: 0 passed, 0 failed, 2 skipped"), std::string::npos);
+    // the file is all check sees: what is not there fails
+    Out check = cli("check " + d / "out/results.csv" + " --scenario " + scen);
+    EXPECT_EQ(check.code, 1) << check.text;
+    EXPECT_NE(check.text.find("    yahoo sequential np=4 1 B: no result for ring"), std::string::npos)
+        << check.text;
+}
+
+TEST(Expect, ErrorsNameTheLineAndTheValidChoices)
+{
+    TempDir d;
+    struct {
+        const char *attrs, *want;
+    } cases[] = {
+        {R"(faster="sparbit" than="ring")",
+         R"(<expect faster="sparbit">: not among the scenario's allgather algorithms (valid: ring, bruck))"},
+        {R"(faster="bruk" than="ring")", "(valid: ring, bruck)"},
+        {R"(faster="ring" than="ring")", "faster and than both name 'ring'"},
+        {R"(faster="bruck")", R"(<expect> needs faster="ALG" and than="ALG")"},
+        {R"(faster="bruck" than="ring" speed="2")",
+         "unknown attribute 'speed' (valid: faster, than, by, collective, platform, mapping, np, bytes)"},
+        {R"(faster="bruck" than="ring" np="6")",
+         "6 is not among the scenario's process counts (valid: 4,5)"},
+        {R"(faster="bruck" than="ring" bytes="2K")", "2048 is not among the scenario's sizes (valid: 1,1024)"},
+        {R"(faster="bruck" than="ring" by="10")", R"(expected a percentage from 0 to 100, such as by="10%")"},
+        {R"(faster="bruck" than="ring" platform="cervino")", "not a platform of the scenario (valid: yahoo)"},
+        {R"(faster="bruck" than="ring" mapping="cyclic")", "not a mapping of the scenario (valid: sequential)"},
+        {R"(faster="bruck" than="ring" mapping="rr")", "unknown mapping 'rr' (valid: sequential, cyclic)"},
+        {R"(faster="bruck" than="ring" collective="alltoall")", "not a collective of the scenario (valid: allgather)"},
+    };
+    for (auto &c : cases) {
+        std::string path = d / "x.xml";
+        FILE *f = fopen(path.c_str(), "w");
+        // the <expect> comes first, on line 3: names are checked against
+        // elements that follow it
+        fprintf(f, "<?xml version=\"1.0\"?>\n<scenario>\n  <expect %s/>\n"
+                   "  <platform name=\"yahoo\"/><mappings>sequential</mappings>\n"
+                   "  <processes>4 5</processes><sizes>1 1K</sizes>\n"
+                   "  <collective name=\"allgather\"><algorithms>ring bruck</algorithms></collective>\n"
+                   "</scenario>\n",
+                c.attrs);
+        fclose(f);
+        long n;
+        char err[4096] = "";
+        EXPECT_EQ(tw_scenario(path.c_str(), &n, err, sizeof err), -1) << c.attrs;
+        EXPECT_NE(std::string(err).find(path + ":3: "), std::string::npos) << c.attrs << ": " << err;
+        EXPECT_NE(std::string(err).find(c.want), std::string::npos) << c.attrs << ": " << err;
+    }
+}
+
+} // namespace

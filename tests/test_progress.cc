@@ -1,0 +1,36 @@
+// Progress lines of a sweep when the output is not a terminal.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+extern "C" {
+#include "progress.h"
+}
+
+namespace {
+
+TEST(Progress, PlainLinesCountFailuresAndSkipResumedCases)
+{
+    FILE *f = tmpfile();
+    cs_progress p;
+    cs_progress_start(&p, f, 5, 0);
+    p.done += 2; // two cases already recorded (a resumed sweep)
+    p.skipped += 2;
+    EXPECT_LT(cs_progress_eta(&p), 0); // nothing run yet: no estimate
+    cs_progress_case(&p, 0, "case A ok");
+    cs_progress_case(&p, 1, "case B FAILED");
+    EXPECT_GE(cs_progress_eta(&p), 0);
+    cs_progress_end(&p);
+    rewind(f);
+    char buf[4096] = "";
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    std::string out(buf);
+    EXPECT_NE(out.find("[3/5] case A ok [0 failed, ETA "), std::string::npos) << out;
+    EXPECT_NE(out.find("[4/5] case B FAILED [1 failed, ETA "), std::string::npos) << out;
+    EXPECT_EQ(out.find('\r'), std::string::npos) << "no terminal codes in a file";
+}
+
+} // namespace

@@ -1,0 +1,275 @@
+// Cost models, the postal (Hockney) fit of a simulated ping-pong, and the
+// report: section contents computed by hand, figures that are real PNG and SVG.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "wrapper.h"
+
+namespace {
+
+const double A = 10e-6, B = 1e-9; // alpha 10 us, beta 1 ns/B: easy arithmetic
+
+TEST(CostModel, AllgatherFormulasMatchHandComputedValues)
+{
+    // m = p * bytes; every formula below is the Sparbit paper's with m/p = 1000
+    EXPECT_NEAR(tw_cost("allgather", "ring", 8, 1000, A, B), 7 * (A + 1000 * B), 1e-15);
+    EXPECT_NEAR(tw_cost("allgather", "neighbor_exchange", 8, 1000, A, B), 4 * A + 7000 * B, 1e-15);
+    // odd p: the code runs the ring
+    EXPECT_NEAR(tw_cost("allgather", "neighbor_exchange", 7, 1000, A, B), 6 * (A + 1000 * B), 1e-15);
+    EXPECT_NEAR(tw_cost("allgather", "recursive_doubling", 8, 1000, A, B), 3 * A + 7000 * B, 1e-15);
+    // p = 5 (pof2 4, one extra rank): pre-step 1 block; step mask 1: 1 + 1
+    // folded block; mask 2: 2 + 1; post-step p-1 = 4 blocks. 4 steps, 10 blocks.
+    EXPECT_NEAR(tw_cost("allgather", "recursive_doubling", 5, 1000, A, B), 4 * A + 10000 * B, 1e-15);
+    EXPECT_NEAR(tw_cost("allgather", "bruck", 5, 1000, A, B), 3 * A + 4000 * B, 1e-15);
+    EXPECT_NEAR(tw_cost("allgather", "bruck", 8, 1000, A, B), 3 * A + 7000 * B, 1e-15);
+    EXPECT_NEAR(tw_cost("allgather", "sparbit", 13, 1000, A, B), 4 * A + 12000 * B, 1e-15);
+    EXPECT_NEAR(tw_cost("allgather", "allgather/sparbit", 16, 1000, A, B), 4 * A + 15000 * B, 1e-15);
+    // nothing is sent for one rank or empty blocks (the code returns at once)
+    EXPECT_EQ(tw_cost("allgather", "ring", 1, 1000, A, B), 0.0);
+    EXPECT_EQ(tw_cost("allgather", "bruck", 8, 0, A, B), 0.0);
+    EXPECT_TRUE(std::isnan(tw_cost("allgather", "native:ompi", 8, 1000, A, B)));
+    EXPECT_TRUE(std::isnan(tw_cost("allgather", "no_such", 8, 1000, A, B)));
+}
+
+TEST(Postal, FitRecoversALineAndNeedsTwoSizes)
+{
+    std::vector<long> x = {0, 1, 64, 4096, 1 << 20};
+    std::vector<double> t;
+    for (long b : x)
+        t.push_back(5e-6 + 2e-9 * b);
+    double a, b;
+    char err[512];
+    ASSERT_EQ(tw_postal_fit(x.data(), t.data(), x.size(), &a, &b, err, sizeof err), 0) << err;
+    EXPECT_NEAR(a, 5e-6, 1e-12);
+    EXPECT_NEAR(b, 2e-9, 1e-15);
+    long one[] = {8, 8};
+    double t1[] = {1e-6, 1e-6};
+    EXPECT_EQ(tw_postal_fit(one, t1, 2, &a, &b, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("two different message sizes"), std::string::npos) << err;
+}
+
+// platforms/README.md: Yahoo 32 us (same leaf), 36 us (across leaves),
+// 941.48 Mbps; shared memory 0.7 us, 2 GB/s; SMPI adds 16 bytes to every
+// message, so the fitted alpha is latency + 16 * beta. Tolerance: 0.02 us on
+// alpha (the simulator's own rounding is about 0.005 us), 0.1 % on beta.
+TEST(Postal, YahooPingPongMatchesThePlatformDocumentation)
+{
+    struct Pair {
+        const char *a, *b;
+        double latency_s, bytes_per_s;
+    } pairs[] = {{"node-0", "node-4", 32e-6, 941.48e6 / 8},
+                 {"node-0", "node-15", 36e-6, 941.48e6 / 8},
+                 {"node-0", "node-0", 0.7e-6, 2e9}};
+    for (const Pair &p : pairs) {
+        double alpha, beta, worst;
+        char err[2048];
+        ASSERT_EQ(tw_postal("yahoo", p.a, p.b, &alpha, &beta, &worst, err, sizeof err), 0) << err;
+        double want_beta = 1 / p.bytes_per_s;
+        EXPECT_NEAR(beta, want_beta, 1e-3 * want_beta) << p.a << "-" << p.b;
+        EXPECT_NEAR(alpha, p.latency_s + 16 * want_beta, 0.02e-6) << p.a << "-" << p.b;
+        EXPECT_LT(worst, 1e-3) << "one-way time is not linear in the size";
+    }
+}
+
+std::string slurp(const std::string &path)
+{
+    std::ifstream f(path, std::ios::binary);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+// Every figure the report links exists as a PNG (signature) and an SVG (root
+// element); returns how many there are.
+int check_figures(const std::string &dir, const std::string &md)
+{
+    int n = 0;
+    for (size_t at = 0; (at = md.find("](figures/", at)) != std::string::npos; at++) {
+        size_t end = md.find(')', at);
+        std::string rel = md.substr(at + 2, end - at - 2);
+        if (rel.size() < 4 || rel.compare(rel.size() - 4, 4, ".png"))
+            continue;
+        std::string png = slurp(dir + "/" + rel);
+        EXPECT_GE(png.size(), 1000u) << rel;
+        EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8)) << rel;
+        std::string svg = slurp(dir + "/" + rel.substr(0, rel.size() - 4) + ".svg");
+        EXPECT_NE(svg.find("<svg"), std::string::npos) << rel;
+        EXPECT_NE(svg.find("</svg>"), std::string::npos) << rel;
+        n++;
+    }
+    return n;
+}
+
+bool has(const std::string &text, const std::string &what) { return text.find(what) != std::string::npos; }
+
+// A results file whose winners and improvements are known by construction.
+// Sequential (times in us: ring, bruck, sparbit, native:ompi):
+//   np 4: 1 B   10  8   6  9  -> sparbit, 25 % over bruck
+//         1K    20 16  12 15  -> sparbit, 20 % over native:ompi
+//         64K  100 200 90 120 -> sparbit, 10 % over ring
+//   np 8: 1 B   30 10  12 11  -> bruck
+//         1K    40 30  20 25  -> sparbit, 20 % over native:ompi
+//         64K  100 300 150 110 -> ring
+// so sparbit wins 4 of 6, improvements 25, 20, 10, 20: mean 18.75, median 20,
+// highest 25. Cyclic: bruck 5 us, the others 10 us: bruck wins all 6.
+// One recursive_doubling row timed out.
+std::string write_results(const std::string &dir)
+{
+    const char *algs[] = {"ring", "bruck", "sparbit", "native:ompi"};
+    const long sizes[] = {1, 1024, 65536};
+    const double seq[2][3][4] = {{{10, 8, 6, 9}, {20, 16, 12, 15}, {100, 200, 90, 120}},
+                                 {{30, 10, 12, 11}, {40, 30, 20, 25}, {100, 300, 150, 110}}};
+    std::string path = dir + "/results.csv";
+    FILE *f = fopen(path.c_str(), "w");
+    fprintf(f, "platform,mapping,np,collective,algorithm,dtype,mode,bytes,avg_us,min_us,max_us,"
+               "iterations,status,note\n");
+    for (int m = 0; m < 2; m++)
+        for (int p = 0; p < 2; p++)
+            for (int s = 0; s < 3; s++)
+                for (int a = 0; a < 4; a++) {
+                    double t = m == 0 ? seq[p][s][a] : (a == 1 ? 5 : 10);
+                    fprintf(f, "yahoo,%s,%d,allgather,%s,byte,check,%ld,%g,%g,%g,3,ok,\n",
+                            m == 0 ? "sequential" : "cyclic", p ? 8 : 4, algs[a], sizes[s], t,
+                            0.9 * t, 1.1 * t);
+                }
+    fprintf(f, "yahoo,sequential,8,allgather,recursive_doubling,byte,check,1024,0,0,0,3,timeout,"
+               "\"killed after 5 s; last words, here\"\n");
+    fclose(f);
+    return path;
+}
+
+TEST(Report, TablesFiguresAndFailuresFromAKnownResultsFile)
+{
+    char dir[256], md[1024], err[2048];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    std::string results = write_results(dir);
+    ASSERT_EQ(tw_report(results.c_str(), NULL, NULL, NULL, md, sizeof md, err, sizeof err), 0) << err;
+    EXPECT_EQ(std::string(md), std::string(dir) + "/report/report.md"); // the default directory
+    std::string text = slurp(md);
+
+    for (const char *section : {"## Best algorithm per case", "## Improvement of sparbit over the second best",
+                                "## yahoo, sequential mapping", "## yahoo, cyclic mapping",
+                                "### Speedup of sparbit", "### Latency per algorithm",
+                                "## Cost models against the simulation", "## Failures"})
+        EXPECT_TRUE(has(text, section)) << section;
+    // best counts: columns bruck, native:ompi, ring, sparbit
+    EXPECT_TRUE(has(text, "| yahoo | sequential | 6 | 1 (16.7%) | 0 | 1 (16.7%) | 4 (66.7%) |")) << text;
+    EXPECT_TRUE(has(text, "| yahoo | cyclic | 6 | 6 (100.0%) | 0 | 0 | 0 |")) << text;
+    // Table II layout: the same winners under min, avg and max
+    EXPECT_TRUE(has(text, "| sequential | yahoo | Min | 4 / 6 (66.7%) | 18.75 | 20.00 | 25.00 |")) << text;
+    EXPECT_TRUE(has(text, "|  |  | Avg | 4 / 6 (66.7%) | 18.75 | 20.00 | 25.00 |")) << text;
+    EXPECT_TRUE(has(text, "| cyclic | yahoo | Min | 0 / 6 (0.0%) | - | - | - |")) << text;
+    // the failed row is listed, not dropped
+    EXPECT_TRUE(has(text, "| yahoo | sequential | 8 | allgather | recursive_doubling | timeout | 1K | "
+                          "killed after 5 s; last words, here |")) << text;
+
+    // model vs simulation: ring, np 4, 1 KiB per rank, inter-node alpha/beta
+    double alpha, beta, worst;
+    ASSERT_EQ(tw_postal("yahoo", "node-0", "node-15", &alpha, &beta, &worst, err, sizeof err), 0) << err;
+    char row[256];
+    snprintf(row, sizeof row, "| yahoo | sequential | 4 | 1K | %.2f |", 3 * (alpha + 1024 * beta) * 1e6);
+    EXPECT_TRUE(has(text, row)) << row;
+    EXPECT_TRUE(has(text, "| yahoo | inter-node | node-0, node-15 |")) << text;
+    EXPECT_TRUE(has(text, "No model: native:ompi")) << text;
+
+    // 2 heat maps, 2 speedups, 2 x 2 latency figures, 2 model figures
+    EXPECT_EQ(check_figures(std::string(dir) + "/report", text), 10);
+    tw_rmtree(dir);
+}
+
+TEST(Report, BaselineAndFocusOptionsAndTheirErrors)
+{
+    char dir[256], md[1024], err[2048];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    std::string results = write_results(dir), out = std::string(dir) + "/r";
+    ASSERT_EQ(tw_report(results.c_str(), out.c_str(), "allgather/bruck", "ring", md, sizeof md, err,
+                        sizeof err), 0) << err;
+    std::string text = slurp(md);
+    EXPECT_TRUE(has(text, "## Improvement of bruck over the second best"));
+    EXPECT_TRUE(has(text, "Speedup = T(ring) / T(bruck)"));
+    // cyclic: bruck 5 us against 10 us everywhere: 50 % in all 6 cases
+    EXPECT_TRUE(has(text, "| cyclic | yahoo | Min | 6 / 6 (100.0%) | 50.00 | 50.00 | 50.00 |")) << text;
+
+    EXPECT_EQ(tw_report(results.c_str(), out.c_str(), "sparbitt", NULL, md, sizeof md, err, sizeof err), -1);
+    EXPECT_TRUE(has(err, "--focus 'sparbitt' is not an algorithm of")) << err;
+    EXPECT_TRUE(has(err, "valid: bruck, native:ompi, recursive_doubling, ring, sparbit")) << err;
+    EXPECT_EQ(tw_report(results.c_str(), out.c_str(), "sparbit", "sparbit", md, sizeof md, err, sizeof err), -1);
+    EXPECT_TRUE(has(err, "is the focus algorithm")) << err;
+    tw_rmtree(dir);
+}
+
+// A tiny real sweep: ring and sparbit on Yahoo, 4 and 8 ranks on node-0
+// (sequential mapping, 8 cores per node), 3 sizes. On one node every message
+// is intra-node and nothing contends (the loopback is a fat pipe), so the
+// ring's simulated time is its Hockney model with the intra-node pair.
+TEST(Report, TinyRealRunAndTheRingModelOnOneNode)
+{
+    char dir[256], md[1024], err[4096];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    std::string scenario = std::string(dir) + "/tiny.xml", out = std::string(dir) + "/out";
+    FILE *f = fopen(scenario.c_str(), "w");
+    fputs("<?xml version=\"1.0\"?>\n<scenario name=\"tiny\">\n  <platform name=\"yahoo\"/>\n"
+          "  <mappings>sequential</mappings>\n  <processes>4 8</processes>\n"
+          "  <collective name=\"allgather\"><algorithms>ring sparbit</algorithms></collective>\n"
+          "  <sizes>1 1K 64K</sizes>\n  <iterations warmup=\"1\" timed=\"2\"/>\n</scenario>\n", f);
+    fclose(f);
+    ASSERT_EQ(tw_run_scenario(scenario.c_str(), out.c_str(), 2, NULL, err, sizeof err), 0) << err;
+    std::string results = out + "/results.csv";
+    ASSERT_EQ(tw_report(results.c_str(), NULL, NULL, NULL, md, sizeof md, err, sizeof err), 0) << err;
+    std::string text = slurp(md);
+    EXPECT_TRUE(has(text, "None: every row has status ok.")) << text;
+    EXPECT_TRUE(has(text, "| yahoo | sequential | 6 |")) << text;
+    EXPECT_EQ(check_figures(out + "/report", text), 5); // heat map, speedup, 2 latency, model
+
+    double alpha, beta, worst;
+    ASSERT_EQ(tw_postal("yahoo", "node-0", "node-0", &alpha, &beta, &worst, err, sizeof err), 0) << err;
+    cs_result *rows;
+    size_t n;
+    ASSERT_EQ(tw_read_results(results.c_str(), &rows, &n, err, sizeof err), 0) << err;
+    int checked = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(rows[i].algorithm, "ring") && rows[i].np == 8) {
+            double model_us = tw_cost("allgather", "ring", 8, rows[i].bytes, alpha, beta) * 1e6;
+            EXPECT_NEAR(rows[i].avg_us, model_us, 0.02 * model_us) << rows[i].bytes << " bytes";
+            checked++;
+        }
+    EXPECT_EQ(checked, 3);
+    tw_free_rows(rows);
+    tw_rmtree(dir);
+}
+
+// The commands as users type them: one-line errors, exit code 2.
+TEST(Report, CommandLineErrorsAndThePostalCommand)
+{
+    Out o = cli("report");
+    EXPECT_EQ(o.code, 2);
+    EXPECT_EQ(o.text, "collsim: report needs a results file (e.g. results/quickstart/results.csv)\n");
+    o = cli("report /nonexistent/results.csv");
+    EXPECT_EQ(o.code, 2);
+    EXPECT_EQ(o.text, "collsim: cannot read /nonexistent/results.csv: No such file or directory\n");
+    o = cli("report x.csv --colour red");
+    EXPECT_EQ(o.code, 2);
+    EXPECT_TRUE(has(o.text, "unexpected argument '--colour' (valid: RESULTS.csv [--out DIR]")) << o.text;
+    o = cli("postal --platform yahoo --nodes node-0,node-99");
+    EXPECT_EQ(o.code, 2);
+    EXPECT_TRUE(has(o.text, "'node-99' is not a node of yahoo (valid: node-0 .. node-15, or 0 .. 15)"))
+        << o.text;
+
+    o = cli("postal --platform cervino");
+    ASSERT_EQ(o.code, 0) << o.text;
+    // cervino: 15 us and 40 Gbps x 1448/1538 between nodes, 0.4 us and 6 GB/s inside one
+    EXPECT_TRUE(has(o.text, "intra-node  node-0,node-0")) << o.text;
+    EXPECT_TRUE(has(o.text, "inter-node  node-0,node-4")) << o.text;
+    EXPECT_TRUE(has(o.text, "6000.00")) << o.text;
+    EXPECT_TRUE(has(o.text, "4707.37")) << o.text;
+}
+
+} // namespace
