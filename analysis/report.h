@@ -4,7 +4,8 @@
  * map (Sparbit paper, Figure 5), the focus algorithm's speedup over a baseline
  * (intergroup allgather paper, Figure 6), best-algorithm counts, the focus
  * algorithm's improvement over the second best (Sparbit paper, Table II), the
- * cost models against the simulation, and every row that did not pass. */
+ * cost models against the simulation, what-if platform variants (<vary>)
+ * against each other, and every row that did not pass. */
 #ifndef COLLSIM_REPORT_H
 #define COLLSIM_REPORT_H
 

@@ -246,6 +246,123 @@ TEST(Report, TinyRealRunAndTheRingModelOnOneNode)
     tw_rmtree(dir);
 }
 
+// The cells of the markdown table row that starts with `start`, or none.
+std::vector<std::string> row_cells(const std::string &text, const std::string &start)
+{
+    std::vector<std::string> cells;
+    size_t at = text.find("\n" + start);
+    if (at == std::string::npos)
+        return cells;
+    std::string row = text.substr(at + 3, text.find('\n', at + 1) - at - 3); // after "\n| "
+    for (size_t b = 0, e; (e = row.find(" |", b)) != std::string::npos; b = e + 3)
+        cells.push_back(row.substr(b, e - b));
+    return cells;
+}
+
+// A real what-if run: Bruck, 48 ranks in sequence (nodes 0-4 on leaf A, node 5
+// on leaf B), Yahoo's uplinks at 0.01x, 1x, 10x. The report compares the
+// variants and measures alpha/beta on each variant's own file.
+TEST(Report, WhatIfSectionOfARealVariantRun)
+{
+    char dir[256], md[1024], err[4096];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    std::string scenario = std::string(dir) + "/whatif.xml", out = std::string(dir) + "/out";
+    FILE *f = fopen(scenario.c_str(), "w");
+    fputs("<?xml version=\"1.0\"?>\n<scenario name=\"w\">\n  <platform name=\"yahoo\"/>\n"
+          "  <vary level=\"uplinks\" factors=\"0.01 1 10\"/>\n  <mappings>sequential</mappings>\n"
+          "  <processes>48</processes>\n"
+          "  <collective name=\"allgather\"><algorithms>bruck</algorithms></collective>\n"
+          "  <sizes>64K</sizes>\n  <iterations warmup=\"0\" timed=\"1\"/>\n"
+          "  <buffers mode=\"fold\"/>\n</scenario>\n", f);
+    fclose(f);
+    ASSERT_EQ(tw_run_scenario(scenario.c_str(), out.c_str(), 2, NULL, err, sizeof err), 0) << err;
+    ASSERT_EQ(tw_report((out + "/results.csv").c_str(), NULL, NULL, NULL, md, sizeof md, err,
+                        sizeof err), 0) << err;
+    std::string text = slurp(md);
+    size_t sec = text.find("## What-if: platform variants");
+    ASSERT_NE(sec, std::string::npos) << text;
+    std::string whatif = text.substr(sec, text.find("\n## ", sec + 1) - sec);
+    EXPECT_TRUE(has(whatif, "### yahoo, uplinks.bandwidth varied, sequential mapping")) << whatif;
+    EXPECT_TRUE(has(whatif, "Values: x0.01, x1, x10; reference: x1.")) << whatif;
+    // table rows in the parameter's order: size, value, best, bruck time, change
+    size_t slow = whatif.find("| 64K | x0.01 |"), ref = whatif.find("| 64K | x1 |"),
+           fast = whatif.find("| 64K | x10 |");
+    ASSERT_TRUE(slow != std::string::npos && ref != std::string::npos && fast != std::string::npos)
+        << whatif;
+    EXPECT_LT(slow, ref);
+    EXPECT_LT(ref, fast);
+    std::vector<std::string> s = row_cells(whatif, "| 64K | x0.01 |"), r = row_cells(whatif, "| 64K | x1 |"),
+                             q = row_cells(whatif, "| 64K | x10 |");
+    ASSERT_EQ(s.size(), 5u) << whatif;
+    ASSERT_EQ(r.size(), 5u);
+    ASSERT_EQ(q.size(), 5u);
+    EXPECT_EQ(r[4], "ref");
+    // the slow uplinks carry the traffic between the leaves: far slower
+    EXPECT_GT(std::stod(s[4]), 100.0) << whatif;
+    EXPECT_NEAR(std::stod(s[4]), 100 * (std::stod(s[3]) / std::stod(r[3]) - 1), 0.1);
+    EXPECT_LE(std::stod(q[4]), 0.0);
+
+    // alpha/beta measured on each variant's file: at 0.01x the uplink (94 Mbps)
+    // is slower than a node link (941 Mbps), so the pair across leaves sees it
+    EXPECT_FALSE(has(text, "not measured")) << text;
+    std::vector<std::string> slow_pair = row_cells(text, "| yahoo@uplinks.bandwidth=x0.01 | inter-node |"),
+                             ref_pair = row_cells(text, "| yahoo@uplinks.bandwidth=x1 | inter-node |");
+    ASSERT_EQ(slow_pair.size(), 7u) << text;
+    ASSERT_EQ(ref_pair.size(), 7u) << text;
+    EXPECT_NEAR(std::stod(ref_pair[5]), 941.48 / 8, 0.1);
+    EXPECT_NEAR(std::stod(slow_pair[5]), 94.148 / 8, 0.1);
+
+    // three variants are few enough for their own sections: 3 x (heat map,
+    // latency, model) and one what-if figure
+    std::string fig = "figures/whatif-yahoo_uplinks.bandwidth-allgather-sequential-np48-64K.png";
+    EXPECT_TRUE(has(whatif, "](" + fig + ")")) << whatif;
+    EXPECT_TRUE(has(text, "## yahoo@uplinks.bandwidth=x10, sequential mapping"));
+    EXPECT_EQ(check_figures(out + "/report", text), 10);
+    tw_rmtree(dir);
+}
+
+// Many values (cores per node, set rather than multiplied, written out of
+// order): numeric order, the first value as the reference, and per-platform
+// sections for the reference only. Times: bruck 100, 80, 60, 50 us at 4, 8, 16,
+// 32 cores; ring 120 us throughout.
+TEST(Report, ManyVariantsShowOnlyTheReferenceOutsideTheWhatIfSection)
+{
+    char dir[256], md[1024], err[2048];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    std::string results = std::string(dir) + "/results.csv";
+    FILE *f = fopen(results.c_str(), "w");
+    fprintf(f, "platform,mapping,np,collective,algorithm,dtype,mode,bytes,avg_us,min_us,max_us,"
+               "iterations,status,note\n");
+    const int cores[] = {16, 4, 32, 8};
+    const double bruck[] = {60, 100, 50, 80};
+    for (int i = 0; i < 4; i++)
+        for (const char *alg : {"bruck", "ring"}) {
+            double t = alg[0] == 'b' ? bruck[i] : 120;
+            fprintf(f, "yahoo@cores=%d,sequential,8,allgather,%s,byte,fold,65536,%g,%g,%g,1,ok,\n",
+                    cores[i], alg, t, t, t);
+        }
+    fclose(f);
+    ASSERT_EQ(tw_report(results.c_str(), NULL, NULL, NULL, md, sizeof md, err, sizeof err), 0) << err;
+    std::string text = slurp(md);
+    EXPECT_TRUE(has(text, "### yahoo, cores varied, sequential mapping")) << text;
+    EXPECT_TRUE(has(text, "Values: 4, 8, 16, 32; reference: 4.")) << text;
+    EXPECT_TRUE(has(text, "| 64K | 4 | bruck | 100.00 | ref | 120.00 | ref |")) << text;
+    EXPECT_TRUE(has(text, "| 64K | 8 | bruck | 80.00 | -20.0 | 120.00 | +0.0 |")) << text;
+    EXPECT_TRUE(has(text, "| 64K | 32 | bruck | 50.00 | -50.0 | 120.00 | +0.0 |")) << text;
+    EXPECT_TRUE(has(text, "Largest speedup against the reference: -50.0 % (bruck, 8 processes, 64K, 32).")) << text;
+    EXPECT_TRUE(has(text, "show only their reference variant")) << text;
+    // the summary keeps every variant; the per-platform sections only the reference
+    EXPECT_TRUE(has(text, "| yahoo@cores=32 | sequential | 1 |")) << text;
+    EXPECT_TRUE(has(text, "## yahoo@cores=4, sequential mapping")) << text;
+    EXPECT_FALSE(has(text, "## yahoo@cores=8, sequential mapping")) << text;
+    // no platforms/ next to these results: nothing to measure
+    EXPECT_TRUE(has(text, "| yahoo@cores=8 | - | - | - | - | - | not measured: what-if variant without "
+                          "its file " + std::string(dir) + "/platforms/yahoo@cores=8.xml |")) << text;
+    // the what-if figure, and the reference's heat map and latency figure
+    EXPECT_EQ(check_figures(std::string(dir) + "/report", text), 3);
+    tw_rmtree(dir);
+}
+
 // The commands as users type them: one-line errors, exit code 2.
 TEST(Report, CommandLineErrorsAndThePostalCommand)
 {
