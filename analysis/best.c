@@ -5,8 +5,7 @@
 
 static int same_case(const cs_result *a, const cs_result *b)
 {
-    return !strcmp(a->platform, b->platform) && !strcmp(a->mapping, b->mapping) &&
-           a->np == b->np && a->bytes == b->bytes && !strcmp(a->collective, b->collective);
+    return cs_result_cmp_point(a, b) == 0;
 }
 
 int cs_result_cmp_point(const cs_result *a, const cs_result *b)

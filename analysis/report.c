@@ -210,14 +210,7 @@ static const cs_result *find(const report *r, const group *g, long np, long byte
 
 static int cmp_best_case(const void *key, const void *elem)
 {
-    const cs_result *a = key, *b = ((const cs_best *)elem)->best;
-    int c;
-    if ((c = strcmp(a->platform, b->platform)) || (c = strcmp(a->collective, b->collective)) ||
-        (c = strcmp(a->mapping, b->mapping)))
-        return c;
-    if (a->np != b->np)
-        return a->np < b->np ? -1 : 1;
-    return a->bytes < b->bytes ? -1 : a->bytes > b->bytes;
+    return cs_result_cmp_point(key, ((const cs_best *)elem)->best);
 }
 
 /* best.c's groups come sorted by platform, collective, mapping, np, bytes. */
