@@ -57,12 +57,12 @@ static void swap_blocks(char *a, char *b, size_t bytes)
     }
 }
 
-/* Reverse the order of blocks [lo, hi) (the bytes inside a block keep theirs). */
-static void reverse_blocks(char *buf, int lo, int hi, size_t block_bytes)
+void coll_reverse_blocks(void *buf, int lo, int hi, size_t block_bytes)
 {
+    char *b = buf;
+
     for (hi--; lo < hi; lo++, hi--)
-        swap_blocks(buf + (size_t)lo * block_bytes, buf + (size_t)hi * block_bytes,
-                    block_bytes);
+        swap_blocks(b + (size_t)lo * block_bytes, b + (size_t)hi * block_bytes, block_bytes);
 }
 
 void coll_rotate_blocks(void *buf, int nblocks, size_t block_bytes, int shift)
@@ -73,9 +73,9 @@ void coll_rotate_blocks(void *buf, int nblocks, size_t block_bytes, int shift)
     if (shift == 0)
         return;
     /* Rotating right by s = reverse all, then reverse the first s and the rest. */
-    reverse_blocks(buf, 0, nblocks, block_bytes);
-    reverse_blocks(buf, 0, shift, block_bytes);
-    reverse_blocks(buf, shift, nblocks, block_bytes);
+    coll_reverse_blocks(buf, 0, nblocks, block_bytes);
+    coll_reverse_blocks(buf, 0, shift, block_bytes);
+    coll_reverse_blocks(buf, shift, nblocks, block_bytes);
 }
 
 /* Set once by the host program before any rank runs; read-only afterwards. */
@@ -141,6 +141,35 @@ int coll_allgather_begin(const void *sendbuf, int sendcount, MPI_Datatype sendty
     if (err != MPI_SUCCESS)
         *block_bytes = 0;
     return err;
+}
+
+int coll_alltoall_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                        MPI_Comm comm, int *rank, int *size, size_t *block_bytes)
+{
+    size_t send_bytes;
+    int err;
+
+    *block_bytes = 0;
+    if (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE)
+        return MPI_ERR_ARG;
+    if ((err = MPI_Comm_rank(comm, rank)) != MPI_SUCCESS ||
+        (err = MPI_Comm_size(comm, size)) != MPI_SUCCESS ||
+        (err = coll_block_bytes(sendtype, sendcount, &send_bytes)) != MPI_SUCCESS ||
+        (err = coll_block_bytes(recvtype, recvcount, block_bytes)) != MPI_SUCCESS)
+        return err;
+    /* Type signatures must match; only the byte count can be checked here. */
+    if (send_bytes != *block_bytes) {
+        err = send_bytes > *block_bytes ? MPI_ERR_TRUNCATE : MPI_ERR_COUNT;
+        *block_bytes = 0;
+        return err;
+    }
+    /* Messages carry up to size * recvcount elements (the Bruck steps). */
+    if ((long long)*size * recvcount > INT_MAX) {
+        *block_bytes = 0;
+        return MPI_ERR_COUNT;
+    }
+    return MPI_SUCCESS;
 }
 
 int coll_sendrecv_blocks(void *buf, size_t block_bytes, int count, MPI_Datatype type,

@@ -25,6 +25,10 @@ int coll_copy_own_block(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
  * cheap when buffers are folded at 32K ranks. */
 void coll_rotate_blocks(void *buf, int nblocks, size_t block_bytes, int shift);
 
+/* Reverse the order of blocks [lo, hi) in place (bytes inside a block keep
+ * their order); same small stack buffer as coll_rotate_blocks. */
+void coll_reverse_blocks(void *buf, int lo, int hi, size_t block_bytes);
+
 /* Scratch memory for algorithms that need it. Defaults to malloc/free; a host
  * program (the simulation driver in fold mode) may install its own allocator so
  * that scratch buffers are folded like the user buffers. */
@@ -41,11 +45,19 @@ static inline int coll_mod(int a, int p) { int r = a % p; return r < 0 ? r + p :
 
 /* Tag of every point-to-point message of the allgather algorithms. */
 #define COLL_TAG_ALLGATHER 25455
+/* ... and of the alltoall algorithms. */
+#define COLL_TAG_ALLTOALL 25456
 
 /* Address of block `index` in a buffer of `block_bytes`-sized blocks. */
 static inline void *coll_block(void *buf, int index, size_t block_bytes)
 {
     return (char *)buf + (size_t)index * block_bytes;
+}
+
+/* The same for a read-only buffer (a send buffer). */
+static inline const void *coll_cblock(const void *buf, int index, size_t block_bytes)
+{
+    return (const char *)buf + (size_t)index * block_bytes;
 }
 
 /* Common entry of every allgather: rank and size of `comm`, block size from
@@ -55,6 +67,14 @@ static inline void *coll_block(void *buf, int index, size_t block_bytes)
 int coll_allgather_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                          void *recvbuf, int recvcount, MPI_Datatype recvtype,
                          MPI_Comm comm, int *rank, int *size, size_t *block_bytes);
+
+/* Common entry of every alltoall: rank and size of `comm`, block size from
+ * (recvcount, recvtype), checks that the send block has as many bytes and that
+ * size * recvcount fits an int. MPI_IN_PLACE is not supported (MPI_ERR_ARG).
+ * Copies nothing. *block_bytes == 0 means nothing to do. */
+int coll_alltoall_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                        MPI_Comm comm, int *rank, int *size, size_t *block_bytes);
 
 /* One MPI_Sendrecv of whole contiguous blocks of `buf` (each `count` x `type`):
  * blocks [send_first, send_first + send_n) to `dest`, blocks

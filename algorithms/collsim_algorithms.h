@@ -5,11 +5,18 @@
 
 #include <mpi.h>
 
-#define COLLSIM_ALLGATHER_ARGS                                                   \
+/* MPI_Allgather and MPI_Alltoall share one C signature (a send buffer, count
+ * and type, a receive buffer, count and type, a communicator), so the driver
+ * holds every algorithm in one function-pointer type. */
+#define COLLSIM_BLOCK_COLL_ARGS                                                  \
     const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,   \
         int recvcount, MPI_Datatype recvtype, MPI_Comm comm
+typedef int (*collsim_block_coll_fn)(COLLSIM_BLOCK_COLL_ARGS);
 
-typedef int (*collsim_allgather_fn)(COLLSIM_ALLGATHER_ARGS);
+#define COLLSIM_ALLGATHER_ARGS COLLSIM_BLOCK_COLL_ARGS
+#define COLLSIM_ALLTOALL_ARGS COLLSIM_BLOCK_COLL_ARGS
+typedef collsim_block_coll_fn collsim_allgather_fn;
+typedef collsim_block_coll_fn collsim_alltoall_fn;
 
 int collsim_allgather_ring(COLLSIM_ALLGATHER_ARGS);
 int collsim_allgather_neighbor_exchange(COLLSIM_ALLGATHER_ARGS);
@@ -17,5 +24,13 @@ int collsim_allgather_recursive_doubling(COLLSIM_ALLGATHER_ARGS);
 int collsim_allgather_bruck(COLLSIM_ALLGATHER_ARGS);
 int collsim_allgather_sparbit(COLLSIM_ALLGATHER_ARGS);
 int collsim_allgather_sparbit_indexed(COLLSIM_ALLGATHER_ARGS);
+
+/* MPI_IN_PLACE is not supported by the alltoall algorithms: MPI_ERR_ARG. */
+int collsim_alltoall_spread_out(COLLSIM_ALLTOALL_ARGS);
+int collsim_alltoall_pairwise(COLLSIM_ALLTOALL_ARGS);
+int collsim_alltoall_bruck_basic(COLLSIM_ALLTOALL_ARGS);
+int collsim_alltoall_bruck_modified(COLLSIM_ALLTOALL_ARGS);
+int collsim_alltoall_bruck_zero_rotation(COLLSIM_ALLTOALL_ARGS);
+int collsim_alltoall_bruck_zero_copy(COLLSIM_ALLTOALL_ARGS);
 
 #endif

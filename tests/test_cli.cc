@@ -54,7 +54,7 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
         {"bench --platform yahoo --np 129 --alg ring", "129 processes do not fit on platform 'yahoo' (16 nodes, 128 cores in all)"},
         {"bench --platform yahoo --np 4 --alg ring --sizes 1:x", "size list: cannot read '1:x'"},
         {"bench --platform yahoo --np 4 --alg ring --map block", "unknown mapping 'block' (valid: sequential, cyclic)"},
-        {"bench --platform yahoo --np 4 --alg ring --coll gather", "unknown collective 'gather' (valid: allgather)"},
+        {"bench --platform yahoo --np 4 --alg ring --coll gather", "unknown collective 'gather' (valid: allgather, alltoall)"},
         {"bench --platform yahoo --np 4 --alg ring --dtype int --sizes 6", "size 6 is not a multiple of the int size"},
         {"bench --platform yahoo --np 0 --alg ring", "--np needs an integer >= 1"},
         {"bench --platform fattree-32k --np 32768 --alg ring --sizes 1M", "use --fold"},

@@ -1,7 +1,8 @@
 /* collsim-driver: the OSU-like benchmark that runs inside SMPI.
  *
- * For one collective and algorithm, over a list of message sizes (bytes per
- * rank), it times the collective the way osu_allgather does (barrier, warm-up,
+ * For one collective (allgather or alltoall) and algorithm, over a list of
+ * message sizes (bytes per block: per rank for allgather, per pair of ranks for
+ * alltoall), it times the collective the way osu_allgather does (barrier, warm-up,
  * timed iterations, min/avg/max over ranks of each rank's mean) and, in `check`
  * mode, compares every received byte with its definition. With --np-list it
  * runs the whole benchmark on the sub-communicator made of the first p ranks,
@@ -25,7 +26,7 @@
 typedef struct {
     const char *collective;
     const char *name;
-    collsim_allgather_fn fn;
+    collsim_block_coll_fn fn;
 } driver_alg;
 
 static const driver_alg driver_algs[] = {
@@ -34,16 +35,55 @@ static const driver_alg driver_algs[] = {
 #undef COLLSIM_ALG
 };
 
-/* The built-in SMPI implementation, selected by the host with --cfg options. */
+/* The built-in SMPI implementations, selected by the host with --cfg options. */
 static int native_allgather(COLLSIM_ALLGATHER_ARGS)
 {
     return MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
+static int native_alltoall(COLLSIM_ALLTOALL_ARGS)
+{
+    return MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+/* ---- what differs between collectives: one descriptor each ----
+ * Both move blocks of `bytes` (count x dtype); the receive buffer holds p
+ * blocks, slot j coming from rank j. They differ in the send buffer (one
+ * block, or p blocks with block j for rank j) and in what a block contains:
+ * block_id(src, dst, p) names the data rank src sends to rank dst (see the
+ * data definition below). */
+typedef struct {
+    const char *name;
+    collsim_block_coll_fn native;
+    int send_blocks_per_rank; /* 0: one block; 1: p blocks */
+    int in_place_ok;
+    long (*block_id)(int src, int dst, int p);
+} coll_desc;
+
+static long allgather_block_id(int src, int dst, int p)
+{
+    (void)dst;
+    (void)p;
+    return src; /* the same block to everyone */
+}
+
+static long alltoall_block_id(int src, int dst, int p)
+{
+    return (long)src * p + dst; /* a different block per pair */
+}
+
+static const coll_desc coll_descs[] = {
+    {"allgather", native_allgather, 0, 1, allgather_block_id},
+    {"alltoall", native_alltoall, 1, 0, alltoall_block_id},
+};
+
+static int send_blocks(const coll_desc *c, int p) { return c->send_blocks_per_rank ? p : 1; }
+
 typedef struct {
     const char *coll;
     const char *alg;
-    collsim_allgather_fn fn;
+    const coll_desc *desc; /* NULL for pingpong */
+    collsim_block_coll_fn fn;
     long *sizes;
     int nsizes;
     long *nps;
@@ -64,7 +104,7 @@ typedef struct {
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: collsim-driver --coll allgather|pingpong --alg NAME|native --sizes B1,B2,...\n"
+            "usage: collsim-driver --coll allgather|alltoall|pingpong --alg NAME|native --sizes B1,B2,...\n"
             "         [--mode check|fold] [--iters K] [--warmup W] [--dtype byte|int|double]\n"
             "         [--np-list P1,P2,...] [--in-place] [--csv FILE]\n"
             "Environment: COLLSIM_FAULT=rank:block:offset corrupts that received byte (tests).\n");
@@ -151,15 +191,22 @@ static int parse_args(int argc, char **argv, driver_opts *o)
         return -1;
     }
     o->pingpong = !strcmp(o->coll, "pingpong");
-    if (strcmp(o->coll, "allgather") && !o->pingpong) {
-        fprintf(stderr, "collsim-driver: unknown collective '%s' (valid: allgather, pingpong)\n",
+    for (size_t k = 0; k < sizeof coll_descs / sizeof coll_descs[0]; k++)
+        if (!strcmp(coll_descs[k].name, o->coll))
+            o->desc = &coll_descs[k];
+    if (!o->desc && !o->pingpong) {
+        fprintf(stderr, "collsim-driver: unknown collective '%s' (valid: allgather, alltoall, pingpong)\n",
                 o->coll);
+        return -1;
+    }
+    if (o->desc && o->in_place && !o->desc->in_place_ok) {
+        fprintf(stderr, "collsim-driver: --in-place is not supported for %s\n", o->coll);
         return -1;
     }
     if (o->pingpong) {
         /* no algorithm: pingpong_comm is the whole benchmark */
     } else if (!strcmp(o->alg, "native")) {
-        o->fn = native_allgather;
+        o->fn = o->desc->native;
     } else {
         for (size_t k = 0; k < sizeof driver_algs / sizeof driver_algs[0]; k++)
             if (!strcmp(driver_algs[k].collective, o->coll) && !strcmp(driver_algs[k].name, o->alg))
@@ -193,11 +240,12 @@ static int parse_args(int argc, char **argv, driver_opts *o)
 }
 
 /* ---- data definition for check mode ----
- * Block j (the block contributed by rank j) is the window of a fixed
- * pseudo-random byte sequence that starts at offset (j * STRIDE) mod PRIME.
- * Blocks of different ranks are therefore different shifts of one sequence, so
- * a block landing in the wrong slot, shifted or truncated is caught for any
- * p < PRIME; and filling, poisoning and checking are memcpy/memcmp, fast
+ * The block with id b (block_id(src, dst, p): src for allgather, src*p + dst
+ * for alltoall) is the window of a fixed pseudo-random byte sequence that
+ * starts at offset (b * STRIDE) mod PRIME. Different blocks are therefore
+ * different shifts of one sequence, so a block landing in the wrong slot,
+ * shifted or truncated is caught while ids stay below PRIME (p < PRIME for
+ * allgather, p*p < PRIME, i.e. p <= 1000, for alltoall); and filling, poisoning and checking are memcpy/memcmp, fast
  * enough to check every p in 1..64 at 64 KiB in seconds. The poison written
  * before each call is the complement, so a slot never written cannot pass. */
 #define PATTERN_PRIME 1000003L
@@ -224,47 +272,57 @@ static void pattern_init(long maxbytes)
     }
 }
 
-static inline const unsigned char *expected_block(long src)
+static inline long pattern_offset(long id) { return (id * PATTERN_STRIDE) % PATTERN_PRIME; }
+
+/* Send block t of `rank` is what it sends to rank t (to everyone if only one). */
+static void fill_send(const coll_desc *c, unsigned char *buf, int rank, int p, long bytes)
 {
-    return pattern + (src * PATTERN_STRIDE) % PATTERN_PRIME;
+    for (int t = 0; t < send_blocks(c, p); t++)
+        memcpy(buf + (size_t)t * (size_t)bytes, pattern + pattern_offset(c->block_id(rank, t, p)),
+               (size_t)bytes);
 }
 
-static void fill_send(unsigned char *buf, int rank, long bytes)
+static void poison_recv(const coll_desc *c, unsigned char *buf, int rank, int p, long bytes)
 {
-    memcpy(buf, expected_block(rank), (size_t)bytes);
-}
-
-static void poison_recv(unsigned char *buf, int p, long bytes)
-{
-    for (long j = 0; j < p; j++)
-        memcpy(buf + j * bytes, antipattern + (j * PATTERN_STRIDE) % PATTERN_PRIME, (size_t)bytes);
+    for (int j = 0; j < p; j++)
+        memcpy(buf + (size_t)j * (size_t)bytes,
+               antipattern + pattern_offset(c->block_id(j, rank, p)), (size_t)bytes);
 }
 
 typedef struct {
     long block, offset;
     int expected, got;
     int bad;
+    int in_send; /* the send buffer was modified (block: its send block) */
 } check_result;
 
-static check_result first_difference(const unsigned char *got, long block, long bytes)
+static check_result first_difference(const unsigned char *got, const unsigned char *want,
+                                     long block, long bytes, int in_send)
 {
-    const unsigned char *want = expected_block(block < 0 ? -block - 1 : block);
     for (long i = 0; i < bytes; i++)
         if (got[i] != want[i])
-            return (check_result){block < 0 ? -1 : block, i, want[i], got[i], 1};
-    return (check_result){0, 0, 0, 0, 0};
+            return (check_result){block, i, want[i], got[i], 1, in_send};
+    return (check_result){0, 0, 0, 0, 0, 0};
 }
 
-static check_result verify(const unsigned char *recv, const unsigned char *send, int rank, int p,
-                           long bytes)
+/* Receive slot j must hold what rank j sends to `rank`; the send buffer must
+ * be as filled. The first difference is reported by block and offset. */
+static check_result verify(const coll_desc *c, const unsigned char *recv,
+                           const unsigned char *send, int rank, int p, long bytes)
 {
-    /* block -1 in the report: the send buffer was modified */
-    if (memcmp(send, expected_block(rank), (size_t)bytes))
-        return first_difference(send, -(long)rank - 1, bytes);
-    for (long j = 0; j < p; j++)
-        if (memcmp(recv + j * bytes, expected_block(j), (size_t)bytes))
-            return first_difference(recv + j * bytes, j, bytes);
-    return (check_result){0, 0, 0, 0, 0};
+    for (int t = 0; t < send_blocks(c, p); t++) {
+        const unsigned char *got = send + (size_t)t * (size_t)bytes;
+        const unsigned char *want = pattern + pattern_offset(c->block_id(rank, t, p));
+        if (memcmp(got, want, (size_t)bytes))
+            return first_difference(got, want, t, bytes, 1);
+    }
+    for (int j = 0; j < p; j++) {
+        const unsigned char *got = recv + (size_t)j * (size_t)bytes;
+        const unsigned char *want = pattern + pattern_offset(c->block_id(j, rank, p));
+        if (memcmp(got, want, (size_t)bytes))
+            return first_difference(got, want, j, bytes, 0);
+    }
+    return (check_result){0, 0, 0, 0, 0, 0};
 }
 
 /* ---- folded memory, in fold mode ---- */
@@ -351,14 +409,14 @@ static int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbu
     for (int s = 0; s < o->nsizes; s++) {
         long bytes = o->sizes[s];
         int count = (int)(bytes / tsize);
-        check_result cr = {0, 0, 0, 0, 0};
+        check_result cr = {0, 0, 0, 0, 0, 0};
         int err = MPI_SUCCESS;
         if (!o->fold)
-            fill_send(sendbuf, rank, bytes);
+            fill_send(o->desc, sendbuf, rank, p, bytes);
         double elapsed = 0.0;
         for (int it = 0; it < o->warmup + o->iters; it++) {
             if (!o->fold)
-                poison_recv(recvbuf, p, bytes);
+                poison_recv(o->desc, recvbuf, rank, p, bytes);
             if (o->in_place) /* MPI_IN_PLACE: own block already in its slot */
                 memcpy(recvbuf + (size_t)rank * (size_t)bytes, sendbuf, (size_t)bytes);
             driver_barrier(comm);
@@ -375,7 +433,7 @@ static int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbu
             /* check the first call and the last one: a wrong first result, or
              * state leaking from one call into the next, are both caught. */
             if (!o->fold && !cr.bad && (it == 0 || it == o->warmup + o->iters - 1))
-                cr = verify(recvbuf, sendbuf, rank, p, bytes);
+                cr = verify(o->desc, recvbuf, sendbuf, rank, p, bytes);
         }
         double mean_us = elapsed / o->iters * 1e6;
         int failed = cr.bad || err != MPI_SUCCESS;
@@ -386,9 +444,13 @@ static int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbu
             if (st.err != MPI_SUCCESS)
                 fprintf(stderr, "collsim: %s/%s np=%d size=%ld: rank %d: algorithm returned MPI error %d\n",
                         o->coll, o->alg, p, bytes, first_bad, st.err);
-            else if (st.cr.block < 0)
+            else if (st.cr.in_send && !o->desc->send_blocks_per_rank)
                 fprintf(stderr, "collsim: %s/%s np=%d size=%ld: rank %d modified its send buffer at offset %ld\n",
                         o->coll, o->alg, p, bytes, first_bad, st.cr.offset);
+            else if (st.cr.in_send)
+                fprintf(stderr, "collsim: %s/%s np=%d size=%ld: rank %d modified its send buffer, "
+                                "block %ld, offset %ld\n",
+                        o->coll, o->alg, p, bytes, first_bad, st.cr.block, st.cr.offset);
             else
                 fprintf(stderr,
                         "collsim: %s/%s np=%d size=%ld: check failed on rank %d, block %ld, offset %ld: "
@@ -446,11 +508,11 @@ static int pingpong_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sen
         long bytes = o->sizes[s];
         int count = (int)(bytes / tsize), bad = 0;
         if (!o->fold && rank == 0)
-            fill_send(sendbuf, 0, bytes);
+            memcpy(sendbuf, pattern, (size_t)bytes);
         double elapsed = 0.0;
         for (int it = 0; it < o->warmup + o->iters; it++) {
             if (!o->fold)
-                poison_recv(recvbuf, 1, bytes);
+                memcpy(recvbuf, antipattern, (size_t)bytes);
             double t0 = MPI_Wtime();
             if (rank == 0) {
                 MPI_Send(sendbuf, count, o->dtype, peer, 79, comm);
@@ -518,7 +580,9 @@ int main(int argc, char **argv)
         }
 
     unsigned char *sendbuf, *recvbuf;
-    size_t sendbytes = (size_t)maxbytes, recvbytes = (size_t)maxbytes * (size_t)wsize;
+    /* sized for the largest p: one or p send blocks, p receive blocks */
+    size_t sendbytes = (size_t)maxbytes * (size_t)(o.desc ? send_blocks(o.desc, wsize) : 1),
+           recvbytes = (size_t)maxbytes * (size_t)wsize;
     if (o.fold) {
         /* Folded: one SMPI shared allocation serves every rank (privatization is
          * off, so this static is common to all ranks, and ranks run one at a

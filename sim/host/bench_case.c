@@ -36,7 +36,7 @@ double cs_case_memory_bytes(const cs_case *c)
             stack = atof(cfg[i] + 20) * 1024;
     double per_rank = RANK_OVERHEAD_BYTES + stack;
     /* folded buffers exist once; real ones once per rank (send + p blocks) */
-    double buffers = (double)maxsize * (1.0 + c->np);
+    double buffers = (double)maxsize * (cs_collective_send_blocks(c->alg.collective, c->np) + c->np);
     return c->np * per_rank + (c->fold ? buffers : buffers * c->np);
 }
 
@@ -141,6 +141,8 @@ int cs_case_check(const cs_case *c, cs_err *err)
         if (c->sizes->v[i] % tsize)
             return cs_fail(err, "size %ld is not a multiple of the %s size (%d bytes)",
                            c->sizes->v[i], c->dtype, tsize);
+    if (c->in_place && !cs_collective_in_place(c->alg.collective))
+        return cs_fail(err, "--in-place is not supported for %s", c->alg.collective);
     if (c->iters < 1 || c->warmup < 0)
         return cs_fail(err, "iterations must be >= 1 and warm-ups >= 0 (got %d and %d)", c->iters,
                        c->warmup);

@@ -30,7 +30,7 @@ static void usage(FILE *f)
             "  test                          build and run the whole test suite (./collsim only)\n"
             "  list algorithms|platforms     what can be simulated\n"
             "  bench --platform NAME|FILE --np N --alg NAME --sizes LIST\n"
-            "        [--coll allgather] [--map sequential|cyclic] [--check|--fold] [--iters K]\n"
+            "        [--coll allgather|alltoall] [--map sequential|cyclic] [--check|--fold] [--iters K]\n"
             "        [--warmup W] [--dtype byte|int|double] [--oversubscribe] [--in-place]\n"
             "        [--timeout S]\n"
             "        [--smpi-cfg NAME:VALUE]...  one simulated run, OSU-style table\n"
@@ -66,15 +66,17 @@ static int cmd_list(int argc, char **argv)
         }
         printf("\n# SMPI 3.32 built-in baselines (native:NAME)\n");
         const char *const *sel = cs_native_selectors();
-        printf("allgather/native:{");
-        for (int i = 0; sel[i]; i++)
-            printf("%s%s", i ? "," : "", sel[i]);
-        printf("}  library decision logic (--cfg=smpi/coll-selector)\n");
-        const char *const *nat = cs_native_algorithms("allgather");
-        printf("allgather/native:{");
-        for (int i = 0; nat[i]; i++)
-            printf("%s%s", i ? "," : "", nat[i]);
-        printf("}  one SMPI algorithm (--cfg=smpi/allgather)\n");
+        for (const char *const *coll = cs_collectives(); *coll; coll++) {
+            printf("%s/native:{", *coll);
+            for (int i = 0; sel[i]; i++)
+                printf("%s%s", i ? "," : "", sel[i]);
+            printf("}  library decision logic (--cfg=smpi/coll-selector)\n");
+            const char *const *nat = cs_native_algorithms(*coll);
+            printf("%s/native:{", *coll);
+            for (int i = 0; nat[i]; i++)
+                printf("%s%s", i ? "," : "", nat[i]);
+            printf("}  one SMPI algorithm (--cfg=smpi/%s)\n", *coll);
+        }
         return 0;
     }
     if (!strcmp(what, "platforms")) {

@@ -16,23 +16,65 @@ const cs_alg_info *cs_registry(size_t *n)
     return registry;
 }
 
-int cs_collective_valid(const char *coll, cs_err *err)
-{
-    if (!strcmp(coll, "allgather"))
-        return 0;
-    return cs_fail(err, "unknown collective '%s' (valid: allgather)", coll);
-}
-
-/* As listed by SMPI 3.32 itself for an unknown --cfg=smpi/allgather value. */
+/* As listed by SMPI 3.32 itself for an unknown --cfg=smpi/<collective> value
+ * (its decision-logic names, which that list repeats, are the selectors). */
 static const char *const native_allgather[] = {
     "default", "2dmesh", "3dmesh", "bruck", "GB", "loosely_lr", "NTSLR", "NTSLR_NB", "pair", "rdb",
     "rhv", "ring", "SMP_NTS", "smp_simple", "spreading_simple", "ompi_neighborexchange",
     "mvapich2_smp", NULL};
+static const char *const native_alltoall[] = {
+    "default", "2dmesh", "3dmesh", "basic_linear", "bruck", "pair", "pair_rma",
+    "pair_light_barrier", "pair_mpi_barrier", "pair_one_barrier", "rdb", "ring",
+    "ring_light_barrier", "ring_mpi_barrier", "ring_one_barrier", "mvapich2_scatter_dest", NULL};
 static const char *const selectors[] = {"ompi", "mpich", "mvapich2", "impi", NULL};
+
+/* The collectives the driver runs, with their buffers in blocks. */
+static const struct {
+    const char *name;
+    const char *const *natives;
+    int send_blocks_per_rank; /* 0: one send block; 1: one per rank */
+    int in_place;             /* the driver offers MPI_IN_PLACE */
+} collectives[] = {
+    {"allgather", native_allgather, 0, 1},
+    {"alltoall", native_alltoall, 1, 0},
+};
+#define NCOLLECTIVES (sizeof collectives / sizeof collectives[0])
+
+static const char *const collective_names[] = {"allgather", "alltoall", NULL};
+
+const char *const *cs_collectives(void) { return collective_names; }
+
+static int collective_index(const char *coll)
+{
+    for (size_t i = 0; i < NCOLLECTIVES; i++)
+        if (!strcmp(collectives[i].name, coll))
+            return (int)i;
+    return -1;
+}
+
+int cs_collective_valid(const char *coll, cs_err *err)
+{
+    if (collective_index(coll) >= 0)
+        return 0;
+    return cs_fail(err, "unknown collective '%s' (valid: allgather, alltoall)", coll);
+}
+
+int cs_collective_send_blocks(const char *coll, int np)
+{
+    int i = collective_index(coll);
+    return i >= 0 && collectives[i].send_blocks_per_rank ? np : 1;
+}
+
+int cs_collective_in_place(const char *coll)
+{
+    int i = collective_index(coll);
+    return i >= 0 && collectives[i].in_place;
+}
 
 const char *const *cs_native_algorithms(const char *coll)
 {
-    return strcmp(coll, "allgather") ? NULL : native_allgather;
+    int i = collective_index(coll);
+    return i < 0 ? NULL : collectives[i].natives;
 }
 
 const char *const *cs_native_selectors(void) { return selectors; }

@@ -14,8 +14,16 @@ typedef struct {
 
 const cs_alg_info *cs_registry(size_t *n);
 
-/* Collectives the driver can run (allgather for now). */
+/* Collectives the driver can run: allgather, alltoall (NULL-terminated). */
+const char *const *cs_collectives(void);
 int cs_collective_valid(const char *coll, cs_err *err);
+
+/* Blocks in a rank's send buffer for np ranks: 1 (allgather) or np (alltoall).
+ * The receive buffer always holds np blocks. */
+int cs_collective_send_blocks(const char *coll, int np);
+
+/* 1 when the driver can run the collective with MPI_IN_PLACE (allgather). */
+int cs_collective_in_place(const char *coll);
 
 /* SMPI 3.32 built-in algorithm names for a collective, and the library
  * decision logics of smpi/coll-selector. NULL-terminated. */

@@ -1,0 +1,103 @@
+// Helpers shared by the data-check suites (test_algorithms.cc, test_alltoall.cc):
+// run the driver once through the wrapper and count the rows that passed.
+#ifndef COLLSIM_TESTS_DATA_CHECK_H
+#define COLLSIM_TESTS_DATA_CHECK_H
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "wrapper.h"
+
+struct Checked {
+    size_t rows = 0, ok = 0;
+    std::string first_problem; // the first row that did not pass, described
+};
+
+inline Checked run_checked(const tw_run_spec &spec)
+{
+    cs_result *rows = nullptr;
+    size_t n = 0;
+    char err[4096];
+    Checked c;
+    EXPECT_EQ(tw_run(&spec, &rows, &n, err, sizeof err), 0) << err;
+    c.rows = n;
+    for (size_t i = 0; i < n; i++) {
+        if (std::string(rows[i].status) == "ok")
+            c.ok++;
+        else if (c.first_problem.empty())
+            c.first_problem = std::string("np=") + std::to_string(rows[i].np) + " bytes=" +
+                              std::to_string(rows[i].bytes) + ": " + rows[i].status + ": " +
+                              rows[i].note;
+    }
+    tw_free_rows(rows);
+    return c;
+}
+
+// Every p in 1..64 on the first p ranks of a 64-rank run on Yahoo.
+inline tw_run_spec sweep_spec(const char *coll, const char *alg, const char *mapping,
+                              const char *sizes, int timeout_s)
+{
+    tw_run_spec s{};
+    s.platform = "yahoo";
+    s.mapping = mapping;
+    s.coll = coll;
+    s.alg = alg;
+    s.np = 64;
+    s.np_list = "1:64:1";
+    s.sizes = sizes;
+    s.iters = 1;
+    s.warmup = 1; // the check runs on the first and the last call
+    s.timeout_s = timeout_s;
+    return s;
+}
+
+// COLLSIM_FAULT=3:5:7 flips one received byte: the check must name it (at
+// 13 bytes per block; at 4 bytes the offset lies outside the block).
+inline void expect_fault_named(tw_run_spec s)
+{
+    setenv("COLLSIM_FAULT", "3:5:7", 1);
+    s.np = 8;
+    s.np_list = nullptr;
+    s.sizes = "4,13";
+    cs_result *rows = nullptr;
+    size_t n = 0;
+    char err[4096];
+    int rc = tw_run(&s, &rows, &n, err, sizeof err);
+    unsetenv("COLLSIM_FAULT");
+    ASSERT_EQ(rc, 0) << err;
+    ASSERT_EQ(n, 2u);
+    EXPECT_STREQ(rows[0].status, "ok");
+    EXPECT_STREQ(rows[1].status, "fail");
+    EXPECT_NE(std::string(rows[1].note).find("rank 3, block 5, offset 7"), std::string::npos)
+        << rows[1].note;
+    tw_free_rows(rows);
+}
+
+// Folding buffers changes memory, not predicted times (np 48, cyclic).
+inline void expect_fold_same_times(tw_run_spec s, const char *sizes)
+{
+    cs_result *a, *b;
+    size_t na, nb;
+    char err[4096];
+    s.np = 48;
+    s.np_list = nullptr;
+    s.sizes = sizes;
+    ASSERT_EQ(tw_run(&s, &a, &na, err, sizeof err), 0) << err;
+    s.fold = 1;
+    ASSERT_EQ(tw_run(&s, &b, &nb, err, sizeof err), 0) << err;
+    ASSERT_EQ(na, nb);
+    ASSERT_GT(na, 0u);
+    for (size_t i = 0; i < na; i++) {
+        EXPECT_STREQ(a[i].status, "ok");
+        EXPECT_STREQ(b[i].status, "ok");
+        EXPECT_STREQ(b[i].mode, "fold");
+        EXPECT_DOUBLE_EQ(a[i].avg_us, b[i].avg_us) << s.alg << " bytes " << a[i].bytes;
+        EXPECT_DOUBLE_EQ(a[i].max_us, b[i].max_us) << s.alg << " bytes " << a[i].bytes;
+    }
+    tw_free_rows(a);
+    tw_free_rows(b);
+}
+
+#endif
