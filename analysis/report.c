@@ -563,6 +563,55 @@ static void ratio_axis(FILE *gp, double lo, double hi)
         fprintf(gp, "set yrange [%g:%g]\n", lo < 1 ? lo * 0.95 : 0.95, hi > 1 ? hi * 1.05 : 1.05);
 }
 
+/* The per-algorithm lines of a figure: NAME.dat holds one block per
+ * algorithm (a header comment, then points), and each block becomes one plot
+ * clause in the algorithm's colour and point type. */
+typedef struct {
+    FILE *dat;
+    const char *name;
+    clauses c;
+    int blocks, pts;
+    double lo, hi; /* range of the plotted y values */
+} alg_lines;
+
+static void lines_start(alg_lines *l, FILE *dat, const char *name)
+{
+    memset(l, 0, sizeof *l);
+    l->dat = dat;
+    l->name = name;
+    l->lo = INFINITY;
+}
+
+/* One point (x, y, then the extra columns the header names). */
+static void lines_point(alg_lines *l, const char *header, double y, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void lines_point(alg_lines *l, const char *header, double y, const char *fmt, ...)
+{
+    if (!l->pts++)
+        fprintf(l->dat, "# %s\n", header);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(l->dat, fmt, ap);
+    va_end(ap);
+    fputc('\n', l->dat);
+    l->lo = y < l->lo ? y : l->lo;
+    l->hi = y > l->hi ? y : l->hi;
+}
+
+/* Closes the current algorithm's block (if it got points) with its clause. */
+static void lines_alg_done(const report *r, alg_lines *l, const char *alg, const char *lw,
+                           const char *ps)
+{
+    if (!l->pts)
+        return;
+    char q[256];
+    fprintf(l->dat, "\n\n");
+    clause(&l->c, "'%s.dat' index %d using 1:2 with linespoints lc rgb '%s' lw %s pt %d ps %s title '%s'",
+           l->name, l->blocks++, alg_colour(r, alg), r->focus && !strcmp(alg, r->focus) ? "2.5" : lw,
+           alg_point(r, alg), ps, gq(alg, q, sizeof q));
+    l->pts = 0;
+}
+
 /* Latency per algorithm at one process count: 1 written, 0 nothing to draw, -1 error. */
 static int fig_latency(const report *r, const group *g, long np, const char *title, char *name,
                        size_t nlen)
@@ -571,31 +620,22 @@ static int fig_latency(const report *r, const group *g, long np, const char *tit
     FILE *dat = open_in(r, name, "dat", r->err);
     if (!dat)
         return -1;
-    clauses c = {{0}, 0, 0};
-    char q[256];
-    int blocks = 0;
+    alg_lines l;
+    lines_start(&l, dat, name);
     for (size_t a = 0; a < r->algs.n; a++) {
         const char *alg = r->algs.v[a];
-        int pts = 0;
+        char header[160];
+        snprintf(header, sizeof header, "%s: bytes avg_us min_us max_us", alg);
         for (size_t s = 0; s < g->sizes.n; s++) {
             const cs_result *x = g->sizes.v[s] > 0 ? find(r, g, np, g->sizes.v[s], alg) : NULL;
-            if (x && x->avg_us > 0) {
-                if (!pts)
-                    fprintf(dat, "# %s: bytes avg_us min_us max_us\n", alg);
-                fprintf(dat, "%ld %.10g %.10g %.10g\n", x->bytes, x->avg_us, x->min_us, x->max_us);
-                pts++;
-            }
+            if (x && x->avg_us > 0)
+                lines_point(&l, header, x->avg_us, "%ld %.10g %.10g %.10g", x->bytes, x->avg_us,
+                            x->min_us, x->max_us);
         }
-        if (!pts)
-            continue;
-        fprintf(dat, "\n\n");
-        int focus = r->focus && !strcmp(alg, r->focus);
-        clause(&c, "'%s.dat' index %d using 1:2 with linespoints lc rgb '%s' lw %s pt %d ps 0.9 title '%s'",
-               name, blocks++, alg_colour(r, alg), focus ? "2.5" : "1.5", alg_point(r, alg),
-               gq(alg, q, sizeof q));
+        lines_alg_done(r, &l, alg, "1.5", "0.9");
     }
     fclose(dat);
-    if (!blocks)
+    if (!l.blocks)
         return 0;
     figure f;
     if (fig_begin(r, &f, name, 900, 600))
@@ -607,7 +647,7 @@ static int fig_latency(const report *r, const group *g, long np, const char *tit
                   "set logscale y 10\nset format y '%%.10g'\n");
     size_axis(f.gp, &g->sizes, "x");
     line_style(f.gp, 0);
-    fprintf(f.gp, "%s\n", c.text);
+    fprintf(f.gp, "%s\n", l.c.text);
     return fig_end(r, &f) ? -1 : 1;
 }
 
@@ -810,13 +850,12 @@ static int fig_model(const report *r, const group *g, const cs_hockney *h, long 
     FILE *dat = open_in(r, name, "dat", r->err);
     if (!dat)
         return -1;
-    clauses c = {{0}, 0, 0};
-    char q[256];
-    int blocks = 0;
-    double lo = INFINITY, hi = 0;
+    alg_lines l;
+    lines_start(&l, dat, name);
     for (size_t a = 0; a < r->algs.n; a++) {
         const char *alg = r->algs.v[a];
-        int pts = 0;
+        char header[160];
+        snprintf(header, sizeof header, "%s: bytes simulated/model simulated_us model_us", alg);
         for (size_t s = 0; s < g->sizes.n; s++) {
             long b = g->sizes.v[s];
             const cs_result *x = b > 0 ? find(r, g, np, b, alg) : NULL;
@@ -824,22 +863,12 @@ static int fig_model(const report *r, const group *g, const cs_hockney *h, long 
             if (!(model > 0) || !(x->avg_us > 0))
                 continue;
             double ratio = x->avg_us / model;
-            if (!pts)
-                fprintf(dat, "# %s: bytes simulated/model simulated_us model_us\n", alg);
-            fprintf(dat, "%ld %.10g %.10g %.10g\n", b, ratio, x->avg_us, model);
-            lo = ratio < lo ? ratio : lo;
-            hi = ratio > hi ? ratio : hi;
-            pts++;
+            lines_point(&l, header, ratio, "%ld %.10g %.10g %.10g", b, ratio, x->avg_us, model);
         }
-        if (!pts)
-            continue;
-        fprintf(dat, "\n\n");
-        clause(&c, "'%s.dat' index %d using 1:2 with linespoints lc rgb '%s' lw %s pt %d ps 0.9 title '%s'",
-               name, blocks++, alg_colour(r, alg), r->focus && !strcmp(alg, r->focus) ? "2.5" : "1.5",
-               alg_point(r, alg), gq(alg, q, sizeof q));
+        lines_alg_done(r, &l, alg, "1.5", "0.9");
     }
     fclose(dat);
-    if (!blocks)
+    if (!l.blocks)
         return 0;
     figure f;
     if (fig_begin(r, &f, name, 900, 600))
@@ -849,10 +878,10 @@ static int fig_model(const report *r, const group *g, const cs_hockney *h, long 
             dq(title, t, sizeof t), np);
     fprintf(f.gp, "set xlabel 'bytes per rank'\nset ylabel 'simulated / model (1 = the model is exact)'\n");
     size_axis(f.gp, &g->sizes, "x");
-    ratio_axis(f.gp, lo, hi);
+    ratio_axis(f.gp, l.lo, l.hi);
     line_style(f.gp, 1);
-    clause(&c, "1 with lines dt 2 lw 1.5 lc rgb '#707070' title 'model'");
-    fprintf(f.gp, "%s\n", c.text);
+    clause(&l.c, "1 with lines dt 2 lw 1.5 lc rgb '#707070' title 'model'");
+    fprintf(f.gp, "%s\n", l.c.text);
     return fig_end(r, &f) ? -1 : 1;
 }
 
@@ -1073,36 +1102,25 @@ static int fig_whatif(const report *r, const series *s, long np, long bytes, con
     FILE *dat = open_in(r, name, "dat", r->err);
     if (!dat)
         return -1;
-    clauses c = {{0}, 0, 0};
-    char q[256];
-    int blocks = 0;
-    double lo = INFINITY, hi = 0;
+    alg_lines l;
+    lines_start(&l, dat, name);
     const cs_variant *v = &s->g[0]->v;
     for (size_t a = 0; a < s->algs.n; a++) {
         const char *alg = s->algs.v[a];
-        int pts = 0;
+        char header[200];
+        snprintf(header, sizeof header, "%s: %s avg_us min_us max_us", alg, v->name);
         for (size_t i = 0; i < s->n; i++) {
             const cs_result *x = find(r, s->g[i], np, bytes, alg);
-            if (!x || !(x->avg_us > 0))
-                continue;
-            if (!pts)
-                fprintf(dat, "# %s: %s avg_us min_us max_us\n", alg, v->name);
-            fprintf(dat, "%.10g %.10g %.10g %.10g\n", s->g[i]->v.value, x->avg_us, x->min_us,
-                    x->max_us);
-            lo = x->avg_us < lo ? x->avg_us : lo;
-            hi = x->avg_us > hi ? x->avg_us : hi;
-            pts++;
+            if (x && x->avg_us > 0)
+                lines_point(&l, header, x->avg_us, "%.10g %.10g %.10g %.10g", s->g[i]->v.value,
+                            x->avg_us, x->min_us, x->max_us);
         }
-        if (!pts)
-            continue;
-        fprintf(dat, "\n\n");
-        clause(&c, "'%s.dat' index %d using 1:2 with linespoints lc rgb '%s' lw %s pt %d ps 1.1 title '%s'",
-               name, blocks++, alg_colour(r, alg), r->focus && !strcmp(alg, r->focus) ? "2.5" : "1.8",
-               alg_point(r, alg), gq(alg, q, sizeof q));
+        lines_alg_done(r, &l, alg, "1.8", "1.1");
     }
     fclose(dat);
-    if (!blocks)
+    if (!l.blocks)
         return 0;
+    double lo = l.lo, hi = l.hi;
     figure f;
     if (fig_begin(r, &f, name, 900, 560))
         return -1;
@@ -1123,11 +1141,12 @@ static int fig_whatif(const report *r, const series *s, long np, long bytes, con
         fprintf(f.gp, "set yrange [0:%g]\nset format y '%%.10g'\n", hi * 1.1);
     line_style(f.gp, 1);
     if (is_unit_factor(&s->g[s->ref]->v)) {
+        char q[256];
         fprintf(f.gp, "set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.2 lc rgb '#909090'\n");
-        clause(&c, "NaN with lines dt 2 lw 1.2 lc rgb '#909090' title 'x1: %s as it is'",
+        clause(&l.c, "NaN with lines dt 2 lw 1.2 lc rgb '#909090' title 'x1: %s as it is'",
                gq(v->base, q, sizeof q));
     }
-    fprintf(f.gp, "%s\n", c.text);
+    fprintf(f.gp, "%s\n", l.c.text);
     return fig_end(r, &f) ? -1 : 1;
 }
 
