@@ -77,14 +77,8 @@ class AlltoallNatives : public ::testing::TestWithParam<std::tuple<std::string, 
 TEST_P(AlltoallNatives, OutputMatchesTheDefinition)
 {
     auto [alg, mapping] = GetParam();
-    for (int p : {1, 2, 5, 13, 32, 64}) {
-        tw_run_spec s = spec_for(alg.c_str(), mapping.c_str());
-        s.np = p;
-        s.np_list = nullptr;
-        Checked c = run_checked(s);
-        EXPECT_EQ(c.rows, 4u) << "p=" << p;
-        EXPECT_EQ(c.ok, c.rows) << "p=" << p << ": " << c.first_problem;
-    }
+    const int ps[] = {1, 2, 5, 13, 32, 64};
+    expect_each_p_ok(spec_for(alg.c_str(), mapping.c_str()), ps);
 }
 
 INSTANTIATE_TEST_SUITE_P(Alltoall, AlltoallNatives,
