@@ -247,7 +247,7 @@ static int cmd_run(int argc, char **argv, int demo)
         if (!strcmp(a, "--out") && v) { out = v; i++; }
         else if (!strcmp(a, "--only") && v) { o.only = v; i++; }
         else if (!strcmp(a, "--case") && v) {
-            int k;
+            int k = 0;
             if (parse_int(a, v, 0, &k, &e))
                 return die(&e);
             o.pick_case = 1;
