@@ -16,6 +16,12 @@ int cs_result_cmp_point(const cs_result *a, const cs_result *b)
         return c;
     if (a->np != b->np)
         return a->np < b->np ? -1 : 1;
+    if (a->ppn != b->ppn)
+        return a->ppn < b->ppn ? -1 : 1;
+    if ((c = strcmp(a->dist, b->dist)))
+        return c;
+    if (a->seed != b->seed)
+        return a->seed < b->seed ? -1 : 1;
     if (a->bytes != b->bytes)
         return a->bytes < b->bytes ? -1 : 1;
     return 0;

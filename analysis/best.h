@@ -13,7 +13,8 @@ typedef struct {
     double improvement_pct;         /* 0 when second is NULL */
 } cs_best;
 
-/* Orders rows by platform, collective, mapping, np, bytes (0: same point). */
+/* Orders rows by platform, collective, mapping, np, ppn, distribution and seed, bytes
+ * (0: same point: the algorithms there compete). */
 int cs_result_cmp_point(const cs_result *a, const cs_result *b);
 
 /* Groups the rows with status ok; returns the number of groups, in the order

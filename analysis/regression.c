@@ -11,16 +11,28 @@ int cs_key_cmp(const cs_result *a, const cs_result *b)
         return c;
     if (a->np != b->np)
         return a->np < b->np ? -1 : 1;
+    if (a->ppn != b->ppn)
+        return a->ppn < b->ppn ? -1 : 1;
     if ((c = strcmp(a->collective, b->collective)) || (c = strcmp(a->algorithm, b->algorithm)) ||
-        (c = strcmp(a->dtype, b->dtype)) || (c = strcmp(a->mode, b->mode)))
+        (c = strcmp(a->region, b->region)) || (c = strcmp(a->dtype, b->dtype)) ||
+        (c = strcmp(a->mode, b->mode)) || (c = strcmp(a->dist, b->dist)))
         return c;
+    if (a->seed != b->seed)
+        return a->seed < b->seed ? -1 : 1;
     return (a->bytes > b->bytes) - (a->bytes < b->bytes);
 }
 
 void cs_key_format(const cs_result *r, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s %s np=%d %s/%s %s %s %ld B", r->platform, r->mapping, r->np,
-             r->collective, r->algorithm, r->dtype, r->mode, r->bytes);
+    char ppn[32] = "", region[48] = "", dist[80] = "";
+    if (r->ppn)
+        snprintf(ppn, sizeof ppn, " ppn=%d", r->ppn);
+    if (r->region[0])
+        snprintf(region, sizeof region, " region=%s", r->region);
+    if (r->dist[0])
+        snprintf(dist, sizeof dist, " dist=%s seed=%lu", r->dist, r->seed);
+    snprintf(buf, len, "%s %s np=%d%s %s/%s%s %s %s%s %ld B", r->platform, r->mapping, r->np, ppn,
+             r->collective, r->algorithm, region, r->dtype, r->mode, dist, r->bytes);
 }
 
 static int cmp_ptr(const void *pa, const void *pb)

@@ -1,8 +1,45 @@
 #include "results.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The columns, in file order: name, type, where in cs_result, and whether a
+ * file must have it. One table drives writing and reading. */
+typedef enum { COL_STR, COL_INT, COL_LONG, COL_LLONG, COL_ULONG, COL_DOUBLE } col_type;
+typedef struct {
+    const char *name;
+    col_type type;
+    size_t offset, size;
+    int required;
+} column;
+
+#define COL(field, type, required)                                                                \
+    {#field, type, offsetof(cs_result, field), sizeof(((cs_result *)0)->field), required}
+static const column columns[] = {
+    COL(platform, COL_STR, 0),      COL(mapping, COL_STR, 0),
+    COL(np, COL_INT, 1),            COL(ppn, COL_INT, 0),
+    COL(collective, COL_STR, 1),    COL(algorithm, COL_STR, 1),
+    COL(region, COL_STR, 0),        COL(dtype, COL_STR, 1),
+    COL(mode, COL_STR, 1),          COL(dist, COL_STR, 0),
+    COL(seed, COL_ULONG, 0),        COL(bytes, COL_LONG, 1),
+    COL(data_bytes, COL_LLONG, 0),  COL(avg_us, COL_DOUBLE, 1),
+    COL(min_us, COL_DOUBLE, 1),     COL(max_us, COL_DOUBLE, 1),
+    COL(iterations, COL_INT, 1),    COL(status, COL_STR, 1),
+    COL(nonlocal_max_msgs, COL_LLONG, 0),   COL(nonlocal_max_bytes, COL_LLONG, 0),
+    COL(nonlocal_total_msgs, COL_LLONG, 0), COL(nonlocal_total_bytes, COL_LLONG, 0),
+    COL(account, COL_STR, 0),       COL(note, COL_STR, 0),
+};
+#define NCOLUMNS (sizeof columns / sizeof columns[0])
+
+void cs_result_init(cs_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->data_bytes = -1;
+    r->nonlocal_max_msgs = r->nonlocal_max_bytes = -1;
+    r->nonlocal_total_msgs = r->nonlocal_total_bytes = -1;
+}
 
 void cs_results_write_header(FILE *f) { fprintf(f, "%s\n", CS_RESULTS_HEADER); }
 
@@ -23,13 +60,21 @@ static void write_field(FILE *f, const char *s)
 
 void cs_results_write_row(FILE *f, const cs_result *r)
 {
-    write_field(f, r->platform);
-    fprintf(f, ",%s,%d,%s,", r->mapping, r->np, r->collective);
-    write_field(f, r->algorithm);
-    /* %.17g: a double printed this way reads back bit for bit */
-    fprintf(f, ",%s,%s,%ld,%.17g,%.17g,%.17g,%d,%s,", r->dtype, r->mode, r->bytes, r->avg_us,
-            r->min_us, r->max_us, r->iterations, r->status);
-    write_field(f, r->note);
+    for (size_t i = 0; i < NCOLUMNS; i++) {
+        const column *c = &columns[i];
+        const char *p = (const char *)r + c->offset;
+        if (i)
+            fputc(',', f);
+        switch (c->type) {
+        case COL_STR: write_field(f, p); break;
+        case COL_INT: fprintf(f, "%d", *(const int *)p); break;
+        case COL_LONG: fprintf(f, "%ld", *(const long *)p); break;
+        case COL_LLONG: fprintf(f, "%lld", *(const long long *)p); break;
+        case COL_ULONG: fprintf(f, "%lu", *(const unsigned long *)p); break;
+        /* %.17g: a double printed this way reads back bit for bit */
+        case COL_DOUBLE: fprintf(f, "%.17g", *(const double *)p); break;
+        }
+    }
     fputc('\n', f);
 }
 
@@ -93,62 +138,69 @@ int cs_csv_split(char *line, char **fields, int max)
     }
 }
 
-#define COPY(dst, src) snprintf((dst), sizeof(dst), "%s", (src))
-
-static int parse_num(const char *s, double *d)
+/* Stores one field; returns 0, or -1 when a number cannot be read. */
+static int set_field(cs_result *r, const column *c, const char *s)
 {
-    char *end;
+    char *p = (char *)r + c->offset, *end;
     errno = 0;
-    *d = strtod(s, &end);
-    return end == s || *end || errno;
+    switch (c->type) {
+    case COL_STR: snprintf(p, c->size, "%s", s); return 0;
+    case COL_INT: {
+        long v = strtol(s, &end, 10);
+        *(int *)p = (int)v;
+        break;
+    }
+    case COL_LONG: *(long *)p = strtol(s, &end, 10); break;
+    case COL_LLONG: *(long long *)p = strtoll(s, &end, 10); break;
+    case COL_ULONG: *(unsigned long *)p = strtoul(s, &end, 10); break;
+    case COL_DOUBLE: *(double *)p = strtod(s, &end); break;
+    default: return -1;
+    }
+    return end == s || *end || errno ? -1 : 0;
 }
 
-/* fields in the order np,collective,algorithm,dtype,mode,bytes,avg,min,max,iterations,status */
-static int fill_common(cs_result *r, char **f)
-{
-    double np, bytes, it;
-    if (parse_num(f[0], &np) || parse_num(f[5], &bytes) || parse_num(f[6], &r->avg_us) ||
-        parse_num(f[7], &r->min_us) || parse_num(f[8], &r->max_us) || parse_num(f[9], &it))
-        return -1;
-    r->np = (int)np;
-    r->bytes = (long)bytes;
-    r->iterations = (int)it;
-    COPY(r->collective, f[1]);
-    COPY(r->algorithm, f[2]);
-    COPY(r->dtype, f[3]);
-    COPY(r->mode, f[4]);
-    COPY(r->status, f[10]);
-    return 0;
-}
+#define MAX_FIELDS 64
 
-static int read_rows(const char *path, int with_header, cs_result **rows, size_t *n, cs_err *err)
+int cs_results_read(const char *path, cs_result **rows, size_t *n, cs_err *err)
 {
     FILE *f = fopen(path, "r");
     *rows = NULL;
     *n = 0;
     if (!f)
         return cs_fail(err, "cannot read %s: %s", path, strerror(errno));
-    char line[4096];
+    char line[8192];
     size_t cap = 0;
     long lineno = 0;
-    int rc = 0;
-    const int want = with_header ? 14 : 11;
+    int rc = 0, nhead = 0;
+    const column *of_field[MAX_FIELDS]; /* the column of each field; NULL: ignored */
     while (fgets(line, sizeof line, f)) {
         lineno++;
-        if (with_header && lineno == 1) {
-            if (strncmp(line, CS_RESULTS_HEADER, strlen(CS_RESULTS_HEADER))) {
-                rc = cs_fail(err, "%s:1: not a collsim results file (expected header '%s')", path,
-                             CS_RESULTS_HEADER);
-                break;
+        char *fld[MAX_FIELDS + 1];
+        if (lineno == 1) {
+            nhead = cs_csv_split(line, fld, MAX_FIELDS);
+            int seen[NCOLUMNS] = {0};
+            for (int k = 0; k < nhead && k < MAX_FIELDS; k++) {
+                of_field[k] = NULL;
+                for (size_t i = 0; i < NCOLUMNS; i++)
+                    if (!strcmp(fld[k], columns[i].name)) {
+                        of_field[k] = &columns[i];
+                        seen[i] = 1;
+                    }
             }
+            for (size_t i = 0; i < NCOLUMNS && !rc; i++)
+                if (columns[i].required && !seen[i])
+                    rc = cs_fail(err, "%s:1: not a collsim results file: no column '%s' "
+                                      "(expected a header like '%s')",
+                                 path, columns[i].name, CS_RESULTS_HEADER);
+            if (rc)
+                break;
             continue;
         }
         if (line[0] == '\n' || line[0] == 0)
             continue;
-        char *fld[16];
-        int nf = cs_csv_split(line, fld, 16);
-        if (nf != want) {
-            rc = cs_fail(err, "%s:%ld: %d fields, expected %d", path, lineno, nf, want);
+        int nf = cs_csv_split(line, fld, MAX_FIELDS);
+        if (nf != nhead) {
+            rc = cs_fail(err, "%s:%ld: %d fields, the header has %d", path, lineno, nf, nhead);
             break;
         }
         if (*n == cap) {
@@ -156,19 +208,17 @@ static int read_rows(const char *path, int with_header, cs_result **rows, size_t
             *rows = cs_xrealloc(*rows, cap * sizeof(cs_result));
         }
         cs_result *r = &(*rows)[*n];
-        memset(r, 0, sizeof *r);
-        char **common = with_header ? fld + 2 : fld;
-        if (fill_common(r, common)) {
-            rc = cs_fail(err, "%s:%ld: a numeric field cannot be read", path, lineno);
+        cs_result_init(r);
+        for (int k = 0; k < nf && !rc; k++)
+            if (of_field[k] && set_field(r, of_field[k], fld[k]))
+                rc = cs_fail(err, "%s:%ld: column %s: '%s' is not a number", path, lineno,
+                             of_field[k]->name, fld[k]);
+        if (rc)
             break;
-        }
-        if (with_header) {
-            COPY(r->platform, fld[0]);
-            COPY(r->mapping, fld[1]);
-            COPY(r->note, fld[13]);
-        }
         (*n)++;
     }
+    if (!rc && lineno == 0)
+        rc = cs_fail(err, "%s: empty file (expected the header '%s')", path, CS_RESULTS_HEADER);
     fclose(f);
     if (rc) {
         free(*rows);
@@ -176,14 +226,4 @@ static int read_rows(const char *path, int with_header, cs_result **rows, size_t
         *n = 0;
     }
     return rc;
-}
-
-int cs_results_read(const char *path, cs_result **rows, size_t *n, cs_err *err)
-{
-    return read_rows(path, 1, rows, n, err);
-}
-
-int cs_results_read_driver(const char *path, cs_result **rows, size_t *n, cs_err *err)
-{
-    return read_rows(path, 0, rows, n, err);
 }

@@ -1,5 +1,8 @@
 /* Result rows: one per (case, message size). The one CSV format collsim writes
- * and reads, with stable column names (see CS_RESULTS_HEADER). */
+ * and reads (the driver's own rows, results.csv, baselines), with stable
+ * column names (see CS_RESULTS_HEADER). Files are read by column name, so a
+ * file written before a column existed still reads (the column takes its
+ * default), and columns a user added (e.g. in pandas) are ignored. */
 #ifndef COLLSIM_RESULTS_H
 #define COLLSIM_RESULTS_H
 
@@ -8,23 +11,40 @@
 #include "cs_error.h"
 
 #define CS_RESULTS_HEADER                                                                         \
-    "platform,mapping,np,collective,algorithm,dtype,mode,bytes,avg_us,min_us,max_us,iterations,"   \
-    "status,note"
+    "platform,mapping,np,ppn,collective,algorithm,region,dtype,mode,dist,seed,bytes,data_bytes,"  \
+    "avg_us,min_us,max_us,iterations,status,nonlocal_max_msgs,nonlocal_max_bytes,"                \
+    "nonlocal_total_msgs,nonlocal_total_bytes,account,note"
 
 typedef struct {
     char platform[128];
     char mapping[16];
     int np;
+    int ppn;             /* ranks per node; 0: the node's core count (the default) */
     char collective[32];
     char algorithm[96];
+    char region[16];     /* locality level the algorithm treats as region; "": default */
     char dtype[16];
     char mode[16];
-    long bytes;          /* per rank */
+    char dist[32];       /* block-size distribution of v-collectives; "": none */
+    unsigned long seed;  /* its seed */
+    long bytes;          /* per rank (per block); for v-collectives N, the largest block */
+    long long data_bytes; /* payload the collective defines: sum over ranks of the bytes
+                             destined to other ranks; -1: not recorded */
     double avg_us, min_us, max_us;
     int iterations;
     char status[16];     /* ok | fail (data check) | error (the run broke) | timeout */
+    /* messages and bytes that left the sender's node in one call: the maximum
+     * over ranks and the total; -1: not measured */
+    long long nonlocal_max_msgs, nonlocal_max_bytes, nonlocal_total_msgs, nonlocal_total_bytes;
+    /* every locality level, finest first: LEVEL:max_msgs:max_bytes:total_msgs:total_bytes
+     * joined by ';'; "": not measured */
+    char account[512];
     char note[512];      /* for fail/error/timeout: the tail of the error output */
 } cs_result;
+
+/* A row with every field at its default (empty strings, 0, and -1 for the
+ * "not measured" counters). */
+void cs_result_init(cs_result *r);
 
 void cs_results_write_header(FILE *f);
 void cs_results_write_row(FILE *f, const cs_result *r);
@@ -33,11 +53,9 @@ void cs_results_write_row(FILE *f, const cs_result *r);
  * file renamed over it, so a reader never sees half a file. */
 int cs_results_write_file(const char *path, const cs_result *rows, size_t n, cs_err *err);
 
-/* Reads a results CSV (header required). */
+/* Reads a results CSV (header line required; the columns up to status must be
+ * there, the others are optional). */
 int cs_results_read(const char *path, cs_result **rows, size_t *n, cs_err *err);
-
-/* Reads the driver's own rows (np..status, no platform/mapping/note). */
-int cs_results_read_driver(const char *path, cs_result **rows, size_t *n, cs_err *err);
 
 /* Splits one CSV line into fields (RFC 4180 quotes). Returns the field count;
  * fields point into `line`, which is modified. */

@@ -15,7 +15,7 @@ TEST(Results, RoundTripIsBitExactAndQuotesTheNote)
     ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
     std::string path = std::string(dir) + "/r.csv";
     cs_result r;
-    memset(&r, 0, sizeof r);
+    cs_result_init(&r);
     snprintf(r.platform, sizeof r.platform, "yahoo");
     snprintf(r.mapping, sizeof r.mapping, "cyclic");
     r.np = 253;
@@ -30,6 +30,14 @@ TEST(Results, RoundTripIsBitExactAndQuotesTheNote)
     r.iterations = 3;
     snprintf(r.status, sizeof r.status, "error");
     snprintf(r.note, sizeof r.note, "rank 3, block \"5\", offset 7\nsecond line");
+    r.ppn = 4;
+    snprintf(r.region, sizeof r.region, "socket");
+    snprintf(r.dist, sizeof r.dist, "window:50");
+    r.seed = 18446744073709551615ul;
+    r.data_bytes = 123456789012345ll;
+    r.nonlocal_max_msgs = 4;
+    r.nonlocal_total_bytes = 1ll << 40;
+    snprintf(r.account, sizeof r.account, "socket:1:4:16:64;node:4:15:48:180");
     FILE *f = fopen(path.c_str(), "w");
     cs_results_write_header(f);
     cs_results_write_row(f, &r);
@@ -48,6 +56,15 @@ TEST(Results, RoundTripIsBitExactAndQuotesTheNote)
     EXPECT_EQ(rows[0].min_us, r.min_us);
     EXPECT_EQ(rows[0].max_us, r.max_us);
     EXPECT_STREQ(rows[0].note, "rank 3, block \"5\", offset 7 second line");
+    EXPECT_EQ(rows[0].ppn, 4);
+    EXPECT_STREQ(rows[0].region, "socket");
+    EXPECT_STREQ(rows[0].dist, "window:50");
+    EXPECT_EQ(rows[0].seed, r.seed);
+    EXPECT_EQ(rows[0].data_bytes, r.data_bytes);
+    EXPECT_EQ(rows[0].nonlocal_max_msgs, 4);
+    EXPECT_EQ(rows[0].nonlocal_max_bytes, -1); // not measured
+    EXPECT_EQ(rows[0].nonlocal_total_bytes, 1ll << 40);
+    EXPECT_STREQ(rows[0].account, "socket:1:4:16:64;node:4:15:48:180");
     tw_free_rows(rows);
     tw_rmtree(dir);
 }
@@ -65,6 +82,61 @@ TEST(Results, ForeignFilesAreRejected)
     char err[2048];
     EXPECT_EQ(tw_read_results(path.c_str(), &rows, &n, err, sizeof err), -1);
     EXPECT_NE(std::string(err).find("not a collsim results file"), std::string::npos) << err;
+    tw_rmtree(dir);
+}
+
+// Files are read by column name: a file from before a column existed reads
+// with that column at its default, and a column a user added is ignored.
+TEST(Results, ColumnsAreReadByNameOldAndExtendedFilesRead)
+{
+    char dir[256];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    std::string path = std::string(dir) + "/old.csv";
+    FILE *f = fopen(path.c_str(), "w");
+    fputs("platform,mapping,np,collective,algorithm,dtype,mode,bytes,avg_us,min_us,max_us,"
+          "iterations,status,note\n"
+          "yahoo,sequential,13,allgather,bruck,byte,check,64,10.5,9,12,5,ok,\n",
+          f);
+    fclose(f);
+    cs_result *rows;
+    size_t n;
+    char err[2048];
+    ASSERT_EQ(tw_read_results(path.c_str(), &rows, &n, err, sizeof err), 0) << err;
+    ASSERT_EQ(n, 1u);
+    EXPECT_EQ(rows[0].np, 13);
+    EXPECT_EQ(rows[0].avg_us, 10.5);
+    EXPECT_EQ(rows[0].ppn, 0);
+    EXPECT_STREQ(rows[0].dist, "");
+    EXPECT_EQ(rows[0].data_bytes, -1);
+    EXPECT_EQ(rows[0].nonlocal_max_msgs, -1);
+    tw_free_rows(rows);
+
+    f = fopen(path.c_str(), "w"); // reordered, plus a user's column
+    fputs("status,bytes,np,my_label,collective,algorithm,dtype,mode,avg_us,min_us,max_us,iterations\n"
+          "ok,8,5,x,allgather,ring,byte,fold,1.25,1,2,1\n",
+          f);
+    fclose(f);
+    ASSERT_EQ(tw_read_results(path.c_str(), &rows, &n, err, sizeof err), 0) << err;
+    ASSERT_EQ(n, 1u);
+    EXPECT_EQ(rows[0].bytes, 8);
+    EXPECT_EQ(rows[0].np, 5);
+    EXPECT_STREQ(rows[0].algorithm, "ring");
+    EXPECT_EQ(rows[0].avg_us, 1.25);
+    tw_free_rows(rows);
+
+    f = fopen(path.c_str(), "w"); // a required column missing; a bad number
+    fputs("platform,np,collective,algorithm,dtype,mode,bytes,avg_us,min_us,max_us,status\n", f);
+    fclose(f);
+    EXPECT_EQ(tw_read_results(path.c_str(), &rows, &n, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("no column 'iterations'"), std::string::npos) << err;
+    f = fopen(path.c_str(), "w");
+    fputs("np,collective,algorithm,dtype,mode,bytes,avg_us,min_us,max_us,iterations,status\n"
+          "5,allgather,ring,byte,fold,8,fast,1,2,1,ok\n",
+          f);
+    fclose(f);
+    EXPECT_EQ(tw_read_results(path.c_str(), &rows, &n, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find(":2: column avg_us: 'fast' is not a number"), std::string::npos)
+        << err;
     tw_rmtree(dir);
 }
 

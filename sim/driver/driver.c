@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "coll_util.h"
+#include "results.h"
 #include "collsim_algorithms.h"
 
 /* ---- the registry, built from the single list in algorithms.def ---- */
@@ -391,6 +392,28 @@ static void reduce_stats(size_stats *st, MPI_Comm comm)
     }
 }
 
+/* One CSV row (analysis/results.h, the format every collsim tool reads) with
+ * what the driver knows: the host fills platform, mapping and ppn. */
+static void write_row(FILE *csv, const driver_opts *o, int p, long bytes, long long data_bytes,
+                      double avg_us, double min_us, double max_us, int ok)
+{
+    cs_result r;
+    cs_result_init(&r);
+    r.np = p;
+    snprintf(r.collective, sizeof r.collective, "%s", o->coll);
+    snprintf(r.algorithm, sizeof r.algorithm, "%s", o->alg);
+    snprintf(r.dtype, sizeof r.dtype, "%s", o->dtype_name);
+    snprintf(r.mode, sizeof r.mode, "%s", o->fold ? "fold" : "check");
+    r.bytes = bytes;
+    r.data_bytes = data_bytes;
+    r.avg_us = avg_us;
+    r.min_us = min_us;
+    r.max_us = max_us;
+    r.iterations = o->iters;
+    snprintf(r.status, sizeof r.status, "%s", ok ? "ok" : "fail");
+    cs_results_write_row(csv, &r);
+}
+
 /* Run every size on `comm`; append CSV rows (rank 0); return the number of
  * sizes whose validation failed. */
 static int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbuf,
@@ -465,9 +488,9 @@ static int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbu
             printf("%-10ld %18.2f %18.2f %18.2f %12d %12s\n", bytes, sum_us / p, min_us, max_us,
                    o->iters, status);
             if (csv)
-                fprintf(csv, "%d,%s,%s,%s,%s,%ld,%.17g,%.17g,%.17g,%d,%s\n", p, o->coll, o->alg,
-                        o->dtype_name, o->fold ? "fold" : "check", bytes, sum_us / p, min_us, max_us,
-                        o->iters, first_bad < p ? "fail" : "ok");
+                /* allgather and alltoall: every rank has p-1 blocks of `bytes` for others */
+                write_row(csv, o, p, bytes, (long long)p * (p - 1) * bytes, sum_us / p, min_us,
+                          max_us, first_bad >= p);
         }
     }
     if (rank == 0) {
@@ -537,9 +560,7 @@ static int pingpong_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sen
         printf("%-10ld %18.4f %12d %12s\n", bytes, one_way_us, o->iters,
                bad ? "FAIL" : (o->fold ? "unchecked" : "Pass"));
         if (csv)
-            fprintf(csv, "%d,%s,%s,%s,%s,%ld,%.17g,%.17g,%.17g,%d,%s\n", p, o->coll, o->alg,
-                    o->dtype_name, o->fold ? "fold" : "check", bytes, one_way_us, one_way_us,
-                    one_way_us, o->iters, bad ? "fail" : "ok");
+            write_row(csv, o, p, bytes, 2LL * bytes, one_way_us, one_way_us, one_way_us, !bad);
     }
     if (rank == 0) {
         fflush(stdout);
@@ -615,6 +636,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "collsim-driver: cannot open %s: %s\n", o.csv_path, strerror(errno));
             MPI_Abort(MPI_COMM_WORLD, 3);
         }
+        if (ftell(csv) == 0)
+            cs_results_write_header(csv);
     }
 
     int failures = 0;

@@ -219,6 +219,20 @@ static void error_tail(const char *path, char *out, size_t len)
         memcpy(out + len - 4, "...", 4);
 }
 
+void cs_case_row(const cs_case *c, int np, long bytes, cs_result *r)
+{
+    cs_result_init(r);
+    snprintf(r->platform, sizeof r->platform, "%s", c->platform->name);
+    snprintf(r->mapping, sizeof r->mapping, "%s", cs_mapping_name(c->mapping));
+    r->np = np;
+    snprintf(r->collective, sizeof r->collective, "%s", c->alg.collective);
+    snprintf(r->algorithm, sizeof r->algorithm, "%s", c->alg.name);
+    snprintf(r->dtype, sizeof r->dtype, "%s", c->dtype);
+    snprintf(r->mode, sizeof r->mode, "%s", c->fold ? "fold" : "check");
+    r->bytes = bytes;
+    r->iterations = c->iters;
+}
+
 void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int timed_out,
                      cs_result **rows, size_t *nrows)
 {
@@ -227,7 +241,7 @@ void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int t
     cs_result *got = NULL;
     size_t ngot = 0;
     cs_err ignored;
-    if (cs_results_read_driver(path, &got, &ngot, &ignored))
+    if (cs_results_read(path, &got, &ngot, &ignored))
         ngot = 0;
     snprintf(path, sizeof path, "%s/stderr.txt", workdir);
     error_tail(path, tail, sizeof tail);
@@ -243,16 +257,21 @@ void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int t
             for (size_t k = 0; k < ngot && !g; k++)
                 if (got[k].bytes == c->sizes->v[i] && got[k].np == np)
                     g = &got[k];
+            cs_case_row(c, np, c->sizes->v[i], r);
             if (g) {
-                *r = *g;
+                /* the case defines the key; the driver's row brings what it measured */
+                r->data_bytes = g->data_bytes;
+                r->avg_us = g->avg_us;
+                r->min_us = g->min_us;
+                r->max_us = g->max_us;
+                r->iterations = g->iterations;
+                snprintf(r->status, sizeof r->status, "%s", g->status);
+                r->nonlocal_max_msgs = g->nonlocal_max_msgs;
+                r->nonlocal_max_bytes = g->nonlocal_max_bytes;
+                r->nonlocal_total_msgs = g->nonlocal_total_msgs;
+                r->nonlocal_total_bytes = g->nonlocal_total_bytes;
+                snprintf(r->account, sizeof r->account, "%s", g->account);
             } else {
-                memset(r, 0, sizeof *r);
-                r->np = np;
-                r->bytes = c->sizes->v[i];
-                r->iterations = c->iters;
-                snprintf(r->collective, sizeof r->collective, "%s", c->alg.collective);
-                snprintf(r->dtype, sizeof r->dtype, "%s", c->dtype);
-                snprintf(r->mode, sizeof r->mode, "%s", c->fold ? "fold" : "check");
                 snprintf(r->status, sizeof r->status, "%s", timed_out ? "timeout" : "error");
                 if (timed_out)
                     snprintf(r->note, sizeof r->note, "killed after %d s; %s", c->timeout_s, tail);
@@ -262,9 +281,6 @@ void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int t
             }
             if (!strcmp(r->status, "fail"))
                 snprintf(r->note, sizeof r->note, "%s", tail);
-            snprintf(r->platform, sizeof r->platform, "%s", c->platform->name);
-            snprintf(r->mapping, sizeof r->mapping, "%s", cs_mapping_name(c->mapping));
-            snprintf(r->algorithm, sizeof r->algorithm, "%s", c->alg.name);
         }
     free(got);
 }

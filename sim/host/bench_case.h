@@ -44,6 +44,11 @@ int cs_case_check(const cs_case *c, cs_err *err);
  * workdir/stderr.txt. */
 pid_t cs_case_start(const cs_case *c, const char *workdir, int show_table, cs_err *err);
 
+/* A row holding everything that defines the case at (np, bytes): the
+ * identity results.csv, --resume and baselines key on; measurements at their
+ * defaults. Every field a case gains belongs here, nowhere else. */
+void cs_case_row(const cs_case *c, int np, long bytes, cs_result *r);
+
 /* After the run ended with `exit_code` (timed_out if killed by the timeout):
  * one row per size, status ok/fail from the driver, error/timeout with the
  * tail of the error output for sizes that produced nothing. */

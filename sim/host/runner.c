@@ -14,6 +14,7 @@
 #include "bench_case.h"
 #include "expect.h"
 #include "progress.h"
+#include "regression.h"
 #include "results.h"
 #include "select.h"
 
@@ -53,14 +54,11 @@ typedef struct {
 static int recorded(const cs_case *c, const cs_result *rows, size_t n)
 {
     for (size_t i = 0; i < c->sizes->n; i++) {
+        cs_result probe;
+        cs_case_row(c, c->np, c->sizes->v[i], &probe);
         int found = 0;
         for (size_t k = 0; k < n && !found; k++)
-            found = rows[k].np == c->np && rows[k].bytes == c->sizes->v[i] &&
-                    !strcmp(rows[k].platform, c->platform->name) &&
-                    !strcmp(rows[k].mapping, cs_mapping_name(c->mapping)) &&
-                    !strcmp(rows[k].collective, c->alg.collective) &&
-                    !strcmp(rows[k].algorithm, c->alg.name) && !strcmp(rows[k].dtype, c->dtype) &&
-                    !strcmp(rows[k].mode, c->fold ? "fold" : "check");
+            found = !cs_key_cmp(&rows[k], &probe);
         if (!found)
             return 0;
     }
@@ -208,15 +206,7 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
             if (mkdirs(parent, &e) || (sl->pid = cs_case_start(&sl->c, sl->workdir, 0, &e)) < 0) {
                 /* a case that cannot even start is recorded, and the sweep goes on */
                 cs_result r;
-                memset(&r, 0, sizeof r);
-                snprintf(r.platform, sizeof r.platform, "%s", sl->c.platform->name);
-                snprintf(r.mapping, sizeof r.mapping, "%s", cs_mapping_name(sl->c.mapping));
-                r.np = sl->c.np;
-                snprintf(r.collective, sizeof r.collective, "%s", sl->c.alg.collective);
-                snprintf(r.algorithm, sizeof r.algorithm, "%s", sl->c.alg.name);
-                snprintf(r.dtype, sizeof r.dtype, "%s", sl->c.dtype);
-                snprintf(r.mode, sizeof r.mode, "%s", sl->c.fold ? "fold" : "check");
-                r.iterations = sl->c.iters;
+                cs_case_row(&sl->c, sl->c.np, 0, &r);
                 snprintf(r.status, sizeof r.status, "error");
                 snprintf(r.note, sizeof r.note, "%s", e.msg);
                 for (size_t i = 0; i < sl->c.sizes->n; i++) {
