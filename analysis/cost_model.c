@@ -17,27 +17,47 @@ static int ceil_log2(int p)
     return (1L << k) < p ? k + 1 : k;
 }
 
+cs_cost_params cs_cost_params_hockney(const cs_hockney *h)
+{
+    cs_cost_params c;
+    memset(&c, 0, sizeof c);
+    c.net.eager = c.net.rdv = *h;
+    c.local = c.net;
+    return c;
+}
+
+double cs_level_msg(const cs_level_cost *l, double bytes)
+{
+    const cs_hockney *h = l->rdv_bytes > 0 && bytes >= (double)l->rdv_bytes ? &l->rdv : &l->eager;
+    return h->alpha + bytes * h->beta;
+}
+
 /* Every collsim allgather returns before sending anything when p == 1 or a
  * block is empty (algorithms/coll_util.c), so both cost nothing. */
 static int trivial(int p, long bytes) { return p <= 1 || bytes <= 0; }
 
+/* The models below are written message by message (the busiest rank's
+ * messages, one per step), so that each message pays the α and β of its own
+ * regime, the loc-Bruck paper's Figure 7 rule; with one regime each sums to
+ * the closed form quoted in its comment. */
+
 /* (p-1)(alpha + (m/p) beta): p-1 steps of one block each. */
-static double ring(int p, long bytes, const cs_hockney *h)
+static double ring(int p, long bytes, const cs_cost_params *c)
 {
     if (trivial(p, bytes))
         return 0;
-    return (p - 1) * (h->alpha + bytes * h->beta);
+    return (p - 1) * cs_level_msg(&c->net, bytes);
 }
 
-/* (p/2) alpha + (p-1)(m/p) beta for even p. Odd p runs the ring
- * (allgather_neighbor_exchange.c), so it costs the ring. */
-static double neighbor_exchange(int p, long bytes, const cs_hockney *h)
+/* (p/2) alpha + (p-1)(m/p) beta for even p: one step of one block, p/2-1 of
+ * two. Odd p runs the ring (allgather_neighbor_exchange.c), so it costs the ring. */
+static double neighbor_exchange(int p, long bytes, const cs_cost_params *c)
 {
     if (trivial(p, bytes))
         return 0;
     if (p % 2)
-        return ring(p, bytes, h);
-    return p / 2 * h->alpha + (p - 1) * bytes * h->beta;
+        return ring(p, bytes, c);
+    return cs_level_msg(&c->net, bytes) + (p / 2 - 1) * cs_level_msg(&c->net, 2.0 * bytes);
 }
 
 /* Power-of-two p: log2(p) alpha + (p-1)(m/p) beta. Otherwise the code folds
@@ -46,33 +66,128 @@ static double neighbor_exchange(int p, long bytes, const cs_hockney *h)
  * starting at block 0) carries its `mask` blocks plus min(mask, rem) folded-in
  * ones, and a post-step of p-1 blocks. Each step costs its busiest pair, the
  * steps add up: (log2(pof2) + 2) alpha + (pof2 + p - 1 + sum min(mask, rem)) (m/p) beta. */
-static double recursive_doubling(int p, long bytes, const cs_hockney *h)
+static double recursive_doubling(int p, long bytes, const cs_cost_params *c)
 {
     if (trivial(p, bytes))
         return 0;
     int k = floor_log2(p), pof2 = 1 << k, rem = p - pof2;
-    if (rem == 0)
-        return k * h->alpha + (p - 1) * bytes * h->beta;
-    long blocks = pof2 + p - 1;
+    double t = 0;
     for (int mask = 1; mask < pof2; mask <<= 1)
-        blocks += mask < rem ? mask : rem;
-    return (k + 2) * h->alpha + blocks * bytes * h->beta;
+        t += cs_level_msg(&c->net, (double)(mask + (mask < rem ? mask : rem)) * bytes);
+    if (rem)
+        t += cs_level_msg(&c->net, bytes) + cs_level_msg(&c->net, (double)(p - 1) * bytes);
+    return t;
 }
 
 /* ceil(log2 p) alpha + (p-1)(m/p) beta: step d sends min(d, p-d) blocks; the
- * final local rotation is not communication (and not simulated). */
-static double bruck(int p, long bytes, const cs_hockney *h)
+ * final local rotation is not communication (and not simulated). This is also
+ * the loc-Bruck paper's Eq. (3), T = log2(p) α + (b - 1) β, whose b - 1 counts
+ * the m - 1 values (here blocks) the busiest rank sends, all non-locally. */
+static double bruck(int p, long bytes, const cs_cost_params *c)
 {
     if (trivial(p, bytes))
         return 0;
-    return ceil_log2(p) * h->alpha + (p - 1) * bytes * h->beta;
+    double t = 0;
+    for (long d = 1; d < p; d <<= 1)
+        t += cs_level_msg(&c->net, (double)(d < p - d ? d : p - d) * bytes);
+    return t;
 }
 
 /* ceil(log2 p) alpha + (p-1)(m/p) beta. The code sends one message per block,
  * all of a step at once, so a step still pays alpha once. */
-static double sparbit(int p, long bytes, const cs_hockney *h)
+static double sparbit(int p, long bytes, const cs_cost_params *c)
 {
-    return bruck(p, bytes, h);
+    return bruck(p, bytes, c);
+}
+
+/* Loc-Bruck paper Eq. (4), p_ℓ = ppn processes per region, r = p / p_ℓ regions,
+ * L = log_{p_ℓ}(r) non-local steps, b = p (m/p) bytes:
+ *   T = L α + (b / p_ℓ) β + (L + 1) α_ℓ + (b - 1) β_ℓ
+ * with b - 1 read as in Eq. (3): the p - 1 blocks each rank receives, all of
+ * them through local allgathers. As the paper gives the terms (not the
+ * messages), each term takes the regime of its average message: b / (p_ℓ L)
+ * bytes non-locally, (b - m/p) / (L + 1) locally. For r not a power of p_ℓ,
+ * L is rounded up (the generalised algorithm's extra step). The paper's text
+ * counts log2(p_ℓ) local messages per local allgather where Eq. (4) charges
+ * one α_ℓ: the equation is used as published. p_ℓ = 1 is plain Bruck, p_ℓ >= p
+ * one local Bruck (L = 0). */
+static double loc_bruck(int p, long bytes, const cs_cost_params *c)
+{
+    if (trivial(p, bytes))
+        return 0;
+    int pl = c->ppn;
+    if (pl <= 0)
+        return NAN;
+    if (pl == 1)
+        return bruck(p, bytes, c);
+    if (pl > p)
+        pl = p;
+    long r = (p + pl - 1) / pl;
+    int L = 0;
+    for (long reach = 1; reach < r; reach *= pl)
+        L++;
+    double b = (double)p * bytes, local_bytes = b - bytes, t = 0;
+    if (L > 0) {
+        double nl_bytes = b / pl, per_msg = nl_bytes / L;
+        const cs_hockney *h = c->net.rdv_bytes > 0 && per_msg >= (double)c->net.rdv_bytes
+                                  ? &c->net.rdv : &c->net.eager;
+        t += L * h->alpha + nl_bytes * h->beta;
+    }
+    double per_local = local_bytes / (L + 1);
+    const cs_hockney *hl = c->local.rdv_bytes > 0 && per_local >= (double)c->local.rdv_bytes
+                               ? &c->local.rdv : &c->local.eager;
+    t += (L + 1) * hl->alpha + local_bytes * hl->beta;
+    return t;
+}
+
+/* Fan et al. Eq. (1), padded Bruck: α log P + β log P ((P+1)/2) N: log P steps
+ * of at most (P+1)/2 blocks of N bytes (the paper's bound on the blocks a step
+ * moves). The uniform Bruck alltoalls move the same blocks (N = the block). */
+static double padded_bruck(int P, long N, const cs_cost_params *c)
+{
+    if (P <= 1 || N <= 0)
+        return 0;
+    return ceil_log2(P) * cs_level_msg(&c->net, (P + 1) / 2.0 * N);
+}
+
+static double mean_block(long N, const cs_cost_params *c)
+{
+    return c->mean_block > 0 ? c->mean_block : N / 2.0;
+}
+
+/* Fan et al. Eq. (2), two-phase Bruck: per step a metadata message of
+ * (P+1)/2 4-byte sizes, then the data: (P+1)/2 blocks of the mean size
+ * (N/2 for the uniform distribution the paper assumes):
+ *   2 α log P + 4 β log P (P+1)/2 + (N/2) β log P (P+1)/2 */
+static double two_phase_bruck(int P, long N, const cs_cost_params *c)
+{
+    if (P <= 1 || N <= 0)
+        return 0;
+    double blocks = (P + 1) / 2.0;
+    return ceil_log2(P) * (cs_level_msg(&c->net, 4 * blocks) +
+                           cs_level_msg(&c->net, blocks * mean_block(N, c)));
+}
+
+/* The spread-out exchange: P - 1 messages per rank, each paying its start-up
+ * (the linear model; the paper gives no equation): (P-1)(α + n̄ β), n̄ the mean
+ * block (N/2 when uniform; N for the uniform alltoall). */
+static double spread_out_v(int P, long N, const cs_cost_params *c)
+{
+    if (P <= 1 || N <= 0)
+        return 0;
+    return (P - 1) * cs_level_msg(&c->net, mean_block(N, c));
+}
+
+static double spread_out(int P, long N, const cs_cost_params *c)
+{
+    if (P <= 1 || N <= 0)
+        return 0;
+    return (P - 1) * cs_level_msg(&c->net, N);
+}
+
+double cs_fan_padded_crossover(int P, const cs_hockney *h)
+{
+    return 8 + 4 * h->alpha / ((P + 1) * h->beta);
 }
 
 static const cs_cost_model models[] = {
@@ -83,10 +198,31 @@ static const cs_cost_model models[] = {
      "log2(p) α + (p-1)(m/p) β; other p: (log2(q)+2) α + (q + p-1 + sum_k min(2^k, p-q))(m/p) β, "
      "q = 2^floor(log2 p)",
      "Sparbit paper II-A for powers of two; otherwise the code's pre- and post-step"},
-    {"allgather", "bruck", bruck, "ceil(log2 p) α + (p-1)(m/p) β", "Sparbit paper II-A"},
+    {"allgather", "bruck", bruck, "ceil(log2 p) α + (p-1)(m/p) β",
+     "Sparbit paper II-A; loc-Bruck paper Eq. (3)"},
     {"allgather", "sparbit", sparbit, "ceil(log2 p) α + (p-1)(m/p) β", "Sparbit paper III-B"},
     /* same schedule, same latency and volume terms: one message per step */
     {"allgather", "sparbit_indexed", sparbit, "ceil(log2 p) α + (p-1)(m/p) β", "Sparbit paper III-B"},
+    {"allgather", "loc_bruck", loc_bruck,
+     "L α + (b/p_ℓ) β + (L+1) α_ℓ + (b - m/p) β_ℓ, L = ceil(log_{p_ℓ}(p/p_ℓ)), b = m",
+     "loc-Bruck paper Eq. (4), as published (one α_ℓ per local allgather); needs p_ℓ"},
+    {"alltoall", "spread_out", spread_out, "(P-1)(α + N β)", "linear exchange"},
+    {"alltoall", "pairwise", spread_out, "(P-1)(α + N β)", "P-1 exchange steps"},
+    {"alltoall", "bruck_basic", padded_bruck, "ceil(log2 P) (α + ((P+1)/2) N β)",
+     "Fan et al. Eq. (1) with every block N"},
+    {"alltoall", "bruck_modified", padded_bruck, "ceil(log2 P) (α + ((P+1)/2) N β)",
+     "Fan et al. Eq. (1) with every block N"},
+    {"alltoall", "bruck_zero_copy", padded_bruck, "ceil(log2 P) (α + ((P+1)/2) N β)",
+     "Fan et al. Eq. (1) with every block N"},
+    {"alltoall", "bruck_zero_rotation", padded_bruck, "ceil(log2 P) (α + ((P+1)/2) N β)",
+     "Fan et al. Eq. (1) with every block N"},
+    {"alltoallv", "spread_out", spread_out_v, "(P-1)(α + n̄ β), n̄ = N/2 (uniform)",
+     "linear exchange; the paper states no equation"},
+    {"alltoallv", "padded_bruck", padded_bruck, "α log P + β log P ((P+1)/2) N",
+     "Fan et al. Eq. (1)"},
+    {"alltoallv", "two_phase_bruck", two_phase_bruck,
+     "2 α log P + 4 β log P (P+1)/2 + n̄ β log P (P+1)/2, n̄ = N/2 (uniform)",
+     "Fan et al. Eq. (2)"},
 };
 
 const cs_cost_model *cs_cost_models(size_t *n)
@@ -106,9 +242,16 @@ const cs_cost_model *cs_cost_model_find(const char *collective, const char *algo
     return NULL;
 }
 
+double cs_cost_predict_params(const char *collective, const char *algorithm, int p, long bytes,
+                              const cs_cost_params *c)
+{
+    const cs_cost_model *m = cs_cost_model_find(collective, algorithm);
+    return m ? m->fn(p, bytes, c) : NAN;
+}
+
 double cs_cost_predict(const char *collective, const char *algorithm, int p, long bytes,
                        const cs_hockney *h)
 {
-    const cs_cost_model *m = cs_cost_model_find(collective, algorithm);
-    return m ? m->fn(p, bytes, h) : NAN;
+    cs_cost_params c = cs_cost_params_hockney(h);
+    return cs_cost_predict_params(collective, algorithm, p, bytes, &c);
 }

@@ -3,8 +3,10 @@
  * algorithm. The allgather models follow the Sparbit paper, Section II-A,
  * where m is the data a rank holds at the end (p blocks of `bytes` each, so
  * m / p = bytes); where collsim's code does something else (fallbacks), the
- * model follows the code. Later collectives add rows to the table in
- * cost_model.c; algorithms without a row (native:*) have no model. */
+ * model follows the code. The loc-Bruck paper's Eqs. (3)-(4) add a local
+ * level and eager/rendezvous regimes; Fan et al.'s Eqs. (1)-(2) cover the
+ * alltoall(v) Bruck variants. Algorithms without a row (native:*) have no
+ * model. */
 #ifndef COLLSIM_COST_MODEL_H
 #define COLLSIM_COST_MODEL_H
 
@@ -15,8 +17,31 @@ typedef struct {
     double beta;  /* transfer time per byte, seconds (1 / bandwidth) */
 } cs_hockney;
 
-/* Predicted seconds for p ranks exchanging `bytes` per rank. */
-typedef double (*cs_cost_fn)(int p, long bytes, const cs_hockney *h);
+/* One locality level's costs: `eager` for messages below rdv_bytes,
+ * `rdv` (rendezvous) at and above it; rdv_bytes 0: one regime (eager). */
+typedef struct {
+    cs_hockney eager, rdv;
+    long rdv_bytes;
+} cs_level_cost;
+
+/* What a model may use. The single-level models read `net` only. */
+typedef struct {
+    cs_level_cost net;   /* non-local: between regions (α, β of the papers) */
+    cs_level_cost local; /* inside a region (α_ℓ, β_ℓ of the loc-Bruck paper) */
+    int ppn;             /* p_ℓ, processes per region; 0: unknown (region models give NaN) */
+    double mean_block;   /* v-collectives: mean block size in bytes; 0: N/2, the uniform
+                            distribution Fan et al. assume in Eq. (2) */
+} cs_cost_params;
+
+/* One level, one regime, unknown regions: what a simulated ping-pong gives. */
+cs_cost_params cs_cost_params_hockney(const cs_hockney *h);
+
+/* The cost of one message of `bytes` at a level, in its regime. */
+double cs_level_msg(const cs_level_cost *l, double bytes);
+
+/* Predicted seconds for p ranks exchanging `bytes` per rank (per block; for
+ * v-collectives N, the largest block). */
+typedef double (*cs_cost_fn)(int p, long bytes, const cs_cost_params *c);
 
 typedef struct {
     const char *collective, *algorithm;
@@ -30,8 +55,17 @@ const cs_cost_model *cs_cost_models(size_t *n);
 /* algorithm is NAME or COLLECTIVE/NAME; NULL when there is no model. */
 const cs_cost_model *cs_cost_model_find(const char *collective, const char *algorithm);
 
-/* Predicted seconds, or NaN when the algorithm has no model (native:...). */
+/* Predicted seconds, or NaN when the algorithm has no model (native:...) or
+ * the model needs what `c` does not give (e.g. p_ℓ). */
+double cs_cost_predict_params(const char *collective, const char *algorithm, int p, long bytes,
+                              const cs_cost_params *c);
+/* The same with one level and one regime. */
 double cs_cost_predict(const char *collective, const char *algorithm, int p, long bytes,
                        const cs_hockney *h);
+
+/* Fan et al., inequality (3): padded Bruck beats two-phase Bruck while
+ * (N - 8)(P + 1) β < 4 α, i.e. for N below 8 + 4α / ((P + 1) β). Returns that
+ * crossover N in bytes for P processes. */
+double cs_fan_padded_crossover(int P, const cs_hockney *h);
 
 #endif

@@ -39,6 +39,78 @@ TEST(CostModel, AllgatherFormulasMatchHandComputedValues)
     EXPECT_TRUE(std::isnan(tw_cost("allgather", "no_such", 8, 1000, A, B)));
 }
 
+// Eager/rendezvous: each message pays its own regime (the loc-Bruck paper's
+// Figure 7 rule), so a Bruck step of 8 KiB or more uses the rendezvous pair.
+TEST(CostModel, MessagesTakeTheirRegime)
+{
+    cs_hockney eager = {1e-6, 1e-9}, rdv = {5e-6, 1e-10};
+    cs_cost_params c = cs_cost_params_hockney(&eager);
+    c.net.rdv = rdv;
+    c.net.rdv_bytes = 8192;
+    EXPECT_DOUBLE_EQ(cs_level_msg(&c.net, 8191), 1e-6 + 8191e-9);
+    EXPECT_DOUBLE_EQ(cs_level_msg(&c.net, 8192), 5e-6 + 8192e-10);
+    // bruck, p = 8, 4 KiB blocks: steps of 1, 2, 4 blocks = 4, 8, 16 KiB
+    double want = (1e-6 + 4096e-9) + (5e-6 + 8192e-10) + (5e-6 + 16384e-10);
+    EXPECT_NEAR(cs_cost_predict_params("allgather", "bruck", 8, 4096, &c), want, 1e-15);
+}
+
+// Loc-Bruck paper Eq. (4) by hand, and Example 2.1's shape (p = 16, p_l = 4:
+// one non-local step, two local allgathers).
+TEST(CostModel, LocBruckIsEquationFourAndNeedsTheRegionSize)
+{
+    cs_hockney net = {2e-6, 1e-9}, local = {0.5e-6, 0.1e-9};
+    cs_cost_params c = cs_cost_params_hockney(&net);
+    c.local.eager = c.local.rdv = local;
+    EXPECT_TRUE(std::isnan(cs_cost_predict_params("allgather", "loc_bruck", 16, 4, &c)));
+    c.ppn = 4;
+    // L = 1, b = 64 bytes: 1 α + (64/4) β + 2 α_l + (64 - 4) β_l
+    double want = 2e-6 + 16e-9 + 2 * 0.5e-6 + 60 * 0.1e-9;
+    EXPECT_NEAR(cs_cost_predict_params("allgather", "loc_bruck", 16, 4, &c), want, 1e-18);
+    // r = 64 = 4^3: L = 3; r = 5 regions of 4 is not a power of 4: L rounds up to 2
+    c.ppn = 4;
+    double b = 256.0 * 4;
+    EXPECT_NEAR(cs_cost_predict_params("allgather", "loc_bruck", 256, 4, &c),
+                3 * 2e-6 + b / 4 * 1e-9 + 4 * 0.5e-6 + (b - 4) * 0.1e-9, 1e-18);
+    b = 20.0 * 4;
+    EXPECT_NEAR(cs_cost_predict_params("allgather", "loc_bruck", 20, 4, &c),
+                2 * 2e-6 + b / 4 * 1e-9 + 3 * 0.5e-6 + (b - 4) * 0.1e-9, 1e-18);
+    // p_l = 1 is Bruck; one region is one local Bruck (L = 0)
+    c.ppn = 1;
+    EXPECT_DOUBLE_EQ(cs_cost_predict_params("allgather", "loc_bruck", 16, 4, &c),
+                     cs_cost_predict_params("allgather", "bruck", 16, 4, &c));
+    c.ppn = 16;
+    EXPECT_NEAR(cs_cost_predict_params("allgather", "loc_bruck", 16, 4, &c), 0.5e-6 + 60 * 0.1e-9,
+                1e-18);
+}
+
+// Fan et al. Eqs. (1)-(2), and inequality (3): padded Bruck wins exactly
+// below N* = 8 + 4 α / ((P + 1) β).
+TEST(CostModel, PaddedAndTwoPhaseBruckCrossAtInequalityThree)
+{
+    const int P = 1024;
+    double logP = 10, half = (P + 1) / 2.0;
+    EXPECT_NEAR(tw_cost("alltoallv", "padded_bruck", P, 64, A, B), logP * A + B * logP * half * 64,
+                1e-15);
+    EXPECT_NEAR(tw_cost("alltoallv", "two_phase_bruck", P, 64, A, B),
+                2 * A * logP + 4 * B * logP * half + 32 * B * logP * half, 1e-15);
+    EXPECT_NEAR(tw_cost("alltoallv", "spread_out", P, 64, A, B), (P - 1) * (A + 32 * B), 1e-15);
+    EXPECT_NEAR(tw_cost("alltoall", "bruck_zero_rotation", P, 64, A, B),
+                logP * A + B * logP * half * 64, 1e-15);
+    cs_hockney h = {A, B};
+    double n = cs_fan_padded_crossover(P, &h);
+    EXPECT_NEAR(n, 8 + 4 * A / ((P + 1) * B), 1e-12);
+    long below = (long)std::floor(n) - 1, above = (long)std::ceil(n) + 1;
+    EXPECT_LT(tw_cost("alltoallv", "padded_bruck", P, below, A, B),
+              tw_cost("alltoallv", "two_phase_bruck", P, below, A, B));
+    EXPECT_GT(tw_cost("alltoallv", "padded_bruck", P, above, A, B),
+              tw_cost("alltoallv", "two_phase_bruck", P, above, A, B));
+    // a skewed distribution's mean replaces N/2
+    cs_cost_params c = cs_cost_params_hockney(&h);
+    c.mean_block = 10;
+    EXPECT_NEAR(cs_cost_predict_params("alltoallv", "spread_out", 8, 64, &c), 7 * (A + 10 * B),
+                1e-15);
+}
+
 TEST(Postal, FitRecoversALineAndNeedsTwoSizes)
 {
     std::vector<long> x = {0, 1, 64, 4096, 1 << 20};

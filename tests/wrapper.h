@@ -10,6 +10,7 @@
 extern "C" {
 #endif
 
+#include "cost_model.h"
 #include "results.h"
 
 /* Parses a list; returns the count (<= max) or -1 with the error in errbuf. */
