@@ -14,14 +14,16 @@ int cs_result_cmp_point(const cs_result *a, const cs_result *b)
     if ((c = strcmp(a->platform, b->platform)) || (c = strcmp(a->collective, b->collective)) ||
         (c = strcmp(a->mapping, b->mapping)))
         return c;
-    if (a->np != b->np)
-        return a->np < b->np ? -1 : 1;
+    /* a report's group (platform, collective, mapping, ppn, distribution)
+     * must be contiguous in this order, so np and bytes come last */
     if (a->ppn != b->ppn)
         return a->ppn < b->ppn ? -1 : 1;
     if ((c = strcmp(a->dist, b->dist)))
         return c;
     if (a->seed != b->seed)
         return a->seed < b->seed ? -1 : 1;
+    if (a->np != b->np)
+        return a->np < b->np ? -1 : 1;
     if (a->bytes != b->bytes)
         return a->bytes < b->bytes ? -1 : 1;
     return 0;

@@ -13,12 +13,12 @@ typedef struct {
     double improvement_pct;         /* 0 when second is NULL */
 } cs_best;
 
-/* Orders rows by platform, collective, mapping, np, ppn, distribution and seed, bytes
- * (0: same point: the algorithms there compete). */
+/* Orders rows by platform, collective, mapping, ppn, distribution and seed,
+ * np, bytes (0: same point: the algorithms there compete). */
 int cs_result_cmp_point(const cs_result *a, const cs_result *b);
 
 /* Groups the rows with status ok; returns the number of groups, in the order
- * platform, mapping, np, bytes. *out is malloc'ed. */
+ * of cs_result_cmp_point. *out is malloc'ed. */
 size_t cs_best_per_case(const cs_result *rows, size_t n, cs_best **out);
 void cs_print_best(FILE *f, const cs_result *rows, size_t n);
 

@@ -132,6 +132,9 @@ static const char *size_label(long b, char *buf, size_t len)
 /* ---- the report's state ---- */
 typedef struct {
     const char *platform, *collective, *mapping;
+    int ppn;              /* ranks per node; 0: the node's cores */
+    const char *dist;     /* v-collectives' block-size distribution; "": none */
+    unsigned long seed;
     longset nps, sizes;
     strset algs; /* algorithms with an ok row in this group */
     char slug[400];
@@ -193,6 +196,9 @@ static cs_result key_of(const group *g, long np, long bytes, const char *alg)
     snprintf(k.platform, sizeof k.platform, "%s", g->platform);
     snprintf(k.collective, sizeof k.collective, "%s", g->collective);
     snprintf(k.mapping, sizeof k.mapping, "%s", g->mapping);
+    k.ppn = g->ppn;
+    snprintf(k.dist, sizeof k.dist, "%s", g->dist);
+    k.seed = g->seed;
     snprintf(k.algorithm, sizeof k.algorithm, "%s", alg ? alg : "");
     k.np = (int)np;
     k.bytes = bytes;
@@ -415,7 +421,8 @@ typedef struct {
 static int in_group(const cs_result *x, const group *g)
 {
     return !strcmp(x->platform, g->platform) && !strcmp(x->collective, g->collective) &&
-           !strcmp(x->mapping, g->mapping);
+           !strcmp(x->mapping, g->mapping) && x->ppn == g->ppn && !strcmp(x->dist, g->dist) &&
+           x->seed == g->seed;
 }
 
 /* Improvement of the focus over the second best where the focus is best. */
@@ -503,10 +510,16 @@ static void md_figure(FILE *md, const char *name, const char *alt)
 static void group_title(const report *r, const group *g, char *buf, size_t len, int multi_coll)
 {
     (void)r;
+    char extra[96] = "";
+    if (g->ppn)
+        snprintf(extra, sizeof extra, ", %d ranks per node", g->ppn);
+    if (g->dist[0])
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ", %s blocks (seed %lu)",
+                 g->dist, g->seed);
     if (multi_coll)
-        snprintf(buf, len, "%s, %s mapping, %s", g->platform, g->mapping, g->collective);
+        snprintf(buf, len, "%s, %s mapping%s, %s", g->platform, g->mapping, extra, g->collective);
     else
-        snprintf(buf, len, "%s, %s mapping", g->platform, g->mapping);
+        snprintf(buf, len, "%s, %s mapping%s", g->platform, g->mapping, extra);
 }
 
 /* gnuplot double-quoted strings (titles with a line break). */
@@ -1610,7 +1623,18 @@ static void build_groups(report *r)
             g->platform = x->platform;
             g->collective = x->collective;
             g->mapping = x->mapping;
+            g->ppn = x->ppn;
+            g->dist = x->dist;
+            g->seed = x->seed;
             slugify(g->slug, sizeof g->slug, x->platform, x->collective, x->mapping);
+            if (x->ppn || x->dist[0]) { /* figure names stay unique per group */
+                size_t used = strlen(g->slug);
+                snprintf(g->slug + used, sizeof g->slug - used, "-ppn%d-%s-%lu", x->ppn,
+                         x->dist[0] ? x->dist : "none", x->seed);
+                for (char *q = g->slug + used; *q; q++)
+                    if (*q == ':')
+                        *q = '_';
+            }
         }
         longset_add(&g->nps, x->np);
         longset_add(&g->sizes, x->bytes);
@@ -1758,6 +1782,13 @@ int cs_report(const cs_report_opts *o, char *md_path, size_t md_len, cs_err *err
     r.err = err;
     if (cs_results_read(o->results, &r.rows, &r.n, err))
         return -1;
+    /* an algorithm run at two region levels is two competitors: name both */
+    for (size_t i = 0; i < r.n; i++)
+        if (r.rows[i].region[0]) {
+            cs_result *x = &r.rows[i];
+            size_t used = strlen(x->algorithm);
+            snprintf(x->algorithm + used, sizeof x->algorithm - used, "@%s", x->region);
+        }
     int rc = -1;
     build_groups(&r);
     plan_whatif(&r);

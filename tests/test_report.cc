@@ -257,6 +257,43 @@ TEST(Report, TablesFiguresAndFailuresFromAKnownResultsFile)
     tw_rmtree(dir);
 }
 
+// Ranks per node and block-size distributions define separate groups (never
+// mixed in one table), and an algorithm run at two region levels is two
+// competitors named ALG@LEVEL.
+TEST(Report, GroupsSplitByRanksPerNodeAndDistribution)
+{
+    char dir[256], md[1024], err[2048];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    std::string path = std::string(dir) + "/results.csv";
+    FILE *f = fopen(path.c_str(), "w");
+    fprintf(f, "platform,mapping,np,ppn,collective,algorithm,region,dtype,mode,dist,seed,bytes,avg_us,"
+               "min_us,max_us,iterations,status\n");
+    for (int ppn : {4, 8})
+        for (const char *alg : {"bruck", "loc_bruck"})
+            for (const char *region : {"", "socket"}) {
+                if (!strcmp(alg, "bruck") && region[0])
+                    continue;
+                // loc_bruck@socket fastest at ppn 8 only
+                double t = !strcmp(alg, "bruck") ? 10 : region[0] ? (ppn == 8 ? 5 : 20) : 15;
+                fprintf(f, "yahoo,sequential,16,%d,allgather,%s,%s,byte,check,,0,8,%g,%g,%g,1,ok\n",
+                        ppn, alg, region, t, t, t);
+            }
+    for (const char *dist : {"uniform", "window:50"})
+        for (const char *alg : {"padded_bruck", "two_phase_bruck"})
+            fprintf(f, "yahoo,sequential,16,0,alltoallv,%s,,byte,check,%s,7,64,%g,1,1,1,ok\n", alg, dist,
+                    !strcmp(alg, "padded_bruck") == !strcmp(dist, "uniform") ? 1.0 : 2.0);
+    fclose(f);
+    ASSERT_EQ(tw_report(path.c_str(), NULL, NULL, NULL, md, sizeof md, err, sizeof err), 0) << err;
+    std::string text = slurp(md);
+    for (const char *section : {"## yahoo, sequential mapping, 4 ranks per node, allgather",
+                                "## yahoo, sequential mapping, 8 ranks per node, allgather",
+                                "## yahoo, sequential mapping, uniform blocks (seed 7), alltoallv",
+                                "## yahoo, sequential mapping, window:50 blocks (seed 7), alltoallv"})
+        EXPECT_TRUE(has(text, section)) << section << "\n" << text;
+    EXPECT_TRUE(has(text, "loc_bruck@socket")) << text;
+    tw_rmtree(dir);
+}
+
 TEST(Report, BaselineAndFocusOptionsAndTheirErrors)
 {
     char dir[256], md[1024], err[2048];
