@@ -57,8 +57,14 @@ static void swap_blocks(char *a, char *b, size_t bytes)
     }
 }
 
+static int local_moves = 1;
+
+void coll_set_local_moves(int enabled) { local_moves = enabled; }
+
 void coll_reverse_blocks(void *buf, int lo, int hi, size_t block_bytes)
 {
+    if (!local_moves)
+        return;
     char *b = buf;
 
     for (hi--; lo < hi; lo++, hi--)
@@ -180,4 +186,58 @@ int coll_sendrecv_blocks(void *buf, size_t block_bytes, int count, MPI_Datatype 
                         dest, COLL_TAG_ALLGATHER,
                         coll_block(buf, recv_first, block_bytes), recv_n * count, type,
                         source, COLL_TAG_ALLGATHER, comm, MPI_STATUS_IGNORE);
+}
+
+int coll_alltoallv_begin(const void *sendbuf, const int *sendcounts, const int *sdispls,
+                         MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                         const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                         coll_v_args *a)
+{
+    int err;
+
+    memset(a, 0, sizeof *a);
+    if (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE)
+        return MPI_ERR_ARG;
+    if ((err = MPI_Comm_rank(comm, &a->rank)) != MPI_SUCCESS ||
+        (err = MPI_Comm_size(comm, &a->size)) != MPI_SUCCESS ||
+        (err = coll_block_bytes(sendtype, 1, &a->send_unit)) != MPI_SUCCESS ||
+        (err = coll_block_bytes(recvtype, 1, &a->recv_unit)) != MPI_SUCCESS)
+        return err;
+    for (int j = 0; j < a->size; j++) {
+        if (sendcounts[j] < 0 || recvcounts[j] < 0)
+            return MPI_ERR_COUNT;
+        if (sdispls[j] < 0 || rdispls[j] < 0)
+            return MPI_ERR_ARG;
+    }
+    a->sendbuf = sendbuf;
+    a->sendcounts = sendcounts;
+    a->sdispls = sdispls;
+    a->recvbuf = recvbuf;
+    a->recvcounts = recvcounts;
+    a->rdispls = rdispls;
+    /* Type signatures must match; only the byte count can be checked here. */
+    const size_t own = coll_v_send_bytes(a, a->rank), room = coll_v_recv_bytes(a, a->rank);
+    if (own != room)
+        return own > room ? MPI_ERR_TRUNCATE : MPI_ERR_COUNT;
+    if (own > 0)
+        memmove(coll_v_recv_block(a, a->rank), coll_v_send_block(a, a->rank), own);
+    return MPI_SUCCESS;
+}
+
+int coll_alltoallv_max_block(const coll_v_args *a, MPI_Comm comm, size_t *max_bytes)
+{
+    long local = 0, global = 0;
+
+    *max_bytes = 0;
+    for (int j = 0; j < a->size; j++)
+        if (j != a->rank && (long)coll_v_send_bytes(a, j) > local)
+            local = (long)coll_v_send_bytes(a, j);
+    const int err = MPI_Allreduce(&local, &global, 1, MPI_LONG, MPI_MAX, comm);
+    if (err != MPI_SUCCESS)
+        return err;
+    /* Padded steps and working buffers hold up to size blocks of this size. */
+    if ((long long)a->size * global > INT_MAX)
+        return MPI_ERR_COUNT;
+    *max_bytes = (size_t)global;
+    return MPI_SUCCESS;
 }

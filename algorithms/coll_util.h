@@ -29,6 +29,12 @@ void coll_rotate_blocks(void *buf, int nblocks, size_t block_bytes, int shift);
  * their order); same small stack buffer as coll_rotate_blocks. */
 void coll_reverse_blocks(void *buf, int lo, int hi, size_t block_bytes);
 
+/* Local block moves (coll_rotate_blocks, coll_reverse_blocks) are on by
+ * default. A host program whose buffers hold no meaningful data (the
+ * simulation driver's folded buffers) may turn them off: they cost no
+ * simulated time, but O(p^2) bytes of host CPU per call at 32K ranks. */
+void coll_set_local_moves(int enabled);
+
 /* Scratch memory for algorithms that need it. Defaults to malloc/free; a host
  * program (the simulation driver in fold mode) may install its own allocator so
  * that scratch buffers are folded like the user buffers. */
@@ -47,6 +53,9 @@ static inline int coll_mod(int a, int p) { int r = a % p; return r < 0 ? r + p :
 #define COLL_TAG_ALLGATHER 25455
 /* ... and of the alltoall algorithms. */
 #define COLL_TAG_ALLTOALL 25456
+/* ... and of the alltoallv algorithms' data and metadata messages. */
+#define COLL_TAG_ALLTOALLV 25457
+#define COLL_TAG_ALLTOALLV_META 25458
 
 /* Address of block `index` in a buffer of `block_bytes`-sized blocks. */
 static inline void *coll_block(void *buf, int index, size_t block_bytes)
@@ -75,6 +84,59 @@ int coll_allgather_begin(const void *sendbuf, int sendcount, MPI_Datatype sendty
 int coll_alltoall_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                         void *recvbuf, int recvcount, MPI_Datatype recvtype,
                         MPI_Comm comm, int *rank, int *size, size_t *block_bytes);
+
+/* The relative indices a Bruck step of distance d (a power of two) moves among
+ * p blocks: every i in [d, p) with bit d set, ascending (Bruck et al. 1997;
+ * Fan et al. 2022, Section 2.1). Declares int i in the loop body's scope. */
+#define COLL_FOR_BRUCK_STEP(i, d, p)                                                               \
+    for (int lo_##i = (d); lo_##i < (p); lo_##i += 2 * (d))                                       \
+        for (int i = lo_##i; i < lo_##i + (d) && i < (p); i++)
+
+/* ---- alltoallv ----
+ * The caller's arguments of an MPI_Alltoallv with byte units resolved: block j
+ * of the send buffer starts sdispls[j] * send_unit bytes into sendbuf and has
+ * sendcounts[j] * send_unit bytes (units = the contiguous types' sizes). The
+ * arrays are the caller's and are only ever read. */
+typedef struct {
+    const char *sendbuf;
+    const int *sendcounts, *sdispls;
+    char *recvbuf;
+    const int *recvcounts, *rdispls;
+    size_t send_unit, recv_unit;
+    int rank, size;
+} coll_v_args;
+
+static inline const char *coll_v_send_block(const coll_v_args *a, int j)
+{
+    return a->sendbuf + (size_t)a->sdispls[j] * a->send_unit;
+}
+static inline size_t coll_v_send_bytes(const coll_v_args *a, int j)
+{
+    return (size_t)a->sendcounts[j] * a->send_unit;
+}
+static inline char *coll_v_recv_block(const coll_v_args *a, int j)
+{
+    return a->recvbuf + (size_t)a->rdispls[j] * a->recv_unit;
+}
+static inline size_t coll_v_recv_bytes(const coll_v_args *a, int j)
+{
+    return (size_t)a->recvcounts[j] * a->recv_unit;
+}
+
+/* Common entry of every alltoallv: fills *a, checks the types (contiguous),
+ * counts and displacements (>= 0) and the own block's byte count, then copies
+ * the own block (sendbuf block rank -> recvbuf block rank). MPI_IN_PLACE:
+ * MPI_ERR_ARG. */
+int coll_alltoallv_begin(const void *sendbuf, const int *sendcounts, const int *sdispls,
+                         MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                         const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                         coll_v_args *a);
+
+/* The largest block, in bytes, any rank sends to another rank (own blocks
+ * excluded): an MPI_Allreduce of the local maxima (Fan et al. 2022, Section
+ * 3.1 and Algorithm 1, line 1). MPI_ERR_COUNT when size * max exceeds INT_MAX
+ * (the same on every rank). */
+int coll_alltoallv_max_block(const coll_v_args *a, MPI_Comm comm, size_t *max_bytes);
 
 /* One MPI_Sendrecv of whole contiguous blocks of `buf` (each `count` x `type`):
  * blocks [send_first, send_first + send_n) to `dest`, blocks

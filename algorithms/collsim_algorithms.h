@@ -24,6 +24,11 @@ int collsim_allgather_recursive_doubling(COLLSIM_ALLGATHER_ARGS);
 int collsim_allgather_bruck(COLLSIM_ALLGATHER_ARGS);
 int collsim_allgather_sparbit(COLLSIM_ALLGATHER_ARGS);
 int collsim_allgather_sparbit_indexed(COLLSIM_ALLGATHER_ARGS);
+/* Locality-aware (regions from coll_locality.h) */
+int collsim_allgather_loc_bruck(COLLSIM_ALLGATHER_ARGS);
+int collsim_allgather_loc_bruck_multilevel(COLLSIM_ALLGATHER_ARGS);
+int collsim_allgather_hierarchical(COLLSIM_ALLGATHER_ARGS);
+int collsim_allgather_multilane(COLLSIM_ALLGATHER_ARGS);
 
 /* MPI_IN_PLACE is not supported by the alltoall algorithms: MPI_ERR_ARG. */
 int collsim_alltoall_spread_out(COLLSIM_ALLTOALL_ARGS);
@@ -32,5 +37,19 @@ int collsim_alltoall_bruck_basic(COLLSIM_ALLTOALL_ARGS);
 int collsim_alltoall_bruck_modified(COLLSIM_ALLTOALL_ARGS);
 int collsim_alltoall_bruck_zero_rotation(COLLSIM_ALLTOALL_ARGS);
 int collsim_alltoall_bruck_zero_copy(COLLSIM_ALLTOALL_ARGS);
+
+/* MPI_Alltoallv's signature: per-block counts and displacements (in units of
+ * the types' extents). The algorithms only read the caller's arrays. */
+#define COLLSIM_ALLTOALLV_ARGS                                                              \
+    const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,  \
+        void *recvbuf, const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,     \
+        MPI_Comm comm
+typedef int (*collsim_alltoallv_fn)(COLLSIM_ALLTOALLV_ARGS);
+
+/* Fan et al. 2022; MPI_IN_PLACE is not supported: MPI_ERR_ARG. */
+int collsim_alltoallv_spread_out(COLLSIM_ALLTOALLV_ARGS);
+int collsim_alltoallv_padded_bruck(COLLSIM_ALLTOALLV_ARGS);
+int collsim_alltoallv_padded_alltoall(COLLSIM_ALLTOALLV_ARGS);
+int collsim_alltoallv_two_phase_bruck(COLLSIM_ALLTOALLV_ARGS);
 
 #endif

@@ -1531,6 +1531,83 @@ static int sec_models(const report *r, int multi_coll)
     return 0;
 }
 
+/* Order of the accounting table: case (platform, mapping, ppn, np, collective),
+ * then size, then algorithm. */
+static int cmp_account(const void *a, const void *b)
+{
+    const cs_result *x = *(const cs_result *const *)a, *y = *(const cs_result *const *)b;
+    int c = strcmp(x->platform, y->platform);
+    if (!c)
+        c = strcmp(x->mapping, y->mapping);
+    if (!c)
+        c = (x->ppn > y->ppn) - (x->ppn < y->ppn);
+    if (!c)
+        c = (x->np > y->np) - (x->np < y->np);
+    if (!c)
+        c = strcmp(x->collective, y->collective);
+    if (!c)
+        c = (x->bytes > y->bytes) - (x->bytes < y->bytes);
+    if (!c)
+        c = strcmp(x->algorithm, y->algorithm);
+    return c;
+}
+
+/* Per case, the messages and bytes that left the sender's node in one call
+ * (columns nonlocal_*; README, "Per-level message accounting"). Only rows that
+ * measured them (collsim's own algorithms); nothing when there is none. */
+static void sec_accounting(const report *r)
+{
+    enum { MAX_ROWS_PER_CASE = 40 };
+    const cs_result **v = malloc((r->n ? r->n : 1) * sizeof *v);
+    size_t n = 0, skipped = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        if (strcmp(r->rows[i].status, "ok"))
+            continue;
+        if (r->rows[i].nonlocal_max_msgs >= 0)
+            v[n++] = &r->rows[i];
+        else
+            skipped++;
+    }
+    if (!n) {
+        free(v);
+        return;
+    }
+    qsort(v, n, sizeof *v, cmp_account);
+    FILE *md = r->md;
+    fprintf(md, "## Non-local messages\n\n"
+                "Messages and payload bytes that left the sender's node in one call: the busiest "
+                "rank's count (messages and bytes separately) and the total over ranks (README, "
+                "\"Per-level message accounting\"; the `account` column has every level).%s\n\n",
+            skipped ? " Rows without counts (SMPI's built-ins) are left out." : "");
+    for (size_t i = 0; i < n;) {
+        const cs_result *c = v[i];
+        size_t end = i;
+        while (end < n && !strcmp(v[end]->platform, c->platform) &&
+               !strcmp(v[end]->mapping, c->mapping) && v[end]->ppn == c->ppn &&
+               v[end]->np == c->np && !strcmp(v[end]->collective, c->collective))
+            end++;
+        char ppn[32] = "";
+        if (c->ppn)
+            snprintf(ppn, sizeof ppn, ", %d per node", c->ppn);
+        fprintf(md, "### %s, %s%s, np %d, %s\n\n"
+                    "| algorithm | size | max msgs | max bytes | total msgs | total bytes |\n"
+                    "|---|---:|---:|---:|---:|---:|\n",
+                c->platform, c->mapping, ppn, c->np, c->collective);
+        for (size_t k = i; k < end && k < i + MAX_ROWS_PER_CASE; k++) {
+            char lab[32];
+            fprintf(md, "| %s | %s | %lld | %lld | %lld | %lld |\n", v[k]->algorithm,
+                    size_label(v[k]->bytes, lab, sizeof lab), v[k]->nonlocal_max_msgs,
+                    v[k]->nonlocal_max_bytes, v[k]->nonlocal_total_msgs,
+                    v[k]->nonlocal_total_bytes);
+        }
+        if (end - i > MAX_ROWS_PER_CASE)
+            fprintf(md, "\n%zu more rows in the results file.\n", end - i - MAX_ROWS_PER_CASE);
+        fprintf(md, "\n");
+        i = end;
+    }
+    free(v);
+}
+
 static void sec_failures(const report *r)
 {
     FILE *md = r->md;
@@ -1842,6 +1919,7 @@ int cs_report(const cs_report_opts *o, char *md_path, size_t md_len, cs_err *err
             goto out;
     if (r.ng && sec_models(&r, multi_coll))
         goto out;
+    sec_accounting(&r);
     sec_failures(&r);
     rc = 0;
 out:

@@ -112,6 +112,11 @@ gen() {
   -->
   <zone id="fattree" routing="Full">
     <prop id="collsim/description" value="Generic 2-level fat tree ($blocking_short): $nodes nodes x $cores cores = $ranks ranks, $leaves leaves x $npl nodes, $uplinks spines; InfiniBand-like assumed values (12 GB/s, 0.6/1.2 us same/cross leaf)"/>
+    <!-- Locality levels (platforms/README.md, "Locality levels"): a host is a node; node-i is
+         under leaf switch floor(i / $npl), declared by host-number arithmetic because SimGrid
+         3.32 drops the <prop>s of a FAT_TREE cluster. -->
+    <prop id="collsim.levels" value="node,switch"/>
+    <prop id="collsim.group.switch" value="$npl"/>
 
     <!--
       radical           : 0-$last = $nodes hosts ($leaves leaves x $npl hosts per leaf; generator arguments).

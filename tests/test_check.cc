@@ -4,6 +4,8 @@
 // cases, a baseline rewritten exactly, PASS/FAIL lines with their numbers.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -258,6 +260,53 @@ TEST(Check, BadInputGetsOneLine)
         EXPECT_EQ(o.code, 2) << c.args << "\n" << o.text;
         EXPECT_NE(o.text.find(c.want), std::string::npos) << c.args << "\n" << o.text;
         EXPECT_EQ(o.text.find('\n'), o.text.size() - 1) << c.args << ": not one line:\n" << o.text;
+    }
+}
+
+// sim/shim (preloaded into smpimain for SMPI 3.32's speed) must not change a
+// single predicted bit, nor any data: check mode (real buffers, eager and
+// rendezvous sizes) and fold mode, with and without it.
+TEST(SmpiShim, PredictedTimesAndDataAreIdenticalWithoutIt)
+{
+    struct Case {
+        const char *platform, *alg, *sizes;
+        int np, fold;
+    } cases[] = {{"yahoo", "bruck", "1,1000,70000", 37, 0},
+                 {"yahoo", "ring", "8,65536", 16, 0},
+                 {"fattree-32k", "bruck", "8", 512, 1}};
+    for (const Case &c : cases) {
+        cs_result *rows[2];
+        size_t n[2];
+        for (int off = 0; off < 2; off++) {
+            if (off)
+                setenv("COLLSIM_SMPI_SHIM", "off", 1);
+            tw_run_spec s;
+            memset(&s, 0, sizeof s);
+            s.platform = c.platform;
+            s.mapping = "cyclic";
+            s.coll = "allgather";
+            s.alg = c.alg;
+            s.sizes = c.sizes;
+            s.np = c.np;
+            s.fold = c.fold;
+            s.iters = 2;
+            s.warmup = 1;
+            s.timeout_s = 300;
+            char err[2048];
+            int rc = tw_run(&s, &rows[off], &n[off], err, sizeof err);
+            unsetenv("COLLSIM_SMPI_SHIM");
+            ASSERT_EQ(rc, 0) << err;
+        }
+        ASSERT_EQ(n[0], n[1]);
+        for (size_t i = 0; i < n[0]; i++) {
+            EXPECT_STREQ(rows[0][i].status, "ok") << c.alg << " " << rows[0][i].note;
+            EXPECT_STREQ(rows[1][i].status, "ok") << c.alg << " " << rows[1][i].note;
+            EXPECT_EQ(rows[0][i].avg_us, rows[1][i].avg_us) << c.alg << " " << rows[0][i].bytes;
+            EXPECT_EQ(rows[0][i].min_us, rows[1][i].min_us) << c.alg << " " << rows[0][i].bytes;
+            EXPECT_EQ(rows[0][i].max_us, rows[1][i].max_us) << c.alg << " " << rows[0][i].bytes;
+        }
+        tw_free_rows(rows[0]);
+        tw_free_rows(rows[1]);
     }
 }
 

@@ -49,12 +49,12 @@ TEST(Cli, BenchFailsWhenTheDataCheckFails)
 TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
 {
     struct { const char *args, *want; } cases[] = {
-        {"bench --platform yahooo --np 4 --alg ring", "unknown platform 'yahooo' (valid: cervino, fattree-32k, yahoo"},
+        {"bench --platform yahooo --np 4 --alg ring", "unknown platform 'yahooo' (valid: cervino, cori, cori-knl, fattree-32k, "},
         {"bench --platform yahoo --np 4 --alg rign", "unknown allgather algorithm 'rign' (valid: ring,"},
         {"bench --platform yahoo --np 129 --alg ring", "129 processes do not fit on platform 'yahoo' (16 nodes, 128 cores in all)"},
         {"bench --platform yahoo --np 4 --alg ring --sizes 1:x", "size list: cannot read '1:x'"},
         {"bench --platform yahoo --np 4 --alg ring --map block", "unknown mapping 'block' (valid: sequential, cyclic)"},
-        {"bench --platform yahoo --np 4 --alg ring --coll gather", "unknown collective 'gather' (valid: allgather, alltoall)"},
+        {"bench --platform yahoo --np 4 --alg ring --coll gather", "unknown collective 'gather' (valid: allgather, alltoall, alltoallv)"},
         {"bench --platform yahoo --np 4 --alg ring --dtype int --sizes 6", "size 6 is not a multiple of the int size"},
         {"bench --platform yahoo --np 0 --alg ring", "--np needs an integer >= 1"},
         {"bench --platform fattree-32k --np 32768 --alg ring --sizes 1M", "use --fold"},

@@ -48,7 +48,9 @@ TEST(Platform, BadPlatformsAreRejectedWithFileAndLine)
     char err[2048];
     ASSERT_EQ(tw_platform_shape("yahooo", &nodes, &cores, err, sizeof err), -1);
     EXPECT_NE(std::string(err).find("unknown platform 'yahooo'"), std::string::npos) << err;
-    EXPECT_NE(std::string(err).find("valid: cervino, fattree-32k, yahoo"), std::string::npos) << err;
+    EXPECT_NE(std::string(err).find("valid: cervino, "), std::string::npos) << err;
+    EXPECT_NE(std::string(err).find("fattree-32k, "), std::string::npos) << err;
+    EXPECT_NE(std::string(err).find("yahoo"), std::string::npos) << err;
     std::string f = data + "/malformed-platform.xml";
     ASSERT_EQ(tw_platform_shape(f.c_str(), &nodes, &cores, err, sizeof err), -1);
     EXPECT_NE(std::string(err).find("malformed-platform.xml:"), std::string::npos) << err;
@@ -125,6 +127,189 @@ TEST(Mapping, UnknownMappingAndBadCounts)
     EXPECT_NE(map_error("yahoo", "round-robin", 4).find("valid: sequential, cyclic"),
               std::string::npos);
     EXPECT_NE(map_error("yahoo", "sequential", 0).find("not positive"), std::string::npos);
+}
+
+// ---- ranks per node (--ppn K, <ppn>) ----
+
+std::vector<int> map_ppn(const char *platform, const char *mapping, int np, int ppn,
+                         bool over = false, std::vector<int> *hosts = nullptr)
+{
+    std::vector<int> v(np), h(np);
+    char err[2048];
+    EXPECT_EQ(tw_map_ppn(platform, mapping, np, over, ppn, v.data(), h.data(), err, sizeof err), 0)
+        << err;
+    if (hosts)
+        *hosts = h;
+    return v;
+}
+
+std::string map_ppn_error(const char *platform, const char *mapping, int np, int ppn,
+                          bool over = false)
+{
+    std::vector<int> v(np > 0 ? np : 1);
+    char err[2048] = "";
+    EXPECT_EQ(tw_map_ppn(platform, mapping, np, over, ppn, v.data(), nullptr, err, sizeof err), -1);
+    return err;
+}
+
+TEST(Ppn, SequentialPutsKConsecutiveRanksOnEachNode)
+{
+    for (int k : {1, 3, 4, 8})
+        for (int np : {1, 5, 16, 37}) {
+            if ((np + k - 1) / k > 16)
+                continue;
+            auto v = map_ppn("yahoo", "sequential", np, k);
+            for (int r = 0; r < np; r++)
+                ASSERT_EQ(v[r], r / k) << "k=" << k << " np=" << np << " rank " << r;
+        }
+}
+
+TEST(Ppn, CyclicDealsRanksOverCeilNpOverKNodes)
+{
+    auto v = map_ppn("yahoo", "cyclic", 10, 4); // 3 nodes: 4, 3 and 3 ranks
+    EXPECT_EQ(v, (std::vector<int>{0, 1, 2, 0, 1, 2, 0, 1, 2, 0}));
+    for (int k : {2, 4, 8}) {
+        auto w = map_ppn("yahoo", "cyclic", 32, k);
+        int nodes = (32 + k - 1) / k;
+        for (int r = 0; r < 32; r++)
+            ASSERT_EQ(w[r], r % nodes) << "k=" << k << " rank " << r;
+    }
+}
+
+TEST(Ppn, ZeroIsTheDefaultAndKEqualToTheCoresFillsLikeIt)
+{
+    EXPECT_EQ(map_ppn("yahoo", "sequential", 37, 0), map("yahoo", "sequential", 37));
+    EXPECT_EQ(map_ppn("yahoo", "cyclic", 37, 0), map("yahoo", "cyclic", 37));
+    EXPECT_EQ(map_ppn("yahoo", "sequential", 37, 8), map("yahoo", "sequential", 37));
+    // the default cyclic deals over every node; with K given, over ceil(np/K) nodes
+    auto d = map_ppn("yahoo", "cyclic", 20, 0), k = map_ppn("yahoo", "cyclic", 20, 8);
+    EXPECT_EQ(d[16], 0);
+    EXPECT_EQ(k[3], 0);
+}
+
+TEST(Ppn, MoreThanTheCoresNeedsOversubscription)
+{
+    std::string e = map_ppn_error("yahoo", "sequential", 18, 9);
+    EXPECT_NE(e.find("9 ranks per node exceed the 8 cores of node 'node-0' on platform 'yahoo'"),
+              std::string::npos) << e;
+    EXPECT_NE(e.find("--ppn 8 or less"), std::string::npos) << e;
+    auto v = map_ppn("yahoo", "sequential", 32, 16, true); // 2 per core on 2 nodes
+    for (int r = 0; r < 32; r++)
+        ASSERT_EQ(v[r], r / 16);
+    // the last node may hold fewer: 3 x 8 + 1, fine without oversubscription
+    EXPECT_EQ(map_ppn("yahoo", "sequential", 25, 8)[24], 3);
+}
+
+TEST(Ppn, ImpossibleCombinationsNameTheValues)
+{
+    std::string e = map_ppn_error("yahoo", "sequential", 65, 4);
+    EXPECT_NE(e.find("65 processes at 4 per node need 17 nodes, but platform 'yahoo' has 16"),
+              std::string::npos) << e;
+    e = map_ppn_error("fattree-32k", "cyclic", 32768, 16);
+    EXPECT_NE(e.find("32768 processes at 16 per node need 2048 nodes, but platform 'fattree-32k' "
+                     "has 1024"), std::string::npos) << e;
+    e = map_ppn_error("yahoo", "sequential", 4, -1);
+    EXPECT_NE(e.find("negative"), std::string::npos) << e;
+}
+
+TEST(Ppn, NodesOfSocketHostsFillSocketZeroThenSocketOne)
+{
+    std::string f = data + "/sockets.xml"; // 3 nodes x 2 sockets x 2 cores
+    int nodes;
+    long cores;
+    char err[2048];
+    ASSERT_EQ(tw_platform_shape(f.c_str(), &nodes, &cores, err, sizeof err), 0) << err;
+    EXPECT_EQ(nodes, 3); // nodes are the zones, not the 6 socket hosts
+    EXPECT_EQ(cores, 12);
+    std::vector<int> hosts;
+    auto v = map_ppn(f.c_str(), "sequential", 12, 4, false, &hosts);
+    EXPECT_EQ(v, (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}));
+    EXPECT_EQ(hosts, (std::vector<int>{0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5}));
+    v = map_ppn(f.c_str(), "sequential", 6, 3, false, &hosts); // 2 on socket 0, 1 on socket 1
+    EXPECT_EQ(hosts, (std::vector<int>{0, 0, 1, 2, 2, 3}));
+    v = map_ppn(f.c_str(), "cyclic", 7, 3, false, &hosts); // nodes 0 1 2 0 1 2 0
+    EXPECT_EQ(v, (std::vector<int>{0, 1, 2, 0, 1, 2, 0}));
+    EXPECT_EQ(hosts, (std::vector<int>{0, 2, 4, 0, 2, 4, 1}));
+    // the default (no K) fills each node's 4 cores
+    v = map_ppn(f.c_str(), "sequential", 9, 0, false, &hosts);
+    EXPECT_EQ(v, (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1, 2}));
+    EXPECT_EQ(hosts, (std::vector<int>{0, 0, 1, 1, 2, 2, 3, 3, 4}));
+    EXPECT_NE(map_ppn_error(f.c_str(), "sequential", 10, 5).find("5 ranks per node exceed the 4 "
+                                                                 "cores of node 'node-0'"),
+              std::string::npos);
+    v = map_ppn(f.c_str(), "sequential", 8, 8, true, &hosts); // 2 per core: 4 per socket
+    EXPECT_EQ(hosts, (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
+}
+
+// ---- locality levels (platforms/README.md, "Locality levels") ----
+
+struct Levels {
+    std::string names;
+    std::vector<std::vector<int>> region; // [host][level]
+};
+
+Levels levels(const char *platform)
+{
+    Levels l;
+    char names[256], err[2048];
+    std::vector<int> reg(8 * 4096);
+    int n = tw_platform_levels(platform, names, sizeof names, reg.data(), 4096, err, sizeof err);
+    EXPECT_GE(n, 0) << err;
+    l.names = names;
+    for (int h = 0; h < n; h++)
+        l.region.emplace_back(reg.begin() + h * 6, reg.begin() + h * 6 + 6);
+    return l;
+}
+
+std::string levels_error(const std::string &platform)
+{
+    char names[256], err[2048] = "";
+    std::vector<int> reg(8 * 64);
+    EXPECT_EQ(tw_platform_levels(platform.c_str(), names, sizeof names, reg.data(), 64, err,
+                                 sizeof err), -1);
+    return err;
+}
+
+TEST(Levels, ShippedPlatformsDeclareTheirLevels)
+{
+    auto y = levels("yahoo");
+    EXPECT_EQ(y.names, "node switch");
+    ASSERT_EQ(y.region.size(), 16u);
+    for (int h = 0; h < 16; h++) {
+        EXPECT_EQ(y.region[h][0], h);
+        EXPECT_EQ(y.region[h][1], h < 5 ? 0 : 1) << "node-" << h; // leaf A: node-0..4
+    }
+    auto c = levels("cervino");
+    EXPECT_EQ(c.names, "node");
+    auto f = levels("fattree-32k");
+    EXPECT_EQ(f.names, "node switch");
+    ASSERT_EQ(f.region.size(), 1024u);
+    for (int h = 0; h < 1024; h++)
+        ASSERT_EQ(f.region[h][1], h / 32) << "node-" << h;
+    auto s = levels((data + "/sockets.xml").c_str());
+    EXPECT_EQ(s.names, "socket node switch");
+    ASSERT_EQ(s.region.size(), 6u);
+    for (int h = 0; h < 6; h++) {
+        EXPECT_EQ(s.region[h][0], h);
+        EXPECT_EQ(s.region[h][1], h / 2);
+        EXPECT_EQ(s.region[h][2], h < 4 ? 0 : 1); // uneven: 2 nodes, then 1
+    }
+    auto h = levels((data + "/hetero.xml").c_str()); // no declaration: one level, the host
+    EXPECT_EQ(h.names, "node");
+}
+
+TEST(Levels, BadDeclarationsAreErrors)
+{
+    std::string e = levels_error(data + "/levels-undeclared.xml");
+    EXPECT_NE(e.find("host 'c2' has no 'switch' region"), std::string::npos) << e;
+    e = levels_error(data + "/levels-nonesting.xml");
+    EXPECT_NE(e.find("levels do not nest"), std::string::npos) << e;
+    EXPECT_NE(e.find("'switch' region but not a 'rack' region"), std::string::npos) << e;
+    e = levels_error(data + "/levels-unlisted.xml");
+    EXPECT_NE(e.find("declares level 'rack', which collsim.levels does not list"),
+              std::string::npos) << e;
+    e = levels_error(data + "/levels-nonode.xml");
+    EXPECT_NE(e.find("must include 'node'"), std::string::npos) << e;
 }
 
 } // namespace

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "bench_case.h"
+#include "calibrate.h"
+#include "distributions.h"
 #include "regression.h"
 #include "mapping.h"
 #include "numlist.h"
@@ -55,9 +57,48 @@ int tw_map(const char *platform, const char *mapping, int np, int oversubscribe,
     cs_err e;
     if (cs_mapping_parse(mapping, &m, &e) || load(platform, &pf, &e))
         return fail(&e, errbuf, errlen);
-    int rc = cs_map_ranks(&pf, m, np, oversubscribe, node_of_rank, &e);
+    int rc = cs_map_ranks(&pf, m, np, oversubscribe, 0, node_of_rank, &e);
     cs_platform_free(&pf);
     return rc ? fail(&e, errbuf, errlen) : 0;
+}
+
+int tw_map_ppn(const char *platform, const char *mapping, int np, int oversubscribe, int ppn,
+               int *node_of_rank, int *host_of_rank, char *errbuf, size_t errlen)
+{
+    cs_platform pf;
+    cs_mapping m;
+    cs_err e;
+    if (cs_mapping_parse(mapping, &m, &e) || load(platform, &pf, &e))
+        return fail(&e, errbuf, errlen);
+    int rc = cs_map_ranks(&pf, m, np, oversubscribe, ppn, node_of_rank, &e);
+    if (!rc && host_of_rank) {
+        cs_hosts_of_ranks(&pf, node_of_rank, np, host_of_rank);
+        for (int r = 0; r < np; r++) /* a single-host node: its host */
+            if (host_of_rank[r] < 0)
+                host_of_rank[r] = pf.nodes[node_of_rank[r]].first_host;
+    }
+    cs_platform_free(&pf);
+    return rc ? fail(&e, errbuf, errlen) : 0;
+}
+
+int tw_platform_levels(const char *platform, char *names, size_t names_len, int *regions,
+                       int max_hosts, char *errbuf, size_t errlen)
+{
+    cs_platform pf;
+    cs_err e;
+    if (load(platform, &pf, &e))
+        return fail(&e, errbuf, errlen);
+    names[0] = 0;
+    for (int l = 0; l < pf.nlevels; l++) {
+        size_t u = strlen(names);
+        snprintf(names + u, names_len - u, "%s%s", l ? " " : "", pf.levels[l]);
+    }
+    for (int h = 0; h < pf.nhosts && h < max_hosts; h++)
+        for (int l = 0; l < CS_MAX_LEVELS; l++)
+            regions[h * CS_MAX_LEVELS + l] = l < pf.nlevels ? pf.hosts[h].region[l] : -1;
+    int n = pf.nhosts;
+    cs_platform_free(&pf);
+    return n;
 }
 
 int tw_platform_shape(const char *platform, int *nnodes, long *cores, char *errbuf, size_t errlen)
@@ -91,7 +132,8 @@ int tw_scenario(const char *path, long *ncases, char *errbuf, size_t errlen)
     if (cs_scenario_load(path, &s, &e))
         return fail(&e, errbuf, errlen);
     *ncases = (long)s.nplatforms * (s.has_vary ? s.vary.nvalues : 1) * s.nmappings *
-              (long)s.nps.n * s.nalgs;
+              (long)s.nps.n * s.nalgs *
+              (long)(s.ppns.n ? s.ppns.n : 1);
     cs_scenario_free(&s);
     return 0;
 }
@@ -118,6 +160,8 @@ int tw_run(const tw_run_spec *spec, cs_result **rows, size_t *nrows, char *errbu
     }
     c.platform = &pf;
     c.np = spec->np;
+    c.ppn = spec->ppn;
+    c.account = spec->account;
     c.sizes = &sizes;
     c.np_list = spec->np_list ? &nps : NULL;
     c.iters = spec->iters ? spec->iters : 1;
@@ -126,6 +170,8 @@ int tw_run(const tw_run_spec *spec, cs_result **rows, size_t *nrows, char *errbu
     c.in_place = spec->in_place;
     c.dtype = spec->dtype ? spec->dtype : "byte";
     c.timeout_s = spec->timeout_s;
+    c.dist = spec->dist;
+    c.seed = spec->seed;
     char dir[256];
     int rc = tw_tempdir(dir, sizeof dir);
     pid_t pid = rc ? -1 : cs_case_start(&c, dir, 0, &e);
@@ -193,6 +239,29 @@ int tw_read_results(const char *path, cs_result **rows, size_t *nrows, char *err
     return cs_results_read(path, rows, nrows, &e) ? fail(&e, errbuf, errlen) : 0;
 }
 
+struct tw_dist {
+    cs_dist d;
+};
+
+tw_dist *tw_dist_new(const char *spec, char *errbuf, size_t errlen)
+{
+    tw_dist *t = cs_xmalloc(sizeof *t);
+    if (cs_dist_parse(spec, &t->d, errbuf, errlen)) {
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+long tw_dist_block(const tw_dist *d, unsigned long seed, long src, long dst, long max)
+{
+    return cs_dist_block(&d->d, seed, src, dst, max);
+}
+
+const char *tw_dist_name(const tw_dist *d) { return d->d.name; }
+
+void tw_dist_free(tw_dist *d) { free(d); }
+
 int tw_tempdir(char *out, size_t len)
 {
     snprintf(out, len, "%s/collsim-test-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -259,4 +328,30 @@ int tw_report(const char *results, const char *out_dir, const char *focus, const
     cs_report_opts o = {results, out_dir, focus, baseline};
     cs_err e;
     return cs_report(&o, md_path, md_len, &e) ? fail(&e, errbuf, errlen) : 0;
+}
+
+int tw_calibration(const char *platform, char *levels, size_t levels_len, char *regimes,
+                   size_t regimes_len, int *npublished, char *errbuf, size_t errlen)
+{
+    cs_platform pf;
+    cs_calibration cal;
+    cs_err e;
+    if (load(platform, &pf, &e))
+        return fail(&e, errbuf, errlen);
+    int rc = cs_calibration_load(&pf, &cal, &e);
+    cs_platform_free(&pf);
+    if (rc)
+        return fail(&e, errbuf, errlen);
+    levels[0] = regimes[0] = 0;
+    for (int i = 0; i < cal.nlevels; i++)
+        snprintf(levels + strlen(levels), levels_len - strlen(levels), "%s%s", i ? " " : "",
+                 cal.levels[i].name);
+    for (int i = 0; i < cal.nregimes; i++)
+        snprintf(regimes + strlen(regimes), regimes_len - strlen(regimes), "%s%s", i ? " " : "",
+                 cal.regimes[i].name);
+    *npublished = 0;
+    for (int i = 0; i < cal.nlevels * cal.nregimes; i++)
+        *npublished += cal.pub_alpha[i] > 0;
+    cs_calibration_free(&cal);
+    return 0;
 }

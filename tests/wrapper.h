@@ -21,6 +21,17 @@ int tw_numlist(const char *text, int allow_suffix, long min, long *out, int max,
  * 0, or -1 with the error in errbuf. */
 int tw_map(const char *platform, const char *mapping, int np, int oversubscribe, int *node_of_rank,
            char *errbuf, size_t errlen);
+/* tw_map with ranks per node (0: the default); host_of_rank (may be NULL)
+ * gets each rank's host name index in the platform's hosts, and host names
+ * are written to names (one per rank, '\n'-separated) when names is not NULL. */
+int tw_map_ppn(const char *platform, const char *mapping, int np, int oversubscribe, int ppn,
+               int *node_of_rank, int *host_of_rank, char *errbuf, size_t errlen);
+/* Locality levels of a platform as the host reads them: names (space-
+ * separated, finest first) and each host's region per level
+ * (regions[h * CS_MAX_LEVELS + l]; at most max_hosts hosts). Returns the
+ * number of hosts, or -1 with errbuf. */
+int tw_platform_levels(const char *platform, char *names, size_t names_len, int *regions,
+                       int max_hosts, char *errbuf, size_t errlen);
 /* Nodes and cores of a platform, or -1 with errbuf. */
 int tw_platform_shape(const char *platform, int *nnodes, long *cores, char *errbuf, size_t errlen);
 
@@ -37,6 +48,10 @@ int tw_scenario(const char *path, long *ncases, char *errbuf, size_t errlen);
 typedef struct {
     const char *platform, *mapping, *coll, *alg, *sizes, *np_list, *dtype;
     int np, fold, in_place, iters, warmup, timeout_s;
+    const char *dist;   /* alltoallv: --dist (NULL: uniform) */
+    unsigned long seed; /* alltoallv: --seed */
+    int ppn;            /* ranks per node; 0: the default */
+    int account;        /* print the per-level message counts (--account) */
 } tw_run_spec;
 int tw_run(const tw_run_spec *spec, cs_result **rows, size_t *nrows, char *errbuf, size_t errlen);
 void tw_free_rows(cs_result *rows);
@@ -71,6 +86,22 @@ int tw_postal(const char *platform, const char *node_a, const char *node_b, doub
 /* `collsim report` (NULL options: defaults); report.md's path in md_path. */
 int tw_report(const char *results, const char *out_dir, const char *focus, const char *baseline,
               char *md_path, size_t md_len, char *errbuf, size_t errlen);
+
+/* Block-size distributions (sim/driver/distributions.h): parses a spelling
+ * into a handle (0, or -1 with the one-line error); the size of block
+ * (src, dst) for at most max elements; the canonical name. */
+typedef struct tw_dist tw_dist;
+tw_dist *tw_dist_new(const char *spec, char *errbuf, size_t errlen);
+long tw_dist_block(const tw_dist *d, unsigned long seed, long src, long dst, long max);
+const char *tw_dist_name(const tw_dist *d);
+void tw_dist_free(tw_dist *d);
+
+/* The calibration properties of a platform (sim/host/calibrate.h), without
+ * simulating: level names and regime names (space-separated, in order) and
+ * the number of (level, regime) pairs with published values; -1 with the
+ * one-line error. */
+int tw_calibration(const char *platform, char *levels, size_t levels_len, char *regimes,
+                   size_t regimes_len, int *npublished, char *errbuf, size_t errlen);
 
 /* A fresh temporary directory (removed by the caller's tw_rmtree). */
 int tw_tempdir(char *out, size_t len);

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "distributions.h"
+
 static int dtype_size(const char *dtype)
 {
     if (!strcmp(dtype, "byte"))
@@ -37,7 +39,12 @@ double cs_case_memory_bytes(const cs_case *c)
     double per_rank = RANK_OVERHEAD_BYTES + stack;
     /* folded buffers exist once; real ones once per rank (send + p blocks) */
     double buffers = (double)maxsize * (cs_collective_send_blocks(c->alg.collective, c->np) + c->np);
-    return c->np * per_rank + (c->fold ? buffers : buffers * c->np);
+    double total = c->np * per_rank + (c->fold ? buffers : buffers * c->np);
+    /* SMPI's pack buffers for derived datatypes, all ranks' messages of a
+     * step in flight: up to p/2 blocks each (registry.h) */
+    if (cs_alg_sends_derived(c->alg.collective, c->alg.driver_alg))
+        total += (double)c->np * (c->np / 2.0) * maxsize;
+    return total;
 }
 
 static double mem_available(void)
@@ -77,6 +84,15 @@ static void driver_args_fmt(const cs_case *c, char buf[][64], char **sizes, char
     argv[n++] = csv;
     if (c->in_place)
         argv[n++] = "--in-place";
+    if (c->account)
+        argv[n++] = "--account";
+    if (cs_collective_variable(c->alg.collective)) {
+        snprintf(buf[2], 64, "%lu", c->seed);
+        argv[n++] = "--dist";
+        argv[n++] = c->dist ? c->dist : "uniform";
+        argv[n++] = "--seed";
+        argv[n++] = buf[2];
+    }
     *nps = NULL;
     if (c->np_list) {
         argv[n++] = "--np-list";
@@ -121,8 +137,8 @@ static void fill_launch(const cs_case *c, const char *workdir, cs_launch *l, cha
 char *cs_case_cmdline(const cs_case *c, const char *workdir)
 {
     cs_launch l;
-    char paths[5][1024], nums[2][64], *sizes, *nps;
-    const char *argv[24];
+    char paths[5][1024], nums[3][64], *sizes, *nps;
+    const char *argv[32];
     fill_launch(c, workdir, &l, paths);
     driver_args_fmt(c, nums, &sizes, &nps, paths[1], argv);
     l.driver_args = argv;
@@ -143,6 +159,15 @@ int cs_case_check(const cs_case *c, cs_err *err)
                            c->sizes->v[i], c->dtype, tsize);
     if (c->in_place && !cs_collective_in_place(c->alg.collective))
         return cs_fail(err, "--in-place is not supported for %s", c->alg.collective);
+    if (cs_collective_variable(c->alg.collective)) {
+        cs_dist d;
+        char derr[512];
+        if (cs_dist_parse(c->dist ? c->dist : "uniform", &d, derr, sizeof derr))
+            return cs_fail(err, "%s", derr);
+    } else if (c->dist) {
+        return cs_fail(err, "a block-size distribution applies to alltoallv only, not %s",
+                       c->alg.collective);
+    }
     if (c->iters < 1 || c->warmup < 0)
         return cs_fail(err, "iterations must be >= 1 and warm-ups >= 0 (got %d and %d)", c->iters,
                        c->warmup);
@@ -151,7 +176,8 @@ int cs_case_check(const cs_case *c, cs_err *err)
             return cs_fail(err, "process count %ld exceeds the %d simulated ranks",
                            c->np_list->v[i], c->np);
     int *node_of_rank = cs_xmalloc((size_t)c->np * sizeof(int));
-    int rc = cs_map_ranks(c->platform, c->mapping, c->np, c->oversubscribe, node_of_rank, err);
+    int rc = cs_map_ranks(c->platform, c->mapping, c->np, c->oversubscribe, c->ppn,
+                          node_of_rank, err);
     free(node_of_rank);
     if (rc)
         return -1;
@@ -172,10 +198,11 @@ pid_t cs_case_start(const cs_case *c, const char *workdir, int show_table, cs_er
         return (pid_t)cs_fail(err, "cannot create %s: %s", workdir, strerror(errno));
     int *node_of_rank = cs_xmalloc((size_t)c->np * sizeof(int));
     cs_launch l;
-    char paths[5][1024], nums[2][64], *sizes, *nps;
-    const char *argv[24];
+    char paths[5][1024], nums[3][64], *sizes, *nps;
+    const char *argv[32];
     fill_launch(c, workdir, &l, paths);
-    int rc = cs_map_ranks(c->platform, c->mapping, c->np, c->oversubscribe, node_of_rank, err);
+    int rc = cs_map_ranks(c->platform, c->mapping, c->np, c->oversubscribe, c->ppn,
+                          node_of_rank, err);
     if (!rc)
         rc = cs_write_hostfile(c->platform, node_of_rank, c->np, paths[0], err);
     free(node_of_rank);
@@ -225,10 +252,18 @@ void cs_case_row(const cs_case *c, int np, long bytes, cs_result *r)
     snprintf(r->platform, sizeof r->platform, "%s", c->platform->name);
     snprintf(r->mapping, sizeof r->mapping, "%s", cs_mapping_name(c->mapping));
     r->np = np;
+    r->ppn = c->ppn;
     snprintf(r->collective, sizeof r->collective, "%s", c->alg.collective);
     snprintf(r->algorithm, sizeof r->algorithm, "%s", c->alg.name);
     snprintf(r->dtype, sizeof r->dtype, "%s", c->dtype);
     snprintf(r->mode, sizeof r->mode, "%s", c->fold ? "fold" : "check");
+    cs_dist d;
+    char derr[512];
+    if (cs_collective_variable(c->alg.collective) &&
+        !cs_dist_parse(c->dist ? c->dist : "uniform", &d, derr, sizeof derr)) {
+        snprintf(r->dist, sizeof r->dist, "%s", d.name); /* the canonical spelling */
+        r->seed = c->seed;
+    }
     r->bytes = bytes;
     r->iterations = c->iters;
 }

@@ -18,12 +18,19 @@ typedef struct {
     cs_mapping mapping;
     int np;
     int oversubscribe;
+    int ppn;                 /* ranks per node; 0: the default (mapping.h) */
     cs_alg_sel alg;
     const cs_numlist *sizes; /* bytes per rank */
     int iters, warmup;
     int fold;                /* 0: check (real buffers, data check), 1: fold */
     const char *dtype;       /* byte | int | double */
     int in_place;            /* call with MPI_IN_PLACE as sendbuf */
+    int account;             /* the driver prints per-level message counts (--account) */
+    /* v-collectives (alltoallv): the block-size distribution, as spelled for
+     * --dist (sim/driver/distributions.h; NULL: uniform) and its seed; sizes
+     * are then N, the largest block */
+    const char *dist;
+    unsigned long seed;
     const char *extra_cfg[CS_MAX_CFG];
     int nextra;
     int timeout_s;           /* 0: none */

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "bench_case.h"
+#include "calibrate.h"
 #include "cli_check.h"
 #include "cli_report.h"
 #include "cs_error.h"
@@ -30,9 +31,11 @@ static void usage(FILE *f)
             "  test                          build and run the whole test suite (./collsim only)\n"
             "  list algorithms|platforms     what can be simulated\n"
             "  bench --platform NAME|FILE --np N --alg NAME --sizes LIST\n"
-            "        [--coll allgather|alltoall] [--map sequential|cyclic] [--check|--fold] [--iters K]\n"
+            "        [--coll allgather|alltoall|alltoallv] [--map sequential|cyclic] [--check|--fold] [--iters K]\n"
             "        [--warmup W] [--dtype byte|int|double] [--oversubscribe] [--in-place]\n"
-            "        [--timeout S]\n"
+            "        [--ppn K] [--account]     K ranks per node; per-level message counts\n"
+            "        [--timeout S] [--dist uniform|window:R|gaussian|powerlaw:B[:K]] [--seed S]\n"
+            "                                (alltoallv: block sizes; --sizes then gives N, the largest)\n"
             "        [--smpi-cfg NAME:VALUE]...  one simulated run, OSU-style table\n"
             "  run SCENARIO.xml [--out DIR] [-j N] [--resume] [--force]\n"
             "        [--only KEY=VALUE,...] [--case K]\n"
@@ -48,6 +51,9 @@ static void usage(FILE *f)
             "                                (default DIR: the results' directory + /report)\n"
             "  postal --platform NAME|FILE [--nodes A,B] [--sizes LIST]\n"
             "                                Hockney alpha, beta from a simulated ping-pong\n"
+            "  calibrate PLATFORM [--sizes LIST] [--max-error PCT]\n"
+            "                                per declared locality level: ping-pong, alpha and beta\n"
+            "                                per regime, against the platform's published values\n"
             "Sizes and process counts: 1,2,4 | 1:1048576 (doubling) | 5:253:8 (step) | 64K\n");
 }
 
@@ -125,7 +131,8 @@ static int cmd_bench(int argc, char **argv)
     c.iters = 3;
     c.warmup = 1;
     c.dtype = "byte";
-    int np = 0;
+    c.seed = 1;
+    int np = 0, seed_given = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define VALUE()                                                                                    \
@@ -145,7 +152,20 @@ static int cmd_bench(int argc, char **argv)
         else if (!strcmp(a, "--iters")) { VALUE(); if (parse_int(a, v, 1, &c.iters, &e)) return die(&e); }
         else if (!strcmp(a, "--warmup")) { VALUE(); if (parse_int(a, v, 0, &c.warmup, &e)) return die(&e); }
         else if (!strcmp(a, "--timeout")) { VALUE(); if (parse_int(a, v, 1, &c.timeout_s, &e)) return die(&e); }
+        else if (!strcmp(a, "--ppn")) { VALUE(); if (parse_int(a, v, 1, &c.ppn, &e)) return die(&e); }
         else if (!strcmp(a, "--dtype")) { VALUE(); c.dtype = v; }
+        else if (!strcmp(a, "--dist")) { VALUE(); c.dist = v; }
+        else if (!strcmp(a, "--seed")) {
+            VALUE();
+            char *end;
+            errno = 0;
+            c.seed = strtoul(v, &end, 10);
+            if (end == v || *end || errno || v[0] == '-') {
+                fprintf(stderr, "collsim: --seed needs an integer >= 0 (got '%s')\n", v);
+                return 2;
+            }
+            seed_given = 1;
+        }
         else if (!strcmp(a, "--smpi-cfg")) {
             VALUE();
             if (c.nextra == CS_MAX_CFG - 2 || !strchr(v, ':')) {
@@ -158,6 +178,7 @@ static int cmd_bench(int argc, char **argv)
         else if (!strcmp(a, "--fold")) c.fold = 1;
         else if (!strcmp(a, "--oversubscribe")) c.oversubscribe = 1;
         else if (!strcmp(a, "--in-place")) c.in_place = 1;
+        else if (!strcmp(a, "--account")) c.account = 1;
         else {
             fprintf(stderr, "collsim: bench: unknown option '%s'\n", a);
             usage(stderr);
@@ -184,8 +205,10 @@ static int cmd_bench(int argc, char **argv)
     c.platform = &pf;
     c.np = np;
     c.sizes = &sl;
+    if (seed_given && !cs_collective_variable(c.alg.collective))
+        cs_fail(&e, "--seed applies to alltoallv only, not %s", c.alg.collective);
 
-    if (cs_case_check(&c, &e)) {
+    if ((seed_given && !cs_collective_variable(c.alg.collective)) || cs_case_check(&c, &e)) {
         cs_platform_free(&pf);
         cs_numlist_free(&sl);
         return die(&e);
@@ -195,8 +218,11 @@ static int cmd_bench(int argc, char **argv)
         perror("collsim: cannot create a temporary directory");
         return 2;
     }
-    printf("# platform %s (%d nodes, %ld cores), %s mapping, %d ranks\n", pf.name, pf.nnodes,
+    printf("# platform %s (%d nodes, %ld cores), %s mapping, %d ranks", pf.name, pf.nnodes,
            pf.total_cores, map, np);
+    if (c.ppn)
+        printf(", %d per node", c.ppn);
+    printf("\n");
     pid_t pid = cs_case_start(&c, workdir, 1, &e);
     if (pid < 0) {
         rmdir(workdir);
@@ -328,7 +354,9 @@ int main(int argc, char **argv)
         return cs_cmd_report(argc - 2, argv + 2);
     if (!strcmp(cmd, "postal"))
         return cs_cmd_postal(argc - 2, argv + 2);
+    if (!strcmp(cmd, "calibrate"))
+        return cs_cmd_calibrate(argc - 2, argv + 2);
     fprintf(stderr, "collsim: unknown command '%s' (valid: demo, test, list, bench, run, check, "
-                    "merge, report, postal, help)\n", cmd);
+                    "merge, report, postal, calibrate, help)\n", cmd);
     return 2;
 }

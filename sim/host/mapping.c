@@ -21,11 +21,38 @@ const char *cs_mapping_name(cs_mapping m)
     return m == CS_MAP_SEQUENTIAL ? "sequential" : "cyclic";
 }
 
-int cs_map_ranks(const cs_platform *pf, cs_mapping m, int np, int oversubscribe,
+int cs_map_ranks(const cs_platform *pf, cs_mapping m, int np, int oversubscribe, int ppn,
                  int *node_of_rank, cs_err *err)
 {
     if (np < 1)
         return cs_fail(err, "process count %d is not positive", np);
+    if (ppn < 0)
+        return cs_fail(err, "ranks per node %d is negative", ppn);
+    if (ppn > 0) {
+        /* K consecutive ranks per node (sequential), or ranks dealt over the
+         * ceil(np / K) first nodes (cyclic) */
+        long need = ((long)np + ppn - 1) / ppn;
+        if (need > pf->nnodes)
+            return cs_fail(err,
+                           "%d processes at %d per node need %ld nodes, but platform '%s' has %d; "
+                           "use at most %ld processes or more per node",
+                           np, ppn, need, pf->name, pf->nnodes, (long)ppn * pf->nnodes);
+        for (int r = 0; r < np; r++)
+            node_of_rank[r] = m == CS_MAP_SEQUENTIAL ? r / ppn : (int)(r % need);
+        int *count = calloc((size_t)need, sizeof(int));
+        int rc = 0;
+        for (int r = 0; r < np; r++)
+            count[node_of_rank[r]]++;
+        for (long n = 0; n < need && !oversubscribe && !rc; n++)
+            if (count[n] > pf->nodes[n].cores)
+                rc = cs_fail(err,
+                             "%d ranks per node exceed the %d cores of node '%s' on platform "
+                             "'%s'; use --ppn %d or less, or allow oversubscription",
+                             ppn, pf->nodes[n].cores, pf->nodes[n].name, pf->name,
+                             pf->nodes[n].cores);
+        free(count);
+        return rc;
+    }
     long factor = 1;
     if (np > pf->total_cores) {
         if (!oversubscribe)
@@ -58,14 +85,46 @@ int cs_map_ranks(const cs_platform *pf, cs_mapping m, int np, int oversubscribe,
     return 0;
 }
 
+void cs_hosts_of_ranks(const cs_platform *pf, const int *node_of_rank, int np, int *host_of_rank)
+{
+    int *used = calloc((size_t)pf->nnodes, sizeof(int));
+    for (int r = 0; r < np; r++)
+        used[node_of_rank[r]]++;
+    /* per node: how many ranks each of its hosts takes, in rank order */
+    int *slot = calloc((size_t)pf->nnodes, sizeof(int));
+    for (int r = 0; r < np; r++) {
+        const cs_node *n = &pf->nodes[node_of_rank[r]];
+        if (n->nhosts == 0) {
+            host_of_rank[r] = -1; /* the node is the host n->name */
+            continue;
+        }
+        int total = used[node_of_rank[r]];
+        long factor = n->cores > 0 ? ((long)total + n->cores - 1) / n->cores : 1;
+        if (factor < 1)
+            factor = 1;
+        long k = slot[node_of_rank[r]]++, h = n->first_host;
+        /* fill the node's hosts in order: host 0's cores (x factor), then host 1's... */
+        while (h < n->first_host + n->nhosts - 1 && k >= factor * pf->hosts[h].cores) {
+            k -= factor * pf->hosts[h].cores;
+            h++;
+        }
+        host_of_rank[r] = (int)h;
+    }
+    free(slot);
+    free(used);
+}
+
 int cs_write_hostfile(const cs_platform *pf, const int *node_of_rank, int np, const char *path,
                       cs_err *err)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         return cs_fail(err, "cannot write hostfile %s: %s", path, strerror(errno));
+    int *host = cs_xmalloc((size_t)np * sizeof(int));
+    cs_hosts_of_ranks(pf, node_of_rank, np, host);
     for (int r = 0; r < np; r++)
-        fprintf(f, "%s\n", pf->nodes[node_of_rank[r]].name);
+        fprintf(f, "%s\n", host[r] < 0 ? pf->nodes[node_of_rank[r]].name : pf->hosts[host[r]].name);
+    free(host);
     if (fclose(f))
         return cs_fail(err, "cannot write hostfile %s: %s", path, strerror(errno));
     return 0;

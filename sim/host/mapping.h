@@ -1,9 +1,18 @@
 /* Rank-to-node mappings, as MPI launchers define them (Sparbit paper, III-C):
  *   sequential: fill each node's slots with consecutive ranks, node by node;
  *   cyclic:     deal ranks round-robin over the nodes, one per node per round.
- * A node's slots are its cores; with oversubscription allowed and more ranks
- * than cores, every node gets ceil(np / total cores) times its cores (the
- * paper's runs with 2 processes per core). */
+ * Ranks per node (ppn) K > 0: sequential puts ranks kK..kK+K-1 on node k;
+ * cyclic deals ranks round-robin over the first ceil(np / K) nodes. K larger
+ * than a node's cores needs oversubscription; more nodes than the platform
+ * has is an error naming np, K and the node count.
+ * K = 0 (the default): a node's slots are its cores; sequential fills them
+ * node by node, cyclic deals over every node of the platform; with
+ * oversubscription allowed and more ranks than cores, every node gets
+ * ceil(np / total cores) times its cores (the paper's runs with 2 processes
+ * per core).
+ * A node made of several hosts (sockets: platforms/README.md, "Locality
+ * levels") takes its ranks host by host, in rank order: its first host's
+ * cores first, then the next host's. */
 #ifndef COLLSIM_MAPPING_H
 #define COLLSIM_MAPPING_H
 
@@ -16,8 +25,12 @@ int cs_mapping_parse(const char *text, cs_mapping *out, cs_err *err);
 const char *cs_mapping_name(cs_mapping m);
 
 /* Fills node_of_rank[0..np-1] with node indices of pf. */
-int cs_map_ranks(const cs_platform *pf, cs_mapping m, int np, int oversubscribe,
+int cs_map_ranks(const cs_platform *pf, cs_mapping m, int np, int oversubscribe, int ppn,
                  int *node_of_rank, cs_err *err);
+
+/* The host (index in pf->hosts) of each rank of a node mapping, or -1 where
+ * the node is a single host not listed in pf->hosts (a cs_node literal). */
+void cs_hosts_of_ranks(const cs_platform *pf, const int *node_of_rank, int np, int *host_of_rank);
 
 /* The SMPI hostfile: line r names the host of rank r. */
 int cs_write_hostfile(const cs_platform *pf, const int *node_of_rank, int np, const char *path,

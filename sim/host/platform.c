@@ -79,14 +79,63 @@ int cs_platform_find(const char *name_or_file, char **path_out, cs_err *err)
                    name_or_file, n ? list : "none found");
 }
 
-static void add_node(cs_platform *pf, int *cap, const char *name, int cores)
+/* ---- locality declarations (platforms/README.md, "Locality levels") ----
+ * While walking the file, the declarations of the enclosing zones are kept on
+ * a stack; each host records, per level name, the innermost one as a key:
+ * the declaring element's number (collsim.level) or that number with the
+ * host's group (collsim.group.LEVEL = N: floor(number in the host's name / N)).
+ * Levels are resolved once the whole file (and collsim.levels) is read. */
+#define MAX_DECL 16
+
+typedef struct {
+    char level[32];
+    long decl;     /* the declaring element's number */
+    long group_of; /* 0: the whole element is one region; N: groups of N hosts by number */
+    const char *zone; /* the declaring element's id (owned by walk_ctx.zones) */
+} decl;
+
+typedef struct {
+    decl stack[MAX_DECL];
+    int n;
+    long ndecl;
+    char **zones; /* [ndecl]: the declaring elements' ids */
+    char *levels_prop; /* collsim.levels of the top zone */
+    long levels_line;
+    /* per host: its declarations, innermost first for each name */
+    decl (*host_decl)[MAX_DECL];
+    int *host_ndecl;
+    int cap;
+} walk_ctx;
+
+static int valid_level_name(const char *s)
 {
-    if (pf->nnodes == *cap) {
-        *cap = *cap ? 2 * *cap : 64;
-        pf->nodes = cs_xrealloc(pf->nodes, (size_t)*cap * sizeof(cs_node));
+    if (!*s || strlen(s) >= 32)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+              *s == '-' || *s == '_'))
+            return 0;
+    return 1;
+}
+
+static void add_host(cs_platform *pf, walk_ctx *w, const char *name, int cores)
+{
+    if (pf->nhosts == w->cap) {
+        w->cap = w->cap ? 2 * w->cap : 64;
+        pf->hosts = cs_xrealloc(pf->hosts, (size_t)w->cap * sizeof(cs_host));
+        w->host_decl = cs_xrealloc(w->host_decl, (size_t)w->cap * sizeof *w->host_decl);
+        w->host_ndecl = cs_xrealloc(w->host_ndecl, (size_t)w->cap * sizeof(int));
     }
-    pf->nodes[pf->nnodes].name = cs_xstrdup(name);
-    pf->nodes[pf->nnodes++].cores = cores;
+    cs_host *h = &pf->hosts[pf->nhosts];
+    memset(h, 0, sizeof *h);
+    h->name = cs_xstrdup(name);
+    h->cores = cores;
+    /* innermost declaration first */
+    int k = 0;
+    for (int i = w->n - 1; i >= 0; i--)
+        w->host_decl[pf->nhosts][k++] = w->stack[i];
+    w->host_ndecl[pf->nhosts] = k;
+    pf->nhosts++;
     pf->total_cores += cores;
 }
 
@@ -109,7 +158,7 @@ static int attr_int(xmlNode *n, const char *attr, int dflt, const char *path, in
 }
 
 /* <cluster prefix radical suffix core>: radical is "0-15" or "0-3,8,10-11". */
-static int add_cluster(cs_platform *pf, int *cap, xmlNode *n, cs_err *err)
+static int add_cluster(cs_platform *pf, walk_ctx *w, xmlNode *n, cs_err *err)
 {
     int cores;
     if (attr_int(n, "core", 1, pf->path, &cores, err))
@@ -141,7 +190,7 @@ static int add_cluster(cs_platform *pf, int *cap, xmlNode *n, cs_err *err)
             char name[512];
             snprintf(name, sizeof name, "%s%ld%s", prefix ? (const char *)prefix : "", i,
                      suffix ? (const char *)suffix : "");
-            add_node(pf, cap, name, cores);
+            add_host(pf, w, name, cores);
         }
         c = *end ? end + 1 : end;
     }
@@ -156,26 +205,102 @@ out:
     return rc;
 }
 
-static int walk(cs_platform *pf, int *cap, xmlNode *first, cs_err *err)
+static void pop_decls(walk_ctx *w, int n) { w->n -= n; }
+
+/* The locality props among n's direct children: pushes one declaration each
+ * (returns how many), or -1 with err. */
+static int push_decls(cs_platform *pf, walk_ctx *w, xmlNode *n, int top, cs_err *err)
+{
+    int pushed = 0;
+    xmlChar *zid = xmlGetProp(n, (const xmlChar *)"id");
+    for (xmlNode *k = n->children; k; k = k->next) {
+        if (k->type != XML_ELEMENT_NODE || xmlStrcmp(k->name, (const xmlChar *)"prop"))
+            continue;
+        xmlChar *id = xmlGetProp(k, (const xmlChar *)"id");
+        xmlChar *v = xmlGetProp(k, (const xmlChar *)"value");
+        const char *ids = id ? (const char *)id : "", *vs = v ? (const char *)v : "";
+        long line = (long)xmlGetLineNo(k);
+        int rc = 0;
+        if (!strcmp(ids, "collsim.levels")) {
+            if (!top)
+                rc = cs_fail(err, "%s:%ld: <prop id=\"collsim.levels\">: only the top-level zone "
+                                  "declares the levels",
+                             pf->path, line);
+            else {
+                free(w->levels_prop);
+                w->levels_prop = cs_xstrdup(vs);
+                w->levels_line = line;
+            }
+        } else if (!strcmp(ids, "collsim.level") || !strncmp(ids, "collsim.group.", 14)) {
+            int group = ids[8] == 'g';
+            const char *level = group ? ids + 14 : vs;
+            long every = 0;
+            if (group) {
+                char *end;
+                every = strtol(vs, &end, 10);
+                if (end == vs || *end || every < 1)
+                    rc = cs_fail(err, "%s:%ld: <prop id=\"%s\" value=\"%s\">: expected a number of "
+                                      "hosts per region (a positive integer)",
+                                 pf->path, line, ids, vs);
+            }
+            if (!rc && !valid_level_name(level))
+                rc = cs_fail(err, "%s:%ld: <prop id=\"%s\" value=\"%s\">: '%s' is not a level name "
+                                  "(letters, digits, - and _)",
+                             pf->path, line, ids, vs, level);
+            else if (!rc && w->n == MAX_DECL)
+                rc = cs_fail(err, "%s:%ld: more than %d nested locality declarations", pf->path,
+                             line, MAX_DECL);
+            else if (!rc) {
+                decl *d = &w->stack[w->n++];
+                snprintf(d->level, sizeof d->level, "%s", level);
+                d->decl = w->ndecl++;
+                d->group_of = every;
+                w->zones = cs_xrealloc(w->zones, (size_t)w->ndecl * sizeof(char *));
+                w->zones[d->decl] = cs_xstrdup(zid ? (const char *)zid : "?");
+                d->zone = w->zones[d->decl];
+                pushed++;
+            }
+        }
+        xmlFree(id);
+        xmlFree(v);
+        if (rc) {
+            pop_decls(w, pushed);
+            xmlFree(zid);
+            return -1;
+        }
+    }
+    xmlFree(zid);
+    return pushed;
+}
+
+
+static int walk(cs_platform *pf, walk_ctx *w, xmlNode *first, int depth, cs_err *err)
 {
     for (xmlNode *n = first; n; n = n->next) {
         if (n->type != XML_ELEMENT_NODE)
             continue;
-        if (!xmlStrcmp(n->name, (const xmlChar *)"cluster")) {
-            if (add_cluster(pf, cap, n, err))
+        int is_cluster = !xmlStrcmp(n->name, (const xmlChar *)"cluster");
+        int is_zone = !xmlStrcmp(n->name, (const xmlChar *)"zone") ||
+                      !xmlStrcmp(n->name, (const xmlChar *)"AS");
+        int pushed = 0;
+        if (is_cluster || is_zone) {
+            pushed = push_decls(pf, w, n, depth == 0 && is_zone, err);
+            if (pushed < 0)
                 return -1;
+        }
+        int rc = 0;
+        if (is_cluster) {
+            rc = add_cluster(pf, w, n, err);
         } else if (!xmlStrcmp(n->name, (const xmlChar *)"host")) {
             int cores;
             xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
             if (!id)
                 return cs_fail(err, "%s:%ld: <host> without an id", pf->path,
                                (long)xmlGetLineNo(n));
-            int rc = attr_int(n, "core", 1, pf->path, &cores, err);
+            rc = attr_int(n, "core", 1, pf->path, &cores, err);
             if (!rc)
-                add_node(pf, cap, (const char *)id, cores);
+                add_host(pf, w, (const char *)id, cores);
             xmlFree(id);
-            if (rc)
-                return -1;
         } else if (!xmlStrcmp(n->name, (const xmlChar *)"prop") && !pf->description[0]) {
             xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
             if (id && !xmlStrcmp(id, (const xmlChar *)"collsim/description")) {
@@ -186,9 +311,174 @@ static int walk(cs_platform *pf, int *cap, xmlNode *first, cs_err *err)
             }
             xmlFree(id);
         } else if (n->children && xmlStrcmp(n->name, (const xmlChar *)"config")) {
-            if (walk(pf, cap, n->children, err))
-                return -1;
+            rc = walk(pf, w, n->children, depth + (is_zone || is_cluster), err);
         }
+        pop_decls(w, pushed);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+/* The number in a host name (its cluster radical): the last run of digits;
+ * -1 when there is none. */
+static long host_number(const char *name)
+{
+    const char *e = name + strlen(name);
+    while (e > name && !(e[-1] >= '0' && e[-1] <= '9'))
+        e--;
+    const char *b = e;
+    while (b > name && b[-1] >= '0' && b[-1] <= '9')
+        b--;
+    return b < e ? strtol(b, NULL, 10) : -1;
+}
+
+/* collsim.levels: names separated by commas or spaces, finest first. */
+static int parse_levels(cs_platform *pf, walk_ctx *w, cs_err *err)
+{
+    const char *text = w->levels_prop ? w->levels_prop : "node";
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", text);
+    pf->nlevels = 0;
+    pf->node_level = -1;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, " ,\t\n", &save); t; t = strtok_r(NULL, " ,\t\n", &save)) {
+        if (!valid_level_name(t) || !strcmp(t, "system") || !strcmp(t, "nonlocal"))
+            return cs_fail(err, "%s:%ld: <prop id=\"collsim.levels\" value=\"%s\">: '%s' is not a "
+                                "valid level name (letters, digits, - and _; 'system' and "
+                                "'nonlocal' are reserved)",
+                           pf->path, w->levels_line, text, t);
+        for (int l = 0; l < pf->nlevels; l++)
+            if (!strcmp(pf->levels[l], t))
+                return cs_fail(err, "%s:%ld: <prop id=\"collsim.levels\">: level '%s' listed twice",
+                               pf->path, w->levels_line, t);
+        if (pf->nlevels == CS_MAX_LEVELS)
+            return cs_fail(err, "%s:%ld: <prop id=\"collsim.levels\">: at most %d levels", pf->path,
+                           w->levels_line, CS_MAX_LEVELS);
+        if (!strcmp(t, "node"))
+            pf->node_level = pf->nlevels;
+        snprintf(pf->levels[pf->nlevels++], sizeof pf->levels[0], "%s", t);
+    }
+    if (pf->node_level < 0)
+        return cs_fail(err, "%s:%ld: <prop id=\"collsim.levels\" value=\"%s\">: the levels must "
+                            "include 'node' (what ranks per node count)",
+                       pf->path, w->levels_line, text);
+    return 0;
+}
+
+/* Resolves every host's region at every level, checks that levels nest, and
+ * groups hosts into nodes. */
+static int resolve_levels(cs_platform *pf, walk_ctx *w, cs_err *err)
+{
+    if (parse_levels(pf, w, err))
+        return -1;
+    long long *keys = cs_xmalloc((size_t)pf->nhosts * sizeof(long long));
+    int rc = 0;
+    for (int h = 0; h < pf->nhosts && !rc; h++) /* every declaration names a declared level */
+        for (int k = 0; k < w->host_ndecl[h] && !rc; k++) {
+            const decl *d = &w->host_decl[h][k];
+            int l = 0;
+            while (l < pf->nlevels && strcmp(pf->levels[l], d->level))
+                l++;
+            if (l == pf->nlevels)
+                rc = cs_fail(err, "%s: zone '%s' declares level '%s', which collsim.levels does not "
+                                  "list (levels: %s%s%s%s%s)",
+                             pf->path, d->zone, d->level, pf->levels[0],
+                             pf->nlevels > 1 ? ", " : "", pf->nlevels > 1 ? pf->levels[1] : "",
+                             pf->nlevels > 2 ? ", " : "", pf->nlevels > 2 ? "..." : "");
+            else if (l == 0)
+                rc = cs_fail(err, "%s: zone '%s' declares level '%s', but the finest level is the "
+                                  "SimGrid host itself and is not declared by zones",
+                             pf->path, d->zone, d->level);
+        }
+    for (int l = 0; l < pf->nlevels && !rc; l++) {
+        int nreg = 0;
+        for (int h = 0; h < pf->nhosts && !rc; h++) {
+            if (l == 0) {
+                keys[h] = h;
+            } else {
+                const decl *d = NULL;
+                for (int k = 0; k < w->host_ndecl[h] && !d; k++)
+                    if (!strcmp(w->host_decl[h][k].level, pf->levels[l]))
+                        d = &w->host_decl[h][k];
+                if (!d) {
+                    rc = cs_fail(err, "%s: host '%s' has no '%s' region: declare <prop "
+                                      "id=\"collsim.level\" value=\"%s\"/> on a zone around it, or "
+                                      "<prop id=\"collsim.group.%s\" value=\"N\"/>",
+                                 pf->path, pf->hosts[h].name, pf->levels[l], pf->levels[l],
+                                 pf->levels[l]);
+                    break;
+                }
+                long g = 0;
+                if (d->group_of) {
+                    long num = host_number(pf->hosts[h].name);
+                    if (num < 0) {
+                        rc = cs_fail(err, "%s: collsim.group.%s on zone '%s': host '%s' has no "
+                                          "number in its name",
+                                     pf->path, pf->levels[l], d->zone,
+                                     pf->hosts[h].name);
+                        break;
+                    }
+                    g = num / d->group_of;
+                }
+                keys[h] = ((long long)d->decl << 32) | g;
+            }
+            /* number regions by first appearance */
+            int r = -1;
+            for (int k = h - 1; k >= 0 && r < 0; k--)
+                if (keys[k] == keys[h])
+                    r = pf->hosts[k].region[l];
+            pf->hosts[h].region[l] = r >= 0 ? r : nreg++;
+        }
+        /* a region of the finer level lies in one region of this level */
+        for (int h = 0; h < pf->nhosts && !rc && l > 0; h++)
+            for (int k = 0; k < h; k++)
+                if (pf->hosts[k].region[l - 1] == pf->hosts[h].region[l - 1] &&
+                    pf->hosts[k].region[l] != pf->hosts[h].region[l]) {
+                    rc = cs_fail(err, "%s: levels do not nest: hosts '%s' and '%s' share a '%s' "
+                                      "region but not a '%s' region",
+                                 pf->path, pf->hosts[k].name, pf->hosts[h].name,
+                                 pf->levels[l - 1], pf->levels[l]);
+                    break;
+                }
+    }
+    free(keys);
+    if (rc)
+        return -1;
+    /* nodes: the regions of the node level, their hosts consecutive */
+    int nl = pf->node_level, cap = 0;
+    for (int h = 0; h < pf->nhosts; h++) {
+        int r = pf->hosts[h].region[nl];
+        if (r == pf->nnodes) {
+            if (pf->nnodes == cap) {
+                cap = cap ? 2 * cap : 64;
+                pf->nodes = cs_xrealloc(pf->nodes, (size_t)cap * sizeof(cs_node));
+            }
+            cs_node *n = &pf->nodes[pf->nnodes++];
+            const decl *d = NULL;
+            for (int k = 0; nl > 0 && k < w->host_ndecl[h] && !d; k++)
+                if (!strcmp(w->host_decl[h][k].level, "node"))
+                    d = &w->host_decl[h][k];
+            char gname[600];
+            if (d && d->group_of)
+                snprintf(gname, sizeof gname, "%s/node%ld", d->zone,
+                         host_number(pf->hosts[h].name) / d->group_of);
+            n->name = cs_xstrdup(nl == 0 ? pf->hosts[h].name
+                                 : d && !d->group_of ? (d->zone)
+                                                     : gname);
+            n->cores = 0;
+            n->first_host = h;
+            n->nhosts = nl == 0 ? 0 : 1;
+        } else if (nl > 0) {
+            cs_node *n = &pf->nodes[r];
+            if (n->first_host + n->nhosts != h)
+                return cs_fail(err, "%s: the hosts of node '%s' are not consecutive in the file "
+                                    "('%s' comes after another node's host)",
+                               pf->path, n->name, pf->hosts[h].name);
+            n->nhosts++;
+        }
+        pf->nodes[r].cores += pf->hosts[h].cores;
+        pf->hosts[h].node = r;
     }
     return 0;
 }
@@ -221,14 +511,24 @@ int cs_platform_load(const char *path, cs_platform *pf, cs_err *err)
         return -1;
     }
     xmlNode *root = xmlDocGetRootElement(doc);
-    int cap = 0, rc = 0;
+    walk_ctx w;
+    memset(&w, 0, sizeof w);
+    int rc = 0;
     if (!root || xmlStrcmp(root->name, (const xmlChar *)"platform"))
         rc = cs_fail(err, "%s: root element is <%s>, expected a SimGrid <platform>", path,
                      root ? (const char *)root->name : "none");
-    else if (walk(pf, &cap, root->children, err))
+    else if (walk(pf, &w, root->children, 0, err))
         rc = -1;
-    else if (pf->nnodes == 0)
+    else if (pf->nhosts == 0)
         rc = cs_fail(err, "%s: the platform defines no host (no <host> nor <cluster>)", path);
+    else if (resolve_levels(pf, &w, err))
+        rc = -1;
+    for (long i = 0; i < w.ndecl; i++)
+        free(w.zones[i]);
+    free(w.zones);
+    free(w.levels_prop);
+    free(w.host_decl);
+    free(w.host_ndecl);
     xmlFreeDoc(doc);
     if (rc)
         cs_platform_free(pf);
@@ -239,7 +539,10 @@ void cs_platform_free(cs_platform *pf)
 {
     for (int i = 0; i < pf->nnodes; i++)
         free(pf->nodes[i].name);
+    for (int i = 0; i < pf->nhosts; i++)
+        free(pf->hosts[i].name);
     free(pf->nodes);
+    free(pf->hosts);
     free(pf->path);
     free(pf->name);
     free(pf->description);

@@ -1,15 +1,35 @@
-/* What the host side needs to know of a SimGrid platform file: its nodes (hosts)
- * in document order with their core counts, and its description. Read with
- * libxml2; SimGrid itself parses the file again inside smpirun. */
+/* What the host side needs to know of a SimGrid platform file: its hosts in
+ * document order with their core counts, how hosts form nodes, the locality
+ * levels the file declares (platforms/README.md, "Locality levels"), and its
+ * description. Read with libxml2; SimGrid itself parses the file again inside
+ * smpirun, and the driver derives the same levels from SimGrid's zone tree. */
 #ifndef COLLSIM_PLATFORM_H
 #define COLLSIM_PLATFORM_H
 
 #include "cs_error.h"
 
+/* declared levels, finest first; the accounting adds "system" (everything)
+ * and "nonlocal" on top (sim/driver/account.h) */
+#define CS_MAX_LEVELS 6
+
+/* A node: what a rank mapping fills ("ranks per node"). Usually one SimGrid
+ * host; on platforms whose hosts are sockets (lassen, quartz) the hosts of one
+ * "node" region (a zone declaring collsim.level = node). nhosts == 0 means the
+ * node is the single host called `name` (so a cs_node literal {name, cores}
+ * still describes a one-host node). */
+typedef struct {
+    char *name;     /* the host's name, or the id of the zone that is the node */
+    int cores;      /* sum over its hosts */
+    int first_host; /* its hosts are hosts[first_host .. first_host + nhosts - 1] */
+    int nhosts;
+} cs_node;
+
 typedef struct {
     char *name;
     int cores;
-} cs_node;
+    int node;                  /* index in nodes[] */
+    int region[CS_MAX_LEVELS]; /* per level: region number, by first appearance in document order */
+} cs_host;
 
 typedef struct {
     char *path;        /* the file */
@@ -18,6 +38,13 @@ typedef struct {
     cs_node *nodes;
     int nnodes;
     long total_cores;
+    cs_host *hosts; /* every SimGrid host, in document order */
+    int nhosts;
+    /* locality levels (collsim.levels of the top zone; default: "node"),
+     * finest first; level 0 is the SimGrid host itself */
+    int nlevels;
+    char levels[CS_MAX_LEVELS][32];
+    int node_level; /* the index of "node" */
 } cs_platform;
 
 /* NAME (a file platforms/NAME.xml of the project) or a path to an XML file.

@@ -52,12 +52,10 @@ static void remove_case_files(const char *dir)
     rmdir(dir);
 }
 
-int cs_postal_measure(const cs_platform *pf, int node_a, int node_b, const cs_numlist *sizes,
-                      cs_postal *out, cs_err *err)
+int cs_postal_points(const cs_platform *pf, const char *host_a, const char *host_b,
+                     const cs_numlist *sizes, long **bytes_out, double **t_out, size_t *n_out,
+                     cs_err *err)
 {
-    if (node_a < 0 || node_b < 0 || node_a >= pf->nnodes || node_b >= pf->nnodes)
-        return cs_fail(err, "ping-pong nodes %d and %d: platform '%s' has nodes 0..%d", node_a,
-                       node_b, pf->name, pf->nnodes - 1);
     cs_numlist dflt = {NULL, 0};
     if (!sizes) {
         if (cs_numlist_parse(CS_POSTAL_SIZES, "ping-pong sizes", 1, 0, &dflt, err))
@@ -65,14 +63,15 @@ int cs_postal_measure(const cs_platform *pf, int node_a, int node_b, const cs_nu
         sizes = &dflt;
     }
     /* The case machinery maps ranks over pf->nodes. A view of the platform
-     * that holds only the chosen nodes, one slot each (or one node with two),
-     * puts rank 0 on node_a and rank 1 on node_b under the sequential
-     * mapping; smpirun still gets the real file (view.path). */
-    cs_node nodes[2] = {{pf->nodes[node_a].name, node_a == node_b ? 2 : 1},
-                        {pf->nodes[node_b].name, 1}};
+     * that holds only the chosen hosts as one-host nodes (nhosts 0), one slot
+     * each (or one host with two), puts rank 0 on host_a and rank 1 on host_b
+     * under the sequential mapping; smpirun still gets the real file
+     * (view.path). */
+    int same = !strcmp(host_a, host_b);
+    cs_node nodes[2] = {{(char *)host_a, same ? 2 : 1, 0, 0}, {(char *)host_b, 1, 0, 0}};
     cs_platform view = *pf;
     view.nodes = nodes;
-    view.nnodes = node_a == node_b ? 1 : 2;
+    view.nnodes = same ? 1 : 2;
     view.total_cores = 2;
 
     cs_case c;
@@ -108,30 +107,55 @@ int cs_postal_measure(const cs_platform *pf, int node_a, int node_b, const cs_nu
     cs_result *rows;
     size_t n;
     cs_case_collect(&c, dir, code, timed_out, &rows, &n);
-    long *x = cs_xmalloc(n * sizeof *x);
-    double *t = cs_xmalloc(n * sizeof *t);
+    long *x = cs_xmalloc((n ? n : 1) * sizeof *x);
+    double *t = cs_xmalloc((n ? n : 1) * sizeof *t);
     for (size_t i = 0; i < n && !rc; i++) {
         if (strcmp(rows[i].status, "ok")) {
             rc = cs_fail(err, "ping-pong on %s (%s <-> %s), %ld bytes: %s: %s (files kept in %s)",
-                         pf->name, nodes[0].name, nodes[1].name, rows[i].bytes, rows[i].status,
+                         pf->name, host_a, host_b, rows[i].bytes, rows[i].status,
                          rows[i].note, dir);
             break;
         }
         x[i] = rows[i].bytes;
         t[i] = rows[i].avg_us * 1e-6;
     }
-    if (!rc) {
-        memset(out, 0, sizeof *out);
-        snprintf(out->node_a, sizeof out->node_a, "%s", nodes[0].name);
-        snprintf(out->node_b, sizeof out->node_b, "%s", nodes[1].name);
-        out->nsizes = n;
-        rc = cs_postal_fit(x, t, n, &out->h, &out->max_rel_residual, err);
+    if (!rc)
         remove_case_files(dir);
-    }
-    free(x);
-    free(t);
     free(rows);
     cs_numlist_free(&dflt);
+    if (rc) {
+        free(x);
+        free(t);
+        return rc;
+    }
+    *bytes_out = x;
+    *t_out = t;
+    *n_out = n;
+    return 0;
+}
+
+int cs_postal_measure(const cs_platform *pf, int node_a, int node_b, const cs_numlist *sizes,
+                      cs_postal *out, cs_err *err)
+{
+    if (node_a < 0 || node_b < 0 || node_a >= pf->nnodes || node_b >= pf->nnodes)
+        return cs_fail(err, "ping-pong nodes %d and %d: platform '%s' has nodes 0..%d", node_a,
+                       node_b, pf->name, pf->nnodes - 1);
+    /* a node of several hosts: its first host */
+    const cs_node *na = &pf->nodes[node_a], *nb = &pf->nodes[node_b];
+    const char *ha = na->nhosts ? pf->hosts[na->first_host].name : na->name;
+    const char *hb = nb->nhosts ? pf->hosts[nb->first_host].name : nb->name;
+    long *x;
+    double *t;
+    size_t n;
+    if (cs_postal_points(pf, ha, hb, sizes, &x, &t, &n, err))
+        return -1;
+    memset(out, 0, sizeof *out);
+    snprintf(out->node_a, sizeof out->node_a, "%s", na->name);
+    snprintf(out->node_b, sizeof out->node_b, "%s", nb->name);
+    out->nsizes = n;
+    int rc = cs_postal_fit(x, t, n, &out->h, &out->max_rel_residual, err);
+    free(x);
+    free(t);
     return rc;
 }
 

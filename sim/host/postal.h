@@ -29,6 +29,12 @@ typedef struct {
 int cs_postal_measure(const cs_platform *pf, int node_a, int node_b, const cs_numlist *sizes,
                       cs_postal *out, cs_err *err);
 
+/* The ping-pong alone (no fit) between two SimGrid hosts of pf (names; the
+ * same name twice: two ranks on one host): one-way times in seconds per size
+ * of `sizes` (NULL: CS_POSTAL_SIZES), in two malloc'ed arrays of *n entries. */
+int cs_postal_points(const cs_platform *pf, const char *host_a, const char *host_b,
+                     const cs_numlist *sizes, long **bytes, double **t_s, size_t *n, cs_err *err);
+
 /* The pairs a report uses: intra-node (node 0 twice) and inter-node (node 0
  * and the last node; *has_inter = 0 on a one-node platform). sizes as above. */
 int cs_postal_pairs(const cs_platform *pf, const cs_numlist *sizes, cs_postal *intra,

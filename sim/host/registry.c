@@ -26,6 +26,10 @@ static const char *const native_alltoall[] = {
     "default", "2dmesh", "3dmesh", "basic_linear", "bruck", "pair", "pair_rma",
     "pair_light_barrier", "pair_mpi_barrier", "pair_one_barrier", "rdb", "ring",
     "ring_light_barrier", "ring_mpi_barrier", "ring_one_barrier", "mvapich2_scatter_dest", NULL};
+/* SMPI 3.32's own list for smpi/alltoallv (less the selectors and "automatic") */
+static const char *const native_alltoallv[] = {
+    "default", "bruck", "ompi_basic_linear", "pair", "pair_light_barrier", "pair_mpi_barrier",
+    "pair_one_barrier", "ring", "ring_light_barrier", "ring_mpi_barrier", "ring_one_barrier", NULL};
 static const char *const selectors[] = {"ompi", "mpich", "mvapich2", "impi", NULL};
 
 /* The collectives the driver runs, with their buffers in blocks. */
@@ -37,10 +41,11 @@ static const struct {
 } collectives[] = {
     {"allgather", native_allgather, 0, 1},
     {"alltoall", native_alltoall, 1, 0},
+    {"alltoallv", native_alltoallv, 1, 0},
 };
 #define NCOLLECTIVES (sizeof collectives / sizeof collectives[0])
 
-static const char *const collective_names[] = {"allgather", "alltoall", NULL};
+static const char *const collective_names[] = {"allgather", "alltoall", "alltoallv", NULL};
 
 const char *const *cs_collectives(void) { return collective_names; }
 
@@ -56,7 +61,7 @@ int cs_collective_valid(const char *coll, cs_err *err)
 {
     if (collective_index(coll) >= 0)
         return 0;
-    return cs_fail(err, "unknown collective '%s' (valid: allgather, alltoall)", coll);
+    return cs_fail(err, "unknown collective '%s' (valid: allgather, alltoall, alltoallv)", coll);
 }
 
 int cs_collective_send_blocks(const char *coll, int np)
@@ -70,6 +75,8 @@ int cs_collective_in_place(const char *coll)
     int i = collective_index(coll);
     return i >= 0 && collectives[i].in_place;
 }
+
+int cs_collective_variable(const char *coll) { return !strcmp(coll, "alltoallv"); }
 
 const char *const *cs_native_algorithms(const char *coll)
 {
@@ -132,4 +139,18 @@ int cs_resolve_alg(const char *coll, const char *spec, cs_alg_sel *out, cs_err *
     join(valid, sizeof valid, "native:", selectors);
     join(valid, sizeof valid, "native:", cs_native_algorithms(coll));
     return cs_fail(err, "unknown %s algorithm '%s' (valid: %s)", coll, spec, valid);
+}
+
+int cs_alg_sends_derived(const char *coll, const char *name)
+{
+    /* from the code: one indexed/hindexed message per step */
+    static const char *const derived[] = {"allgather/sparbit_indexed",
+                                          "allgather/recursive_doubling",
+                                          "alltoall/bruck_zero_copy"};
+    char full[160];
+    snprintf(full, sizeof full, "%s/%s", coll, name);
+    for (size_t i = 0; i < sizeof derived / sizeof derived[0]; i++)
+        if (!strcmp(full, derived[i]))
+            return 1;
+    return 0;
 }

@@ -25,6 +25,17 @@ int cs_collective_send_blocks(const char *coll, int np);
 /* 1 when the driver can run the collective with MPI_IN_PLACE (allgather). */
 int cs_collective_in_place(const char *coll);
 
+/* 1 when the algorithm sends derived (non-contiguous) datatypes: SMPI 3.32
+ * packs each such message into a temporary buffer of its size even from a
+ * folded buffer, so folding does not bound its memory (measured, fold,
+ * np 253, 1 MiB: sparbit_indexed and recursive_doubling peak at 15 GB RSS,
+ * ring and bruck at 0.3 GB). */
+int cs_alg_sends_derived(const char *coll, const char *name);
+
+/* 1 for a v-collective (alltoallv): block sizes from a distribution and a
+ * seed (sim/driver/distributions.h), sizes giving the largest block. */
+int cs_collective_variable(const char *coll);
+
 /* SMPI 3.32 built-in algorithm names for a collective, and the library
  * decision logics of smpi/coll-selector. NULL-terminated. */
 const char *const *cs_native_algorithms(const char *coll);

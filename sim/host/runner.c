@@ -100,28 +100,36 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
         free(variant);
     }
 
-    /* expand: platform x mapping x np x algorithm, in that order */
-    size_t ncases = (size_t)npfs * (size_t)s->nmappings * s->nps.n * (size_t)s->nalgs;
+    /* expand: platform x mapping x ppn x np x algorithm, in that order (no
+     * <ppn>: one value, 0 = the default) */
+    size_t nppn = s->ppns.n ? s->ppns.n : 1;
+    size_t ncases = (size_t)npfs * (size_t)s->nmappings * nppn * s->nps.n * (size_t)s->nalgs;
     cs_case *cases = cs_xmalloc(ncases * sizeof(cs_case));
     size_t k = 0;
     for (int p = 0; p < npfs; p++)
         for (int m = 0; m < s->nmappings; m++)
-            for (size_t n = 0; n < s->nps.n; n++)
-                for (int a = 0; a < s->nalgs; a++) {
-                    cs_case *c = &cases[k++];
-                    memset(c, 0, sizeof *c);
-                    c->platform = &pfs[p];
-                    c->mapping = s->mappings[m];
-                    c->np = (int)s->nps.v[n];
-                    c->oversubscribe = s->oversubscribe;
-                    c->alg = s->algs[a];
-                    c->sizes = &s->sizes;
-                    c->iters = s->iters;
-                    c->warmup = s->warmup;
-                    c->fold = s->fold;
-                    c->dtype = s->dtype;
-                    c->timeout_s = s->timeout_s;
-                }
+            for (size_t q = 0; q < nppn; q++)
+                for (size_t n = 0; n < s->nps.n; n++)
+                    for (int a = 0; a < s->nalgs; a++) {
+                        cs_case *c = &cases[k++];
+                        memset(c, 0, sizeof *c);
+                        c->platform = &pfs[p];
+                        c->mapping = s->mappings[m];
+                        c->ppn = s->ppns.n ? (int)s->ppns.v[q] : 0;
+                        c->np = (int)s->nps.v[n];
+                        c->oversubscribe = s->oversubscribe;
+                        c->alg = s->algs[a];
+                        c->sizes = &s->sizes;
+                        c->iters = s->iters;
+                        c->warmup = s->warmup;
+                        c->fold = s->fold;
+                        c->dtype = s->dtype;
+                        c->timeout_s = s->timeout_s;
+                        if (cs_collective_variable(c->alg.collective)) {
+                            c->dist = s->dist[0] ? s->dist : NULL;
+                            c->seed = s->seed;
+                        }
+                    }
     *out = (cs_caselist){cases, ncases, pfs, npfs};
     if ((o->only && cs_select_only(o->only, out->v, &out->n, err)) ||
         (o->pick_case && cs_select_index(o->case_index, out->v, &out->n, err))) {
@@ -194,8 +202,11 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
                 break;
             slot *sl = &slots[j];
             sl->c = cases[next++];
-            snprintf(sl->workdir, sizeof sl->workdir, "%s/cases/%s-%s-np%d-%s-%s", o->out_dir,
-                     sl->c.platform->name, cs_mapping_name(sl->c.mapping), sl->c.np,
+            char ppn[32] = "";
+            if (sl->c.ppn)
+                snprintf(ppn, sizeof ppn, "-ppn%d", sl->c.ppn);
+            snprintf(sl->workdir, sizeof sl->workdir, "%s/cases/%s-%s%s-np%d-%s-%s", o->out_dir,
+                     sl->c.platform->name, cs_mapping_name(sl->c.mapping), ppn, sl->c.np,
                      sl->c.alg.collective, sl->c.alg.name);
             for (char *q = sl->workdir + strlen(o->out_dir); *q; q++)
                 if (*q == ':')
@@ -218,8 +229,10 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
                 done++;
                 failed_cases++;
                 char line[2600];
-                snprintf(line, sizeof line, "%s %s np=%d %s/%s: error: %s", sl->c.platform->name,
-                         cs_mapping_name(sl->c.mapping), sl->c.np, sl->c.alg.collective,
+                if (sl->c.ppn)
+                    snprintf(ppn, sizeof ppn, " ppn=%d", sl->c.ppn);
+                snprintf(line, sizeof line, "%s %s%s np=%d %s/%s: error: %s", sl->c.platform->name,
+                         cs_mapping_name(sl->c.mapping), ppn, sl->c.np, sl->c.alg.collective,
                          sl->c.alg.name, e.msg);
                 cs_progress_case(&prog, 1, line);
                 j--; /* reuse this slot */
@@ -271,9 +284,12 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
             done++;
             failed_cases += bad;
             char line[512];
-            snprintf(line, sizeof line, "%-8s %-10s np=%-5d %-30s %s (%.1f s)",
-                     sl->c.platform->name, cs_mapping_name(sl->c.mapping), sl->c.np, sl->c.alg.name,
-                     bad ? (timed_out ? "TIMEOUT" : "FAILED") : "ok", wall);
+            char ppn[32] = "";
+            if (sl->c.ppn)
+                snprintf(ppn, sizeof ppn, " ppn=%d", sl->c.ppn);
+            snprintf(line, sizeof line, "%-8s %-10s%s np=%-5d %-30s %s (%.1f s)",
+                     sl->c.platform->name, cs_mapping_name(sl->c.mapping), ppn, sl->c.np,
+                     sl->c.alg.name, bad ? (timed_out ? "TIMEOUT" : "FAILED") : "ok", wall);
             cs_progress_case(&prog, bad, line);
             sl->pid = 0;
         }

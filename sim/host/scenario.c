@@ -1,11 +1,13 @@
 #include "scenario.h"
 
+#include <errno.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "distributions.h"
 #include "platform.h"
 
 typedef struct {
@@ -391,9 +393,46 @@ static int check_expect(ctx *c, const cs_scenario *s, cs_expect *x)
                : 0;
 }
 
+/* <distribution name="window:50" seed="7"/>, once. */
+static int parse_distribution(ctx *c, cs_scenario *s, xmlNode *n)
+{
+    static const char *const attrs[] = {"name", "seed", NULL};
+    if (check_attrs(c, n, attrs))
+        return -1;
+    if (s->dist_line)
+        return cs_fail(c->err, "%s:%ld: <distribution> given twice (first on line %ld; one per "
+                               "scenario)",
+                       c->path, line_of(n), s->dist_line);
+    char *name = attr_dup(n, "name"), *seed = attr_dup(n, "seed");
+    cs_dist d;
+    char derr[512];
+    int rc = 0;
+    if (!name)
+        rc = cs_fail(c->err, "%s:%ld: <distribution> needs name=\"...\" (valid: " CS_DIST_VALID ")",
+                     c->path, line_of(n));
+    else if (cs_dist_parse(name, &d, derr, sizeof derr))
+        rc = cs_fail(c->err, "%s:%ld: <distribution name=\"%s\">: %s", c->path, line_of(n), name,
+                     derr);
+    if (!rc && seed) {
+        char *end;
+        errno = 0;
+        s->seed = strtoul(seed, &end, 10);
+        if (end == seed || *end || errno || seed[0] == '-')
+            rc = cs_fail(c->err, "%s:%ld: <distribution seed=\"%s\">: expected an integer >= 0",
+                         c->path, line_of(n), seed);
+    }
+    if (!rc) {
+        snprintf(s->dist, sizeof s->dist, "%s", d.name);
+        s->dist_line = line_of(n);
+    }
+    free(name);
+    free(seed);
+    return rc;
+}
+
 static const char *const elements =
-    "description, platform, mappings, processes, collective, sizes, iterations, buffers, timeout, "
-    "expect, vary";
+    "description, platform, mappings, processes, ppn, collective, sizes, iterations, buffers, timeout, "
+    "expect, vary, distribution";
 
 static int parse_element(ctx *c, cs_scenario *s, xmlNode *n)
 {
@@ -414,6 +453,10 @@ static int parse_element(ctx *c, cs_scenario *s, xmlNode *n)
             return -1;
         return parse_list(c, n, "process counts", 0, 1, &s->nps);
     }
+    if (!strcmp(name, "ppn"))
+        return check_attrs(c, n, none) || parse_list(c, n, "ranks-per-node list", 0, 1, &s->ppns)
+                   ? -1
+                   : 0;
     if (!strcmp(name, "collective"))
         return parse_collective(c, s, n);
     if (!strcmp(name, "sizes"))
@@ -429,6 +472,8 @@ static int parse_element(ctx *c, cs_scenario *s, xmlNode *n)
         return parse_buffers(c, s, n);
     if (!strcmp(name, "expect"))
         return parse_expect(c, s, n);
+    if (!strcmp(name, "distribution"))
+        return parse_distribution(c, s, n);
     if (!strcmp(name, "vary")) {
         if (s->has_vary)
             return cs_fail(c->err, "%s:%ld: <vary> given twice (one parameter per scenario)",
@@ -451,6 +496,7 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
     s->description = cs_xstrdup("");
     s->iters = 3;
     s->warmup = 1;
+    s->seed = 1;
     snprintf(s->dtype, sizeof s->dtype, "byte");
     ctx c = {path, err};
     xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
@@ -501,6 +547,13 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
             rc = cs_fail(err, "%s: the scenario needs %s", path, missing);
         for (int i = 0; i < s->nexpects && !rc; i++)
             rc = check_expect(&c, s, &s->expects[i]);
+        int has_v = 0;
+        for (int i = 0; i < s->nalgs; i++)
+            has_v |= cs_collective_variable(s->algs[i].collective);
+        if (!rc && s->dist_line && !has_v)
+            rc = cs_fail(err, "%s:%ld: <distribution> sets the block sizes of alltoallv, and the "
+                              "scenario has no <collective name=\"alltoallv\">",
+                         path, s->dist_line);
     }
     xmlFreeDoc(doc);
     if (rc)
@@ -518,6 +571,7 @@ void cs_scenario_free(cs_scenario *s)
     free(s->name);
     free(s->description);
     cs_numlist_free(&s->nps);
+    cs_numlist_free(&s->ppns);
     cs_numlist_free(&s->sizes);
     if (s->has_vary)
         cs_vary_free(&s->vary);

@@ -31,6 +31,7 @@ typedef struct {
     cs_mapping mappings[2];
     int nmappings;
     cs_numlist nps;
+    cs_numlist ppns; /* <ppn>: ranks per node, swept; n == 0: the default only (0) */
     int oversubscribe;
     cs_alg_sel *algs; /* each with its collective */
     int nalgs;
@@ -44,6 +45,11 @@ typedef struct {
     cs_vary vary;
     cs_expect *expects;
     int nexpects;
+    /* <distribution name="uniform" seed="1"/>: block sizes of the alltoallv
+     * cases (sim/driver/distributions.h); dist "" = uniform, seed 1 */
+    char dist[32];
+    unsigned long seed;
+    long dist_line; /* 0: no <distribution> */
 } cs_scenario;
 
 int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err);

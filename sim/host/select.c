@@ -6,13 +6,14 @@
 
 #include "numlist.h"
 
-enum { K_PLATFORM, K_MAPPING, K_NP, K_COLLECTIVE, K_ALG, NKEYS };
-static const char *const key_names[NKEYS] = {"platform", "mapping", "np", "collective", "alg"};
+enum { K_PLATFORM, K_MAPPING, K_NP, K_COLLECTIVE, K_ALG, K_PPN, NKEYS };
+static const char *const key_names[NKEYS] = {"platform", "mapping", "np", "collective", "alg",
+                                             "ppn"};
 
 typedef struct {
     int key;
     const char *value;
-    cs_numlist nps; /* K_NP: the value as a number list */
+    cs_numlist nps; /* K_NP, K_PPN: the value as a number list */
 } term;
 
 static const char *text_of(const cs_case *c, int key)
@@ -25,11 +26,13 @@ static const char *text_of(const cs_case *c, int key)
     }
 }
 
+static int number_of(const cs_case *c, int key) { return key == K_NP ? c->np : c->ppn; }
+
 static int matches(const cs_case *c, const term *t)
 {
-    if (t->key == K_NP) {
+    if (t->key == K_NP || t->key == K_PPN) {
         for (size_t i = 0; i < t->nps.n; i++)
-            if (t->nps.v[i] == c->np)
+            if (t->nps.v[i] == number_of(c, t->key))
                 return 1;
         return 0;
     }
@@ -48,13 +51,15 @@ static void values_of(const cs_case *cases, size_t n, int key, char *out, size_t
     out[0] = 0;
     for (size_t i = 0; i < n; i++) {
         char v[160];
-        if (key == K_NP)
-            snprintf(v, sizeof v, "%d", cases[i].np);
+        int num = key == K_NP || key == K_PPN;
+        if (num)
+            snprintf(v, sizeof v, "%d", number_of(&cases[i], key));
         else
             snprintf(v, sizeof v, "%s", text_of(&cases[i], key));
         int seen = 0;
         for (size_t k = 0; k < i && !seen; k++)
-            seen = key == K_NP ? cases[k].np == cases[i].np : !strcmp(text_of(&cases[k], key), v);
+            seen = num ? number_of(&cases[k], key) == number_of(&cases[i], key)
+                       : !strcmp(text_of(&cases[k], key), v);
         if (seen)
             continue;
         size_t u = strlen(out);
@@ -95,7 +100,8 @@ static int parse_terms(const char *only, char *buf, term **out, int *nterms, cs_
         memset(t, 0, sizeof *t);
         t->key = last = key;
         t->value = value;
-        if (key == K_NP && cs_numlist_parse(value, "--only np", 0, 1, &t->nps, err)) {
+        if ((key == K_NP && cs_numlist_parse(value, "--only np", 0, 1, &t->nps, err)) ||
+            (key == K_PPN && cs_numlist_parse(value, "--only ppn", 0, 0, &t->nps, err))) {
             (*nterms)--;
             return -1;
         }

@@ -97,6 +97,20 @@ static int redirect(const char *path, int fd)
     return 0;
 }
 
+/* In the child, before exec: preload sim/shim (SMPI 3.32 bookkeeping
+ * shortcut; identical predicted times) unless COLLSIM_SMPI_SHIM=off. */
+static void preload_shim(void)
+{
+    const char *mode = getenv("COLLSIM_SMPI_SHIM");
+    if (mode && !strcmp(mode, "off"))
+        return;
+    const char *old = getenv("LD_PRELOAD");
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s%s%s", COLLSIM_SHIM_PATH, old && *old ? ":" : "",
+             old ? old : "");
+    setenv("LD_PRELOAD", buf, 1);
+}
+
 pid_t cs_smpirun_start(const cs_launch *l, cs_err *err)
 {
     char **argv;
@@ -119,6 +133,7 @@ pid_t cs_smpirun_start(const cs_launch *l, cs_err *err)
             dup2(devnull, 0);
             close(devnull);
         }
+        preload_shim();
         execvp("smpirun", argv);
         fprintf(stderr, "collsim: cannot run smpirun: %s (is libsimgrid-dev installed?)\n",
                 strerror(errno));

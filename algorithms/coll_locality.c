@@ -1,0 +1,658 @@
+/* Locality levels, providers and cached region communicators (see
+ * coll_locality.h). Plain MPI. The set-up uses one MPI_Comm_split and
+ * point-to-point messages with logarithmic schedules, never a library
+ * collective whose cost depends on an implementation's default (SMPI's
+ * defaults are linear: hours at 32K ranks). */
+#include "coll_locality.h"
+
+#include "coll_util.h"
+#include "collsim_algorithms.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Tag of the set-up messages (distinct from the algorithms' tags). */
+#define COLL_TAG_LOC_SETUP 25470
+
+#define LEVEL_NAME_MAX 32
+
+/* ---- process-wide settings (shared by all simulated ranks under SMPI) ---- */
+static char level_names[COLL_LOC_MAX_LEVELS][LEVEL_NAME_MAX] = {"node"};
+static int nlevels = 1;
+static coll_loc_provider provider; /* NULL: the default provider */
+static int region_level;           /* index into level_names */
+static unsigned generation = 1;    /* bumped by coll_loc_set_provider */
+
+static int kv_self = MPI_KEYVAL_INVALID;  /* per-process state on MPI_COMM_SELF */
+static int kv_cache = MPI_KEYVAL_INVALID; /* cached infos on a communicator */
+
+/* ---- levels ---- */
+int coll_loc_level_count(void) { return nlevels; }
+
+const char *coll_loc_level_name(int level)
+{
+    return level >= 0 && level < nlevels ? level_names[level] : NULL;
+}
+
+int coll_loc_level_index(const char *name)
+{
+    for (int i = 0; name && i < nlevels; i++)
+        if (!strcmp(level_names[i], name))
+            return i;
+    return -1;
+}
+
+int coll_loc_set_region_level(const char *name)
+{
+    int i = coll_loc_level_index(name);
+    if (i < 0)
+        return -1;
+    region_level = i;
+    return 0;
+}
+
+int coll_loc_region_level(void) { return region_level; }
+
+const char *coll_loc_region_level_name(void) { return level_names[region_level]; }
+
+int coll_loc_set_provider(int n, const char *const *names, coll_loc_provider fn)
+{
+    if (!fn) {
+        strcpy(level_names[0], "node");
+        nlevels = 1;
+    } else {
+        if (n < 1 || n > COLL_LOC_MAX_LEVELS || !names)
+            return MPI_ERR_ARG;
+        for (int i = 0; i < n; i++) {
+            if (!names[i] || !names[i][0] || strlen(names[i]) >= LEVEL_NAME_MAX)
+                return MPI_ERR_ARG;
+            for (int k = 0; k < i; k++)
+                if (!strcmp(names[k], names[i]))
+                    return MPI_ERR_ARG;
+        }
+        for (int i = 0; i < n; i++)
+            strcpy(level_names[i], names[i]);
+        nlevels = n;
+    }
+    provider = fn;
+    region_level = coll_loc_level_index("node");
+    if (region_level < 0)
+        region_level = nlevels - 1;
+    generation++;
+    return MPI_SUCCESS;
+}
+
+/* ---- the default provider: one level, "node" ---- */
+typedef struct {
+    long node; /* smallest MPI_COMM_WORLD rank sharing memory with this process */
+} self_state;
+
+static int free_self_state(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm;
+    (void)keyval;
+    (void)extra;
+    free(value);
+    return MPI_SUCCESS;
+}
+
+static int free_comm_cache(MPI_Comm comm, int keyval, void *value, void *extra);
+
+static int ensure_keyvals(void)
+{
+    int err;
+    /* Process-wide: under SMPI the first rank creates them for all. */
+    if (kv_self == MPI_KEYVAL_INVALID &&
+        (err = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_self_state, &kv_self, NULL)))
+        return err;
+    if (kv_cache == MPI_KEYVAL_INVALID &&
+        (err = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_comm_cache, &kv_cache, NULL)))
+        return err;
+    return MPI_SUCCESS;
+}
+
+int coll_loc_init(void)
+{
+    MPI_Comm shm;
+    MPI_Group gshm, gworld;
+    int err, n;
+
+    if ((err = ensure_keyvals()))
+        return err;
+    err = MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm);
+    if (err)
+        return err;
+    MPI_Comm_size(shm, &n);
+    MPI_Comm_group(shm, &gshm);
+    MPI_Comm_group(MPI_COMM_WORLD, &gworld);
+    int *in = malloc(sizeof(int) * (size_t)n), *out = malloc(sizeof(int) * (size_t)n);
+    self_state *st = malloc(sizeof *st);
+    if (!in || !out || !st) {
+        err = MPI_ERR_NO_MEM;
+    } else {
+        for (int i = 0; i < n; i++)
+            in[i] = i;
+        err = MPI_Group_translate_ranks(gshm, n, in, gworld, out);
+        if (!err) {
+            /* the smallest, whatever order the implementation gave the group */
+            st->node = out[0];
+            for (int i = 1; i < n; i++)
+                if (out[i] < st->node)
+                    st->node = out[i];
+            err = MPI_Comm_set_attr(MPI_COMM_SELF, kv_self, st);
+            if (!err)
+                st = NULL;
+        }
+    }
+    free(in);
+    free(out);
+    free(st);
+    MPI_Group_free(&gshm);
+    MPI_Group_free(&gworld);
+    MPI_Comm_free(&shm);
+    return err;
+}
+
+static int default_provider(int level, long *color)
+{
+    self_state *st;
+    int flag = 0;
+
+    if (level != 0 || kv_self == MPI_KEYVAL_INVALID)
+        return MPI_ERR_OTHER;
+    if (MPI_Comm_get_attr(MPI_COMM_SELF, kv_self, &st, &flag) != MPI_SUCCESS || !flag)
+        return MPI_ERR_OTHER; /* coll_loc_init() was not called */
+    *color = st->node;
+    return MPI_SUCCESS;
+}
+
+/* ---- small logarithmic collectives for the set-up ---- */
+
+/* Element-wise minimum over comm, in place (dissemination: ceil(log2 p)
+ * rounds; the minimum is idempotent, so overlapping windows are harmless). */
+static int allmin_long(long *v, int n, MPI_Comm comm)
+{
+    long small[4], *in = n <= 4 ? small : malloc(sizeof(long) * (size_t)n);
+    int rank, p, err = MPI_SUCCESS;
+
+    if (!in)
+        return MPI_ERR_NO_MEM;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &p);
+    for (int d = 1; d < p && !err; d <<= 1) {
+        err = MPI_Sendrecv(v, n, MPI_LONG, (rank + d) % p, COLL_TAG_LOC_SETUP, in, n, MPI_LONG,
+                           (rank - d + p) % p, COLL_TAG_LOC_SETUP, comm, MPI_STATUS_IGNORE);
+        for (int i = 0; i < n && !err; i++)
+            if (in[i] < v[i])
+                v[i] = in[i];
+    }
+    if (in != small)
+        free(in);
+    return err;
+}
+
+/* ---- shared read-only tables ----
+ * The tables of an info (region sizes, first members, the general layout's
+ * rank table) are the same on every process of a communicator. Under SMPI all
+ * simulated ranks live in one process, so identical tables are kept once
+ * (reference-counted): at 32K ranks a copy per rank would cost gigabytes.
+ * Under a real MPI this only ever finds the process's own tables. */
+typedef struct shared_table {
+    struct shared_table *next;
+    unsigned long hash;
+    int n, refs;
+    int *data;
+} shared_table;
+static shared_table *shared_tables;
+
+static unsigned long table_hash(const int *a, int n)
+{
+    unsigned long h = 1469598103934665603UL;
+    for (int i = 0; i < n; i++)
+        h = (h ^ (unsigned)a[i]) * 1099511628211UL;
+    return h ^ (unsigned long)n;
+}
+
+/* Returns the shared copy of a[0..n-1] (a is freed if one existed) or a,
+ * now shared; NULL stays NULL. */
+static int *share_table(int *a, int n)
+{
+    shared_table *t;
+    unsigned long h;
+
+    if (!a)
+        return NULL;
+    h = table_hash(a, n);
+    for (t = shared_tables; t; t = t->next)
+        if (t->hash == h && t->n == n && !memcmp(t->data, a, sizeof(int) * (size_t)n)) {
+            t->refs++;
+            free(a);
+            return t->data;
+        }
+    if ((t = malloc(sizeof *t))) {
+        *t = (shared_table){shared_tables, h, n, 1, a};
+        shared_tables = t;
+    }
+    return a; /* unshared if the list entry could not be allocated */
+}
+
+static void release_table(int *a)
+{
+    if (!a)
+        return;
+    for (shared_table **pt = &shared_tables; *pt; pt = &(*pt)->next)
+        if ((*pt)->data == a) {
+            shared_table *t = *pt;
+            if (--t->refs == 0) {
+                *pt = t->next;
+                free(t->data);
+                free(t);
+            }
+            return;
+        }
+    free(a); /* never shared */
+}
+
+/* ---- building one level's info (collective over comm) ---- */
+
+static void free_info(coll_loc_info *info)
+{
+    if (!info)
+        return;
+    if (info->comm_region != MPI_COMM_NULL)
+        MPI_Comm_free(&info->comm_region);
+    release_table(info->region_size);
+    release_table(info->first);
+    release_table(info->vrank);
+    free(info);
+}
+
+/* MPI_Comm_split wants an int colour: colours that fit are used as they are,
+ * others are hashed (a clash is detected and resolved after the split). */
+static int colour_to_int(long c)
+{
+    if (c >= 0 && c <= INT_MAX)
+        return (int)c;
+    return (int)((unsigned long)c % 2147483647UL);
+}
+
+/* Splits a region again when two colours hashed to the same int (rare):
+ * called by all its members, which all know `clash`. */
+static int resolve_clash(MPI_Comm *rc, long c, int clash)
+{
+    int n, r, err;
+
+    if (!clash)
+        return MPI_SUCCESS;
+    MPI_Comm_size(*rc, &n);
+    MPI_Comm_rank(*rc, &r);
+    long *all = malloc(sizeof(long) * (size_t)n);
+    if (!all)
+        return MPI_ERR_NO_MEM;
+    err = collsim_allgather_bruck(&c, 1, MPI_LONG, all, 1, MPI_LONG, *rc);
+    int first = 0;
+    while (all[first] != c)
+        first++;
+    free(all);
+    MPI_Comm fixed;
+    if (!err && !(err = MPI_Comm_split(*rc, first, r, &fixed))) {
+        MPI_Comm_free(rc);
+        *rc = fixed;
+    }
+    return err;
+}
+
+/* What member 0 of each region tells everyone (one record of longs). */
+enum { REC_LEADER, REC_SIZE, REC_STRIDE, REC_FLAGS, REC_LEN };
+#define REC_OK 1L    /* every member had a colour */
+#define REC_CLASH 2L /* two colours of the region hashed alike */
+
+/* Every region's record to every rank: a Bruck allgather over comm in which
+ * only member 0s contribute, so messages carry records, not ranks (at most
+ * the number of regions). A rank holds the records of the ranks
+ * rank .. rank+d-1 (mod p), ordered by that offset; on return *recs holds
+ * all *nrecs of them, ordered by leader rank. The receive buffer of a step
+ * is sized for its largest possible message (untouched pages cost nothing). */
+static int gather_records(const long *mine, int have, MPI_Comm comm, long **recs, int *nrecs)
+{
+    int rank, p, n = have, err = MPI_SUCCESS;
+
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &p);
+    long *held = malloc(sizeof(long) * REC_LEN * (size_t)(have ? 1 : 0) + 1);
+    if (!held)
+        return MPI_ERR_NO_MEM;
+    if (have)
+        memcpy(held, mine, sizeof(long) * REC_LEN);
+    for (int d = 1; d < p && !err; d <<= 1) {
+        const int k = d < p - d ? d : p - d; /* ranks sent: offsets 0..k-1 */
+        int nsend = 0, got = 0;
+        while (nsend < n && coll_mod((int)held[nsend * REC_LEN + REC_LEADER] - rank, p) < k)
+            nsend++;
+        long *grown = realloc(held, sizeof(long) * REC_LEN * (size_t)(n + k) + 1);
+        if (!grown) {
+            err = MPI_ERR_NO_MEM;
+            break;
+        }
+        held = grown;
+        MPI_Request req[2];
+        MPI_Status st[2];
+        err = MPI_Irecv(held + (size_t)n * REC_LEN, k * REC_LEN, MPI_LONG, (rank + d) % p,
+                        COLL_TAG_LOC_SETUP, comm, &req[0]);
+        if (!err)
+            err = MPI_Isend(held, nsend * REC_LEN, MPI_LONG, coll_mod(rank - d, p),
+                            COLL_TAG_LOC_SETUP, comm, &req[1]);
+        if (!err)
+            err = MPI_Waitall(2, req, st);
+        if (!err)
+            err = MPI_Get_count(&st[0], MPI_LONG, &got);
+        n += got / REC_LEN;
+    }
+    if (err) {
+        free(held);
+        return err;
+    }
+    /* from offset order to leader order: a rotation */
+    int first = 0; /* offsets 0.. are leaders rank.., then the wrapped ones */
+    while (first < n && held[first * REC_LEN + REC_LEADER] >= rank)
+        first++;
+    long *sorted = malloc(sizeof(long) * REC_LEN * (size_t)n + 1);
+    if (!sorted) {
+        free(held);
+        return MPI_ERR_NO_MEM;
+    }
+    for (int i = 0; i < n; i++)
+        memcpy(sorted + (size_t)i * REC_LEN, held + (size_t)((first + i) % n) * REC_LEN,
+               sizeof(long) * REC_LEN);
+    free(held);
+    *recs = sorted;
+    *nrecs = n;
+    return MPI_SUCCESS;
+}
+
+static int build_info(MPI_Comm comm, int level, coll_loc_info **out)
+{
+    coll_loc_info *info = calloc(1, sizeof *info);
+    coll_loc_provider fn = provider ? provider : default_provider;
+    long c = -1, *recs = NULL;
+    int err, ok;
+
+    *out = NULL;
+    if (!info)
+        return MPI_ERR_NO_MEM;
+    info->comm = comm;
+    info->level = level;
+    info->comm_region = MPI_COMM_NULL;
+    MPI_Comm_rank(comm, &info->rank);
+    MPI_Comm_size(comm, &info->size);
+    /* Errors found from here on are only reported after the collective steps
+     * every rank takes anyway, so that no rank is left waiting. */
+    ok = fn(level, &c) == MPI_SUCCESS;
+    if (!ok)
+        c = -1;
+    err = MPI_Comm_split(comm, colour_to_int(c), info->rank, &info->comm_region);
+    if (err)
+        goto fail;
+
+    /* Regions are numbered by their lowest rank, i.e. by the rank of their
+     * member 0 (comm_region keeps comm's order). Each member 0 describes its
+     * region in a record (its rank, size, the stride of its members' ranks if
+     * they are evenly spaced, flags), and one Bruck allgather of the records
+     * over comm tells everyone everything. Only point-to-point steps: one of
+     * logarithmic depth in the region, one over comm, and a single
+     * MPI_Comm_split (a second one, for a leaders' communicator, would cost
+     * SMPI 3.32 more than all the rest: 38 s at 4,096 ranks). */
+    int nrecs = 0, leader = -1;
+    for (;;) {
+        MPI_Comm_rank(info->comm_region, &info->local_rank);
+        MPI_Comm_size(info->comm_region, &info->local_size);
+        const int s = info->local_size;
+        /* one colour in the region? everyone with a colour? ({c, ~c}: min and max) */
+        long chk[3] = {c, ~c, ok};
+        if ((err = allmin_long(chk, 3, info->comm_region)))
+            goto fail;
+        const int clash = chk[0] != ~chk[1];
+        /* the members' ranks in comm */
+        MPI_Group greg, gcomm;
+        int *in = malloc(sizeof(int) * (size_t)s), *ranks = malloc(sizeof(int) * (size_t)s);
+        if (!in || !ranks) {
+            free(in);
+            free(ranks);
+            err = MPI_ERR_NO_MEM;
+            goto fail;
+        }
+        for (int h = 0; h < s; h++)
+            in[h] = h;
+        MPI_Comm_group(info->comm_region, &greg);
+        MPI_Comm_group(comm, &gcomm);
+        err = MPI_Group_translate_ranks(greg, info->local_rank == 0 ? s : 1, in, gcomm, ranks);
+        MPI_Group_free(&greg);
+        MPI_Group_free(&gcomm);
+        leader = ranks[0];
+        long rec[REC_LEN] = {leader, s, s > 1 ? ranks[1] - ranks[0] : 0,
+                             (chk[2] ? REC_OK : 0) | (clash ? REC_CLASH : 0)};
+        for (int h = 2; h < s && info->local_rank == 0; h++)
+            if (ranks[h] - ranks[h - 1] != rec[REC_STRIDE])
+                rec[REC_STRIDE] = -1;
+        free(in);
+        free(ranks);
+        if (err)
+            goto fail;
+        free(recs);
+        recs = NULL;
+        if ((err = gather_records(rec, info->local_rank == 0, comm, &recs, &nrecs)))
+            goto fail;
+        int any_clash = 0;
+        for (int j = 0; j < nrecs; j++)
+            any_clash |= (recs[j * REC_LEN + REC_FLAGS] & REC_CLASH) != 0;
+        if (!any_clash)
+            break;
+        if ((err = resolve_clash(&info->comm_region, c, clash))) /* rare: split again */
+            goto fail;
+    }
+    const int r = nrecs;
+    info->nregions = r;
+    info->region_size = malloc(sizeof(int) * (size_t)r);
+    info->first = malloc(sizeof(int) * (size_t)(r + 1));
+    if (!info->region_size || !info->first) {
+        err = MPI_ERR_NO_MEM;
+        goto fail;
+    }
+    int all_ok = 1, block = 1, cyclic = 1;
+    info->first[0] = 0;
+    info->max_size = 0;
+    info->min_size = INT_MAX;
+    info->region = -1;
+    for (int j = 0; j < r; j++) {
+        const long *rec = recs + (size_t)j * REC_LEN;
+        const int sz = (int)rec[REC_SIZE];
+        info->region_size[j] = sz;
+        info->first[j + 1] = info->first[j] + sz;
+        if (sz > info->max_size)
+            info->max_size = sz;
+        if (sz < info->min_size)
+            info->min_size = sz;
+        if (rec[REC_LEADER] == leader)
+            info->region = j;
+        all_ok &= (rec[REC_FLAGS] & REC_OK) != 0;
+        /* contiguous regions, ordered by their first rank: virtual = rank */
+        block &= sz == 1 || rec[REC_STRIDE] == 1;
+        /* member h of region j is rank j + h r */
+        cyclic &= rec[REC_LEADER] == j && (sz == 1 || rec[REC_STRIDE] == r);
+    }
+    free(recs);
+    recs = NULL;
+    if (!all_ok) {
+        err = MPI_ERR_OTHER; /* some rank had no colour (no provider, or coll_loc_init missing) */
+        goto fail;
+    }
+    const int g = info->region, l = info->local_rank;
+    info->layout = block ? COLL_LOC_BLOCK : cyclic ? COLL_LOC_CYCLIC : COLL_LOC_GENERAL;
+    if (info->layout == COLL_LOC_GENERAL) {
+        /* The full table: every rank knows its own virtual index, an
+         * element-wise minimum over comm (unknown entries: LONG_MAX) makes
+         * it complete everywhere. O(size) per process, for unusual layouts
+         * only (sequential and cyclic mappings need no table). */
+        long *t = malloc(sizeof(long) * (size_t)info->size);
+        info->vrank = malloc(sizeof(int) * (size_t)info->size);
+        if (!t || !info->vrank) {
+            free(t);
+            err = MPI_ERR_NO_MEM;
+            goto fail;
+        }
+        for (int v = 0; v < info->size; v++)
+            t[v] = LONG_MAX;
+        t[info->first[g] + l] = info->rank;
+        err = allmin_long(t, info->size, comm);
+        for (int v = 0; v < info->size; v++)
+            info->vrank[v] = (int)t[v];
+        free(t);
+        if (err)
+            goto fail;
+    }
+    info->region_size = share_table(info->region_size, r);
+    info->first = share_table(info->first, r + 1);
+    info->vrank = share_table(info->vrank, info->size);
+    *out = info;
+    return MPI_SUCCESS;
+fail:
+    free(recs);
+    free_info(info);
+    return err;
+}
+
+/* ---- the cache on a communicator ----
+ * One entry per rank of the communicator *object*: under a real MPI (and for
+ * SMPI's sub-communicators) only the calling process uses an object, but
+ * SMPI's MPI_COMM_WORLD is a single object for all simulated ranks, so the
+ * first call by another rank turns the entry into a table indexed by rank. */
+typedef struct {
+    unsigned generation;
+    coll_loc_info *level[COLL_LOC_MAX_LEVELS];
+} rank_cache;
+
+typedef struct {
+    int size, owner;   /* owner: the rank of the only user so far */
+    rank_cache *single;
+    rank_cache **slots; /* [size], once a second rank uses the object */
+} comm_cache;
+
+static void clear_rank_cache(rank_cache *rc)
+{
+    for (int i = 0; i < COLL_LOC_MAX_LEVELS; i++) {
+        free_info(rc->level[i]);
+        rc->level[i] = NULL;
+    }
+}
+
+static int free_comm_cache(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    comm_cache *cc = value;
+    (void)comm;
+    (void)keyval;
+    (void)extra;
+    if (cc->single) {
+        clear_rank_cache(cc->single);
+        free(cc->single);
+    }
+    if (cc->slots) {
+        for (int i = 0; i < cc->size; i++)
+            if (cc->slots[i]) {
+                clear_rank_cache(cc->slots[i]);
+                free(cc->slots[i]);
+            }
+        free(cc->slots);
+    }
+    free(cc);
+    return MPI_SUCCESS;
+}
+
+static int rank_cache_of(MPI_Comm comm, rank_cache **out)
+{
+    comm_cache *cc;
+    int flag = 0, rank, err;
+
+    if ((err = ensure_keyvals()))
+        return err;
+    if ((err = MPI_Comm_get_attr(comm, kv_cache, &cc, &flag)))
+        return err;
+    MPI_Comm_rank(comm, &rank);
+    if (!flag) {
+        cc = calloc(1, sizeof *cc);
+        if (!cc || !(cc->single = calloc(1, sizeof *cc->single))) {
+            free(cc);
+            return MPI_ERR_NO_MEM;
+        }
+        MPI_Comm_size(comm, &cc->size);
+        cc->owner = rank;
+        if ((err = MPI_Comm_set_attr(comm, kv_cache, cc))) {
+            free(cc->single);
+            free(cc);
+            return err;
+        }
+        *out = cc->single;
+        return MPI_SUCCESS;
+    }
+    if (!cc->slots && cc->owner == rank) {
+        *out = cc->single;
+        return MPI_SUCCESS;
+    }
+    if (!cc->slots) {
+        if (!(cc->slots = calloc((size_t)cc->size, sizeof *cc->slots)))
+            return MPI_ERR_NO_MEM;
+        cc->slots[cc->owner] = cc->single;
+        cc->single = NULL;
+    }
+    if (!cc->slots[rank] && !(cc->slots[rank] = calloc(1, sizeof **cc->slots)))
+        return MPI_ERR_NO_MEM;
+    *out = cc->slots[rank];
+    return MPI_SUCCESS;
+}
+
+int coll_loc_info_get(MPI_Comm comm, int level, const coll_loc_info **info)
+{
+    rank_cache *rc;
+    int err;
+
+    *info = NULL;
+    if (level < 0 || level >= nlevels)
+        return MPI_ERR_ARG;
+    if ((err = rank_cache_of(comm, &rc)))
+        return err;
+    if (rc->generation != generation) {
+        clear_rank_cache(rc);
+        rc->generation = generation;
+    }
+    if (!rc->level[level] && (err = build_info(comm, level, &rc->level[level])))
+        return err;
+    *info = rc->level[level];
+    return MPI_SUCCESS;
+}
+
+int coll_loc_split(MPI_Comm comm, int level, MPI_Comm *region)
+{
+    const coll_loc_info *info;
+    int err = coll_loc_info_get(comm, level, &info);
+
+    *region = err ? MPI_COMM_NULL : info->comm_region;
+    return err;
+}
+
+int coll_loc_rank_of_virtual(const coll_loc_info *info, int v)
+{
+    if (info->layout == COLL_LOC_BLOCK)
+        return v;
+    if (info->layout == COLL_LOC_GENERAL)
+        return info->vrank[v];
+    /* cyclic: the region holding v, by bisection of first[] */
+    int lo = 0, hi = info->nregions; /* first[lo] <= v < first[hi] */
+    while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        if (info->first[mid] <= v)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo + (v - info->first[lo]) * info->nregions;
+}

@@ -1,0 +1,323 @@
+/* locality_unit: an SMPI program of its own for tests/test_locality.cc.
+ *
+ * 1. coll_loc_split with the default provider ("node" = simulated host) on
+ *    MPI_COMM_WORLD and on sub-communicators (a prefix, a reversed order, a
+ *    strided subset): the region is exactly the communicator's ranks on the
+ *    same host (by MPI_Get_processor_name), in the communicator's rank order;
+ *    a second call returns the cached communicator; freeing the
+ *    sub-communicator frees the cache.
+ * 2. Every locality-aware allgather under a two-level provider ("socket",
+ *    "node") with synthetic colours: contiguous, cyclic and scrambled regions
+ *    of uneven sizes, colours that collide when hashed to an int, region level
+ *    node and socket; loc_bruck_multilevel thus runs with a real finer level.
+ *    Every received byte is checked, on a prefix of the ranks and on all ranks
+ *    in reversed order, for each p of a list.
+ *
+ * Prints "FAIL ..." lines and, on rank 0, "locality_unit: N checks, F failed";
+ * exits 1 on any failure. */
+#include <mpi.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll_locality.h"
+#include "collsim_algorithms.h"
+
+/* ---- the synthetic provider: process-wide shape, the same on all ranks ---- */
+static int shape, shape_a, shape_b;
+
+static unsigned mix(unsigned x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
+static int synthetic(int level, long *color)
+{
+    int w;
+    MPI_Comm_rank(MPI_COMM_WORLD, &w);
+    const int node_level = level == 1;
+    switch (shape) {
+    case 0: /* nodes of a ranks in rank order, sockets of b inside */
+        *color = node_level ? w / shape_a : (w % shape_a) / shape_b;
+        break;
+    case 1: /* ranks dealt over a nodes; sockets interleaved (w / a) mod b */
+        *color = node_level ? w % shape_a : (w / shape_a) % shape_b;
+        break;
+    case 2: /* scrambled: uneven, non-contiguous nodes and sockets */
+        *color = node_level ? (long)(mix((unsigned)w) % (unsigned)shape_a)
+                            : (long)(mix((unsigned)w + 977u) % (unsigned)shape_b);
+        break;
+    default: /* colours beyond int, all equal modulo 2^31 - 1 */
+        *color = (node_level ? w / shape_a : (w % shape_a) / shape_b) * 2147483647L + 5;
+        break;
+    }
+    return MPI_SUCCESS;
+}
+
+/* Counters per world rank: without privatization all simulated ranks share
+ * this program's globals. */
+#define MAX_RANKS 1024
+static long checks[MAX_RANKS], failures[MAX_RANKS];
+
+static int world_rank(void)
+{
+    int w;
+    MPI_Comm_rank(MPI_COMM_WORLD, &w);
+    return w;
+}
+
+static void check(void) { checks[world_rank()]++; }
+
+__attribute__((format(printf, 1, 2))) static void fail(const char *fmt, ...)
+{
+    const int w = world_rank();
+    if (failures[w]++ < 5) {
+        va_list ap;
+        va_start(ap, fmt);
+        printf("FAIL (world rank %d) ", w);
+        vprintf(fmt, ap);
+        printf("\n");
+        fflush(stdout);
+        va_end(ap);
+    }
+}
+
+/* ---- 1. coll_loc_split on sub-communicators ---- */
+static void check_split(MPI_Comm comm, const char *what)
+{
+    char name[MPI_MAX_PROCESSOR_NAME];
+    int len, rank, p, err;
+    MPI_Comm region, again;
+
+    memset(name, 0, sizeof name);
+    MPI_Get_processor_name(name, &len);
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &p);
+    char *all = malloc((size_t)p * sizeof name);
+    MPI_Allgather(name, (int)sizeof name, MPI_CHAR, all, (int)sizeof name, MPI_CHAR, comm);
+
+    check();
+    if ((err = coll_loc_split(comm, coll_loc_level_index("node"), &region))) {
+        fail("%s: coll_loc_split error %d", what, err);
+        free(all);
+        return;
+    }
+    int s, lr;
+    MPI_Comm_size(region, &s);
+    MPI_Comm_rank(region, &lr);
+    MPI_Group greg, gcomm;
+    MPI_Comm_group(region, &greg);
+    MPI_Comm_group(comm, &gcomm);
+    int *in = malloc(sizeof(int) * (size_t)s), *out = malloc(sizeof(int) * (size_t)s);
+    for (int i = 0; i < s; i++)
+        in[i] = i;
+    MPI_Group_translate_ranks(greg, s, in, gcomm, out);
+    int k = 0, bad = 0;
+    for (int i = 0; i < p; i++)
+        if (!strcmp(all + (size_t)i * sizeof name, name)) {
+            if (k >= s || out[k] != i)
+                bad = 1;
+            k++;
+        }
+    if (bad || k != s)
+        fail("%s: region of %d ranks, expected %d (same host, comm order)", what, s, k);
+    /* regions numbered by their lowest rank */
+    const coll_loc_info *info;
+    coll_loc_info_get(comm, coll_loc_level_index("node"), &info);
+    int nreg = 0, mine = -1;
+    for (int i = 0; i < p; i++) {
+        int first = 1;
+        for (int j = 0; j < i; j++)
+            if (!strcmp(all + (size_t)i * sizeof name, all + (size_t)j * sizeof name))
+                first = 0;
+        if (first) {
+            if (!strcmp(all + (size_t)i * sizeof name, name))
+                mine = nreg;
+            nreg++;
+        }
+    }
+    if (info->nregions != nreg || info->region != mine || info->local_rank != lr ||
+        info->local_size != s)
+        fail("%s: info says region %d of %d, expected %d of %d", what, info->region,
+             info->nregions, mine, nreg);
+    check();
+    coll_loc_split(comm, coll_loc_level_index("node"), &again);
+    if (again != region)
+        fail("%s: second call did not return the cached communicator", what);
+    MPI_Group_free(&greg);
+    MPI_Group_free(&gcomm);
+    free(in);
+    free(out);
+    free(all);
+}
+
+/* Process-wide settings are shared by all simulated ranks (no privatization):
+ * change them only when every rank is between two barriers. */
+static void set_provider(int two_levels)
+{
+    static const char *const names[] = {"socket", "node"};
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (two_levels ? coll_loc_set_provider(2, names, synthetic) : coll_loc_set_provider(0, NULL, NULL))
+        fail("coll_loc_set_provider failed");
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static void set_region(const char *level)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (coll_loc_set_region_level(level))
+        fail("coll_loc_set_region_level(%s) failed", level);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* ---- 2. the algorithms under the synthetic provider ---- */
+typedef int (*allgather_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
+static const struct {
+    const char *name;
+    allgather_fn fn;
+} algs[] = {
+    {"loc_bruck", collsim_allgather_loc_bruck},
+    {"loc_bruck_multilevel", collsim_allgather_loc_bruck_multilevel},
+    {"hierarchical", collsim_allgather_hierarchical},
+    {"multilane", collsim_allgather_multilane},
+};
+
+static unsigned char byte_of(int rank, long i) { return (unsigned char)(rank * 131 + i * 7 + 1); }
+
+static void check_algorithms(MPI_Comm comm, const char *what)
+{
+    static const int sizes[] = {1, 1000};
+    int rank, p;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &p);
+    unsigned char *send = malloc(1000), *recv = malloc((size_t)p * 1000);
+    for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++)
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            const int n = sizes[z];
+            for (int call = 0; call < 2; call++) { /* the second call uses the cache */
+                for (int i = 0; i < n; i++)
+                    send[i] = byte_of(rank, i);
+                memset(recv, 0xee, (size_t)p * (size_t)n);
+                check();
+                int err = algs[a].fn(send, n, MPI_BYTE, recv, n, MPI_BYTE, comm);
+                if (err) {
+                    fail("%s: %s returned %d (p %d, size %d)", what, algs[a].name, err, p, n);
+                    continue;
+                }
+                for (int j = 0; j < p; j++)
+                    for (int i = 0; i < n; i++)
+                        if (recv[(size_t)j * (size_t)n + (size_t)i] != byte_of(j, i)) {
+                            fail("%s: %s p %d size %d call %d: rank %d, block %d offset %d wrong",
+                                 what, algs[a].name, p, n, call, rank, j, i);
+                            j = p;
+                            break;
+                        }
+            }
+        }
+    free(send);
+    free(recv);
+}
+
+static void sweep(const char *label)
+{
+    static const int ps[] = {1, 3, 5, 13, 24, 47, 64};
+    int w, wsize;
+    char what[128];
+    MPI_Comm_rank(MPI_COMM_WORLD, &w);
+    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+        const int p = ps[k];
+        if (p > wsize)
+            continue;
+        MPI_Comm c;
+        MPI_Comm_split(MPI_COMM_WORLD, w < p ? 0 : MPI_UNDEFINED, w, &c);
+        if (c != MPI_COMM_NULL) {
+            snprintf(what, sizeof what, "%s, first %d ranks", label, p);
+            check_algorithms(c, what);
+            MPI_Comm_free(&c);
+        }
+    }
+    MPI_Comm rev;
+    MPI_Comm_split(MPI_COMM_WORLD, 0, wsize - w, &rev);
+    snprintf(what, sizeof what, "%s, all ranks reversed", label);
+    check_algorithms(rev, what);
+    MPI_Comm_free(&rev);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int w, wsize;
+    MPI_Comm_rank(MPI_COMM_WORLD, &w);
+    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    if (coll_loc_init()) {
+        printf("FAIL coll_loc_init\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+
+    /* 1. default provider */
+    if (coll_loc_level_count() != 1 || strcmp(coll_loc_level_name(0), "node") ||
+        coll_loc_level_index("socket") != -1 || strcmp(coll_loc_region_level_name(), "node"))
+        fail("default levels wrong");
+    check_split(MPI_COMM_WORLD, "world");
+    check_split(MPI_COMM_WORLD, "world (again)");
+    MPI_Comm sub;
+    MPI_Comm_split(MPI_COMM_WORLD, w < 40 ? 0 : MPI_UNDEFINED, w, &sub);
+    if (sub != MPI_COMM_NULL) {
+        check_split(sub, "first 40");
+        MPI_Comm_free(&sub);
+    }
+    MPI_Comm_split(MPI_COMM_WORLD, w % 2, wsize - w, &sub);
+    check_split(sub, "parity, reversed");
+    MPI_Comm_free(&sub);
+    MPI_Comm_split(MPI_COMM_WORLD, w % 3 == 1 ? 0 : MPI_UNDEFINED, w, &sub);
+    if (sub != MPI_COMM_NULL) {
+        check_split(sub, "every third");
+        check_algorithms(sub, "default provider, every third");
+        MPI_Comm_free(&sub);
+    }
+
+    /* 2. two levels */
+    set_provider(1);
+    if (coll_loc_level_index("socket") != 0 || coll_loc_region_level() != 1 ||
+        coll_loc_set_region_level("rack") != -1)
+        fail("set_provider / level lookup wrong");
+    static const int shapes[][3] = {
+        {0, 8, 4}, {0, 6, 4}, {0, 5, 2}, {0, 16, 3}, {1, 5, 2}, {1, 7, 3},
+        {1, 20, 2}, {2, 6, 2}, {2, 11, 3}, {3, 6, 4},
+    };
+    char label[96];
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        shape = shapes[k][0];
+        shape_a = shapes[k][1];
+        shape_b = shapes[k][2];
+        set_provider(1); /* a new shape: the caches are rebuilt */
+        snprintf(label, sizeof label, "shape %d(%d,%d), region node", shape, shape_a, shape_b);
+        sweep(label);
+        if (k % 3 == 0) {
+            set_region("socket");
+            snprintf(label, sizeof label, "shape %d(%d,%d), region socket", shape, shape_a,
+                     shape_b);
+            sweep(label);
+            set_region("node");
+        }
+    }
+    set_provider(0);
+
+    long in[2] = {checks[w], failures[w]}, sum[2];
+    MPI_Allreduce(in, sum, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (w == 0) {
+        printf("locality_unit: %ld checks, %ld failed\n", sum[0], sum[1]);
+        fflush(stdout);
+    }
+    MPI_Finalize();
+    return sum[1] ? 1 : 0;
+}

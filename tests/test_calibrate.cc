@@ -1,0 +1,217 @@
+// The Cray XC40 Aries platforms (cori, cori-knl, theta) and `collsim calibrate`:
+// the platforms hold 32K ranks and declare their levels; calibrate fits
+// hand-computed values on a tiny platform, prints the summary line, and names
+// the file, line and property of every bad calibration property.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "wrapper.h"
+
+namespace {
+
+const std::string kData = COLLSIM_TEST_DATA_DIR;
+
+struct Aries {
+    const char *name;
+    int nodes, cores;
+};
+const Aries kAries[] = {{"cori", 1152, 32}, {"cori-knl", 768, 68}, {"theta", 768, 64}};
+
+TEST(AriesPlatforms, HoldAndMap32KRanks)
+{
+    char err[2048];
+    for (const Aries &a : kAries) {
+        int nnodes = 0;
+        long cores = 0;
+        ASSERT_EQ(tw_platform_shape(a.name, &nnodes, &cores, err, sizeof err), 0) << a.name << ": " << err;
+        EXPECT_EQ(nnodes, a.nodes) << a.name;
+        EXPECT_EQ(cores, (long)a.nodes * a.cores) << a.name;
+        EXPECT_GE(cores, 32768) << a.name;
+        std::vector<int> node(32768);
+        for (const char *map : {"cyclic", "sequential"}) {
+            ASSERT_EQ(tw_map(a.name, map, 32768, 0, node.data(), err, sizeof err), 0) << a.name << ": " << err;
+            std::vector<int> per(a.nodes, 0);
+            for (int n : node) {
+                ASSERT_GE(n, 0);
+                ASSERT_LT(n, a.nodes);
+                per[n]++;
+            }
+            for (int k : per)
+                ASSERT_LE(k, a.cores) << a.name << " " << map;
+        }
+        // sequential (the last mapping above): node i holds ranks i*cores .. (i+1)*cores - 1
+        EXPECT_EQ(node[a.cores], 1) << a.name;
+        EXPECT_EQ(node[32767], 32767 / a.cores) << a.name;
+    }
+}
+
+TEST(AriesPlatforms, DeclareTheirLevelsAndPublishedValues)
+{
+    char levels[512], regimes[256], err[2048];
+    int npub = 0;
+    for (const Aries &a : kAries) {
+        ASSERT_EQ(tw_calibration(a.name, levels, sizeof levels, regimes, sizeof regimes, &npub, err,
+                                 sizeof err), 0) << a.name << ": " << err;
+        EXPECT_STREQ(levels, "same-node same-router same-chassis same-group other-group") << a.name;
+        EXPECT_STREQ(regimes, "all") << a.name;
+        EXPECT_EQ(npub, 4) << a.name; // every network level; same-node has no published value
+    }
+    // a platform without calibration properties is an error, not an empty table
+    EXPECT_EQ(tw_calibration("yahoo", levels, sizeof levels, regimes, sizeof regimes, &npub, err,
+                             sizeof err), -1);
+    EXPECT_NE(std::string(err).find("declares nothing to calibrate"), std::string::npos) << err;
+}
+
+// The fitted values of one table row, by level and regime.
+bool row(const std::string &text, const std::string &level, const std::string &regime,
+         double *alpha_us, double *beta_ns)
+{
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream f(line);
+        std::string l, hosts, r, sizes, pa, ea;
+        double a = 0, b = 0;
+        if (f >> l >> hosts >> r >> sizes >> a >> pa >> ea >> b && l == level && r == regime) {
+            *alpha_us = a;
+            *beta_ns = b;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string last_line(const std::string &text)
+{
+    std::string t = text;
+    while (!t.empty() && t.back() == '\n')
+        t.pop_back();
+    size_t nl = t.rfind('\n');
+    return nl == std::string::npos ? t : t.substr(nl + 1);
+}
+
+TEST(Calibrate, FitsHandComputedValues)
+{
+    // tests/data/calib-flat.xml: 2 x 5 us links at 1 GB/s, loopback 1 us at 4 GB/s; alpha adds
+    // SMPI's 16 bytes per message and 5 ns of MPI_Wtime per one-way time (see the file)
+    Out o = cli("calibrate " + kData + "/calib-flat.xml");
+    ASSERT_EQ(o.code, 0) << o.text;
+    struct {
+        const char *level, *regime;
+        double alpha_us, beta_ns;
+    } want[] = {
+        {"network", "short", 10.0 + 0.016 + 0.005, 1.0},
+        {"network", "long", 10.0 + 0.016 + 0.005, 1.0},
+        {"same-node", "short", 1.0 + 0.004 + 0.005, 0.25},
+        {"same-node", "long", 1.0 + 0.004 + 0.005, 0.25},
+    };
+    for (auto &w : want) {
+        double a = 0, b = 0;
+        ASSERT_TRUE(row(o.text, w.level, w.regime, &a, &b)) << w.level << " " << w.regime << "\n" << o.text;
+        EXPECT_NEAR(a, w.alpha_us, 1e-3 * w.alpha_us) << w.level << " " << w.regime;
+        EXPECT_NEAR(b, w.beta_ns, 1e-4 * w.beta_ns) << w.level << " " << w.regime;
+    }
+    // the network's "long" reference is off on purpose: beta 20% (the maximum), alpha 8.90%
+    EXPECT_EQ(last_line(o.text), "calibration: max relative error 20.00% over 8 parameters") << o.text;
+    EXPECT_NE(o.text.find("8.90"), std::string::npos) << o.text;
+
+    Out strict = cli("calibrate " + kData + "/calib-flat.xml --sizes 4,64,1K,64K --max-error 5");
+    EXPECT_EQ(strict.code, 1) << strict.text;
+    EXPECT_NE(strict.text.find("exceeds --max-error 5%"), std::string::npos) << strict.text;
+}
+
+TEST(Calibrate, ThetaMatchesTheAriesFigures)
+{
+    // one simulated ping-pong per level on the real 768-node file
+    Out o = cli("calibrate theta --max-error 1");
+    ASSERT_EQ(o.code, 0) << o.text;
+    EXPECT_EQ(last_line(o.text).rfind("calibration: max relative error ", 0), 0u) << o.text;
+    EXPECT_NE(o.text.find("over 8 parameters"), std::string::npos) << o.text;
+    double a = 0, b = 0;
+    ASSERT_TRUE(row(o.text, "same-router", "all", &a, &b)) << o.text;
+    EXPECT_NEAR(a, 1.3, 0.013);
+    EXPECT_NEAR(b, 0.125, 0.00125);
+    ASSERT_TRUE(row(o.text, "other-group", "all", &a, &b)) << o.text;
+    EXPECT_NEAR(a, 1.8, 0.018);
+}
+
+// Writes calib-flat.xml with one line replaced (or a line inserted after it).
+std::string variant(const std::string &dir, const std::string &name, const std::string &from,
+                    const std::string &to)
+{
+    std::ifstream in(kData + "/calib-flat.xml");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string s = ss.str();
+    size_t at = s.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos)
+        s.replace(at, from.size(), to);
+    std::string path = dir + "/" + name + ".xml";
+    std::ofstream(path) << s;
+    return path;
+}
+
+TEST(Calibrate, BadPropertiesNameTheFileLineAndProperty)
+{
+    char dir[512];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    const std::string d = dir;
+    const std::string lv = "<prop id=\"collsim.calibrate.network\" value=\"node-0 node-1\"/>";
+    const std::string rg = "<prop id=\"collsim.regimes\" value=\"short:0-255 long:256-\"/>";
+    const std::string pub = "<prop id=\"collsim.published.network.short\" value=\"10.021e-6 1e-9\"/>";
+    struct {
+        const char *name;
+        std::string from, to, want;
+    } cases[] = {
+        {"unknown-host", lv, "<prop id=\"collsim.calibrate.network\" value=\"node-0 node-9\"/>",
+         "<prop id=\"collsim.calibrate.network\" value=\"node-0 node-9\">: host 'node-9' is not in the platform (hosts: node-0 .. node-1)"},
+        {"one-host", lv, "<prop id=\"collsim.calibrate.network\" value=\"node-0\"/>",
+         "<prop id=\"collsim.calibrate.network\" value=\"node-0\">: expected two host names"},
+        {"bad-level-name", lv, "<prop id=\"collsim.calibrate.net.work\" value=\"node-0 node-1\"/>",
+         "<prop id=\"collsim.calibrate.net.work\">: 'net.work' is not a level name"},
+        {"undeclared-level", pub, "<prop id=\"collsim.published.netwrk.short\" value=\"10.021e-6 1e-9\"/>",
+         "<prop id=\"collsim.published.netwrk.short\">: level 'netwrk' is not declared by a collsim.calibrate.LEVEL property (declared: same-node, network)"},
+        {"undeclared-regime", pub, "<prop id=\"collsim.published.network.eager\" value=\"10.021e-6 1e-9\"/>",
+         "<prop id=\"collsim.published.network.eager\">: regime 'eager' is not declared (collsim.regimes declares: short, long)"},
+        {"bad-numbers", pub, "<prop id=\"collsim.published.network.short\" value=\"10.021e-6\"/>",
+         "<prop id=\"collsim.published.network.short\" value=\"10.021e-6\">: expected two positive numbers"},
+        {"negative", pub, "<prop id=\"collsim.published.network.short\" value=\"-1e-6 1e-9\"/>",
+         "expected two positive numbers 'ALPHA_S BETA_S_PER_B'"},
+        {"overlap", rg, "<prop id=\"collsim.regimes\" value=\"short:0-300 long:256-\"/>",
+         "<prop id=\"collsim.regimes\" value=\"short:0-300 long:256-\">: regimes 'short' and 'long' overlap"},
+        {"bad-range", rg, "<prop id=\"collsim.regimes\" value=\"short:0..255 long:256-\"/>",
+         "cannot read 'short:0..255': expected NAME:LO-HI or NAME:LO-"},
+        {"narrow", rg, "<prop id=\"collsim.regimes\" value=\"short:0-3 long:4-\"/>",
+         "<prop id=\"collsim.regimes\">: regime 'short' holds 0 of the measured sizes; a fit needs at least 2"},
+        {"duplicate", lv, lv + "\n    " + lv, "<prop id=\"collsim.calibrate.network\">: declared twice (first at line"},
+        {"in-cluster", "router_id=\"calib-flat-switch\"/>",
+         "router_id=\"calib-flat-switch\">\n      " + pub + "\n    </cluster>",
+         "calibration properties belong directly under the top-level <zone>, not inside <cluster id=\"calib-flat-cluster\">"},
+    };
+    for (auto &c : cases) {
+        std::string path = variant(d, c.name, c.from, c.to);
+        Out o = cli("calibrate " + path);
+        EXPECT_EQ(o.code, 2) << c.name << "\n" << o.text;
+        EXPECT_NE(o.text.find(path + ":"), std::string::npos) << c.name << ": no file:line\n" << o.text;
+        EXPECT_NE(o.text.find(c.want), std::string::npos) << c.name << "\n" << o.text;
+        EXPECT_EQ(o.text.find('\n'), o.text.size() - 1) << c.name << ": not one line:\n" << o.text;
+    }
+    tw_rmtree(dir);
+
+    Out none = cli("calibrate yahoo");
+    EXPECT_EQ(none.code, 2) << none.text;
+    EXPECT_NE(none.text.find("yahoo.xml: declares nothing to calibrate"), std::string::npos) << none.text;
+    Out usage = cli("calibrate");
+    EXPECT_EQ(usage.code, 2) << usage.text;
+    EXPECT_NE(usage.text.find("calibrate needs a platform"), std::string::npos) << usage.text;
+}
+
+} // namespace
