@@ -61,6 +61,8 @@ static int local_moves = 1;
 
 void coll_set_local_moves(int enabled) { local_moves = enabled; }
 
+int coll_local_moves(void) { return local_moves; }
+
 void coll_reverse_blocks(void *buf, int lo, int hi, size_t block_bytes)
 {
     if (!local_moves)

@@ -34,6 +34,7 @@ void coll_reverse_blocks(void *buf, int lo, int hi, size_t block_bytes);
  * simulation driver's folded buffers) may turn them off: they cost no
  * simulated time, but O(p^2) bytes of host CPU per call at 32K ranks. */
 void coll_set_local_moves(int enabled);
+int coll_local_moves(void); /* 1 unless turned off */
 
 /* Scratch memory for algorithms that need it. Defaults to malloc/free; a host
  * program (the simulation driver in fold mode) may install its own allocator so

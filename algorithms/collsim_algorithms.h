@@ -24,6 +24,7 @@ int collsim_allgather_recursive_doubling(COLLSIM_ALLGATHER_ARGS);
 int collsim_allgather_bruck(COLLSIM_ALLGATHER_ARGS);
 int collsim_allgather_sparbit(COLLSIM_ALLGATHER_ARGS);
 int collsim_allgather_sparbit_indexed(COLLSIM_ALLGATHER_ARGS);
+int collsim_allgather_sparbit_packed(COLLSIM_ALLGATHER_ARGS);
 /* Locality-aware (regions from coll_locality.h) */
 int collsim_allgather_loc_bruck(COLLSIM_ALLGATHER_ARGS);
 int collsim_allgather_loc_bruck_multilevel(COLLSIM_ALLGATHER_ARGS);

@@ -203,6 +203,7 @@ static const cs_cost_model models[] = {
     {"allgather", "sparbit", sparbit, "ceil(log2 p) α + (p-1)(m/p) β", "Sparbit paper III-B"},
     /* same schedule, same latency and volume terms: one message per step */
     {"allgather", "sparbit_indexed", sparbit, "ceil(log2 p) α + (p-1)(m/p) β", "Sparbit paper III-B"},
+    {"allgather", "sparbit_packed", sparbit, "ceil(log2 p) α + (p-1)(m/p) β", "Sparbit paper III-B"},
     {"allgather", "loc_bruck", loc_bruck,
      "L α + (b/p_ℓ) β + (L+1) α_ℓ + (b - m/p) β_ℓ, L = ceil(log_{p_ℓ}(p/p_ℓ)), b = m",
      "loc-Bruck paper Eq. (4), as published (one α_ℓ per local allgather); needs p_ℓ"},

@@ -106,7 +106,8 @@ TEST_P(Variants, TypedAndInPlace)
 
 INSTANTIATE_TEST_SUITE_P(Allgather, Variants,
                          ::testing::Values("ring", "neighbor_exchange", "recursive_doubling",
-                                           "bruck", "sparbit", "sparbit_indexed"));
+                                           "bruck", "sparbit", "sparbit_indexed",
+                                           "sparbit_packed"));
 
 // The check itself must be able to fail: a corrupted byte is reported with
 // its rank, block and offset.
@@ -115,11 +116,36 @@ TEST(DataCheck, CatchesACorruptedByteAndNamesIt)
     expect_fault_named(spec_for("sparbit", "sequential"));
 }
 
-// Folding buffers changes memory, not predicted times.
+// Folding buffers changes memory, not predicted times (sparbit_packed also
+// skips its packing copies when folded).
 TEST(FoldMode, SamePredictedTimesAsRealBuffers)
 {
-    for (const char *alg : {"bruck", "sparbit", "ring"})
+    for (const char *alg : {"bruck", "sparbit", "ring", "sparbit_packed"})
         expect_fold_same_times(spec_for(alg, "cyclic"), "1,1000,65536");
+}
+
+// sparbit_packed sends exactly sparbit_indexed's messages: the same
+// predicted times, bit for bit, at odd and even p, eager and rendezvous sizes.
+TEST(SparbitPacked, SamePredictedTimesAsIndexed)
+{
+    cs_result *rows[2];
+    size_t n[2];
+    const char *algs[2] = {"sparbit_indexed", "sparbit_packed"};
+    for (int k = 0; k < 2; k++) {
+        tw_run_spec s = spec_for(algs[k], "cyclic");
+        s.np_list = "13,64";
+        s.sizes = "1,4096,65536";
+        char err[2048];
+        ASSERT_EQ(tw_run(&s, &rows[k], &n[k], err, sizeof err), 0) << err;
+    }
+    ASSERT_EQ(n[0], n[1]);
+    for (size_t i = 0; i < n[0]; i++) {
+        EXPECT_STREQ(rows[1][i].status, "ok");
+        EXPECT_EQ(rows[0][i].avg_us, rows[1][i].avg_us) << rows[0][i].np << " " << rows[0][i].bytes;
+        EXPECT_EQ(rows[0][i].max_us, rows[1][i].max_us) << rows[0][i].np << " " << rows[0][i].bytes;
+    }
+    tw_free_rows(rows[0]);
+    tw_free_rows(rows[1]);
 }
 
 } // namespace
