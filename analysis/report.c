@@ -854,6 +854,31 @@ static const cs_hockney *model_params(const plat_model *pm)
     return pm && pm->measured ? (pm->has_inter ? &pm->inter.h : &pm->intra.h) : NULL;
 }
 
+/* A model's prediction for a group's case: p_l is the group's ranks per node
+ * (loc-Bruck's region = node; NaN when the default), the local level is the
+ * intra-node ping-pong when known, and a window:R distribution gives the
+ * mean block N (1 - R/200) (the others' mean is N/2, the model's default).
+ * ALG@LEVEL is modelled as ALG. */
+static double group_predict(const group *g, const char *alg, long np, long bytes,
+                            const cs_hockney *net, const cs_hockney *local)
+{
+    if (!net)
+        return NAN;
+    char name[128];
+    snprintf(name, sizeof name, "%s", alg);
+    char *at = strchr(name, '@');
+    if (at)
+        *at = 0;
+    cs_cost_params c = cs_cost_params_hockney(net);
+    if (local)
+        c.local.eager = c.local.rdv = *local;
+    c.ppn = g->ppn;
+    int R;
+    if (sscanf(g->dist, "window:%d", &R) == 1)
+        c.mean_block = bytes * (1 - R / 200.0);
+    return cs_cost_predict_params(g->collective, name, (int)np, bytes, &c);
+}
+
 /* Simulated / model vs size at one process count, a line per modelled
  * algorithm. 1 written, 0 nothing, -1 error. */
 static int fig_model(const report *r, const group *g, const cs_hockney *h, long np,
@@ -872,7 +897,7 @@ static int fig_model(const report *r, const group *g, const cs_hockney *h, long 
         for (size_t s = 0; s < g->sizes.n; s++) {
             long b = g->sizes.v[s];
             const cs_result *x = b > 0 ? find(r, g, np, b, alg) : NULL;
-            double model = x ? cs_cost_predict(g->collective, alg, (int)np, b, h) * 1e6 : NAN;
+            double model = x ? group_predict(g, alg, np, b, h, NULL) * 1e6 : NAN;
             if (!(model > 0) || !(x->avg_us > 0))
                 continue;
             double ratio = x->avg_us / model;
@@ -1323,6 +1348,91 @@ static int platform_file(const report *r, const char *name, char **path, cs_err 
     return rc;
 }
 
+/* Largest size of the group at np where `a` is faster than `b` while every
+ * smaller size also is (the simulated crossover); -1: not even at the
+ * smallest size, 0 when a row is missing. *all: a wins at every size. */
+static long wins_up_to(const report *r, const group *g, long np, const char *a, const char *b,
+                       int *all)
+{
+    long last = -1;
+    *all = 1;
+    for (size_t s = has_zero_size(g); s < g->sizes.n; s++) {
+        const cs_result *x = find(r, g, np, g->sizes.v[s], a), *y = find(r, g, np, g->sizes.v[s], b);
+        if (!x || !y)
+            return 0;
+        if (!(x->avg_us < y->avg_us)) {
+            *all = 0;
+            break;
+        }
+        last = g->sizes.v[s];
+    }
+    return last;
+}
+
+static void fmt_wins(char *buf, size_t len, long last, int all)
+{
+    char sz[32];
+    if (last == 0)
+        snprintf(buf, len, "-");
+    else if (last < 0)
+        snprintf(buf, len, "never");
+    else
+        snprintf(buf, len, "%s %s", all ? "at every N up to" : "up to N =",
+                 size_label(last, sz, sizeof sz));
+}
+
+/* Fan et al.'s questions, per alltoallv group: up to which N padded Bruck
+ * beats two-phase Bruck (simulated, and inequality (3)'s N* with the
+ * platform's inter-node α and β), and up to which N two-phase Bruck beats
+ * the spread-out exchange. */
+static void sec_fan_crossovers(const report *r, const plat_model *pm, size_t npm, int multi_coll)
+{
+    int any = 0;
+    for (size_t k = 0; k < r->ng; k++) {
+        const group *g = &r->g[k];
+        if (strcmp(g->collective, "alltoallv") || g->hidden ||
+            strset_index(&g->algs, "two_phase_bruck") >= g->algs.n)
+            continue;
+        int has_pad = strset_index(&g->algs, "padded_bruck") < g->algs.n,
+            has_so = strset_index(&g->algs, "spread_out") < g->algs.n;
+        if (!has_pad && !has_so)
+            continue;
+        const cs_hockney *h = NULL;
+        for (size_t i = 0; i < npm; i++)
+            if (!strcmp(pm[i].platform, g->platform))
+                h = model_params(&pm[i]);
+        if (!any) {
+            fprintf(r->md,
+                    "\n### alltoallv crossovers (Fan et al.)\n\n"
+                    "N is the largest block size (bytes). \"padded wins\": padded Bruck faster than "
+                    "two-phase Bruck at every N up to the one given (simulated). N* is inequality (3), "
+                    "(N - 8)(P + 1) β < 4 α, with the inter-node α and β above: padded Bruck should "
+                    "win below it. \"two-phase beats spread-out\": the same reading for two-phase "
+                    "Bruck against the spread-out exchange.\n\n");
+            any = 1;
+        }
+        char title[512];
+        group_title(r, g, title, sizeof title, multi_coll);
+        fprintf(r->md, "%s\n\n| P | padded wins (simulated) | N* (inequality 3) | two-phase beats spread-out |\n"
+                       "|---:|---|---:|---|\n", title);
+        for (size_t p = 0; p < g->nps.n; p++) {
+            long np = g->nps.v[p];
+            int all;
+            char w1[64] = "-", w2[64] = "-", ns[32] = "-";
+            if (has_pad)
+                fmt_wins(w1, sizeof w1, wins_up_to(r, g, np, "padded_bruck", "two_phase_bruck", &all),
+                         all);
+            if (has_so)
+                fmt_wins(w2, sizeof w2, wins_up_to(r, g, np, "two_phase_bruck", "spread_out", &all),
+                         all);
+            if (h)
+                snprintf(ns, sizeof ns, "%.1f", cs_fan_padded_crossover((int)np, h));
+            fprintf(r->md, "| %ld | %s | %s | %s |\n", np, w1, ns, w2);
+        }
+        fprintf(r->md, "\n");
+    }
+}
+
 static int sec_models(const report *r, int multi_coll)
 {
     FILE *md = r->md;
@@ -1434,8 +1544,9 @@ static int sec_models(const report *r, int multi_coll)
             for (size_t p = 0; p < g->nps.n; p++)
                 for (size_t s = 0; s < g->sizes.n; s++) {
                     const cs_result *x = find(r, g, g->nps.v[p], g->sizes.v[s], alg);
-                    double model = x ? cs_cost_predict(g->collective, alg, (int)g->nps.v[p],
-                                                       g->sizes.v[s], h) * 1e6 : NAN;
+                    double model = x ? group_predict(g, alg, g->nps.v[p], g->sizes.v[s], h,
+                                                     pm[i].measured ? &pm[i].intra.h : NULL) * 1e6
+                                     : NAN;
                     if (!(model > 0))
                         continue;
                     d[nd] = 100 * (x->avg_us - model) / model;
@@ -1483,10 +1594,10 @@ static int sec_models(const report *r, int multi_coll)
                     const cs_result *x = find(r, g, nps[p], sizes[s], with.v[a]);
                     if (!x)
                         continue;
-                    double mi = cs_cost_predict(g->collective, with.v[a], (int)nps[p], sizes[s],
-                                                model_params(&pm[i])) * 1e6;
-                    double mn = cs_cost_predict(g->collective, with.v[a], (int)nps[p], sizes[s],
-                                                &pm[i].intra.h) * 1e6;
+                    double mi = group_predict(g, with.v[a], nps[p], sizes[s], model_params(&pm[i]),
+                                              &pm[i].intra.h) * 1e6;
+                    double mn = group_predict(g, with.v[a], nps[p], sizes[s], &pm[i].intra.h,
+                                              &pm[i].intra.h) * 1e6;
                     char lab[32], b1[32], b2[32], b3[32], b4[32];
                     fmt_us(b1, sizeof b1, mi);
                     fmt_us(b2, sizeof b2, mn);
@@ -1525,6 +1636,7 @@ static int sec_models(const report *r, int multi_coll)
         if (rc)
             md_figure(md, name, alt);
     }
+    sec_fan_crossovers(r, pm, npm, multi_coll);
     free(pm);
     free(with.v);
     free(without.v);
@@ -1859,8 +1971,12 @@ int cs_report(const cs_report_opts *o, char *md_path, size_t md_len, cs_err *err
     r.err = err;
     if (cs_results_read(o->results, &r.rows, &r.n, err))
         return -1;
-    /* an algorithm run at two region levels is two competitors: name both */
-    for (size_t i = 0; i < r.n; i++)
+    /* an algorithm run at two region levels is two competitors: name both
+     * (ALG@LEVEL); results of a single level keep the plain names */
+    int levels = 0;
+    for (size_t i = 1; i < r.n && !levels; i++)
+        levels = strcmp(r.rows[i].region, r.rows[0].region) != 0;
+    for (size_t i = 0; i < r.n && levels; i++)
         if (r.rows[i].region[0]) {
             cs_result *x = &r.rows[i];
             size_t used = strlen(x->algorithm);

@@ -291,6 +291,16 @@ TEST(Report, GroupsSplitByRanksPerNodeAndDistribution)
                                 "## yahoo, sequential mapping, window:50 blocks (seed 7), alltoallv"})
         EXPECT_TRUE(has(text, section)) << section << "\n" << text;
     EXPECT_TRUE(has(text, "loc_bruck@socket")) << text;
+    // Fan et al.'s crossover table: padded Bruck wins at the one size under
+    // uniform blocks and never under window:50; N* from inequality (3)
+    EXPECT_TRUE(has(text, "### alltoallv crossovers")) << text;
+    double alpha, beta, worst;
+    ASSERT_EQ(tw_postal("yahoo", "node-0", "node-15", &alpha, &beta, &worst, err, sizeof err), 0) << err;
+    char row[160];
+    snprintf(row, sizeof row, "| 16 | at every N up to 64 | %.1f | - |", 8 + 4 * alpha / (17 * beta));
+    EXPECT_TRUE(has(text, row)) << row << "\n" << text;
+    snprintf(row, sizeof row, "| 16 | never | %.1f | - |", 8 + 4 * alpha / (17 * beta));
+    EXPECT_TRUE(has(text, row)) << row << "\n" << text;
     tw_rmtree(dir);
 }
 
