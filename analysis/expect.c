@@ -22,7 +22,13 @@ static const cs_result *find(const cs_result **sorted, size_t n, cs_result *prob
 static void describe(char *buf, size_t len, const cs_expect *x, const cs_result *p,
                      const cs_result *a, const cs_result *b)
 {
-    int u = snprintf(buf, len, "%s %s np=%d %ld B: ", p->platform, p->mapping, p->np, p->bytes);
+    char ppn[32] = "", region[48] = "";
+    if (p->ppn)
+        snprintf(ppn, sizeof ppn, " ppn=%d", p->ppn);
+    if (p->region[0])
+        snprintf(region, sizeof region, " region=%s", p->region);
+    int u = snprintf(buf, len, "%s %s%s%s np=%d %ld B: ", p->platform, p->mapping, ppn, region,
+                     p->np, p->bytes);
     if (u < 0 || (size_t)u >= len)
         return;
     if (!a || !b) {
@@ -61,8 +67,15 @@ static int check_one(FILE *f, const cs_scenario *s, const cs_expect *x, char **p
             if (x->mapping >= 0 && (int)s->mappings[m] != x->mapping)
                 continue;
             snprintf(probe.mapping, sizeof probe.mapping, "%s", cs_mapping_name(s->mappings[m]));
+            /* every ranks-per-node value and region level of the scenario
+             * (none given: the one default, 0 and "") is a point of its own */
+            size_t nppn = s->ppns.n ? s->ppns.n : 1, nreg = s->nregions ? (size_t)s->nregions : 1;
+            for (size_t w = 0; w < nppn * nreg; w++)
             for (size_t q = 0; q < nps->n; q++)
                 for (size_t z = 0; z < sizes->n; z++) {
+                    probe.ppn = s->ppns.n ? (int)s->ppns.v[w / nreg] : 0;
+                    snprintf(probe.region, sizeof probe.region, "%s",
+                             s->nregions ? s->regions[w % nreg] : "");
                     probe.np = (int)nps->v[q];
                     probe.bytes = sizes->v[z];
                     const cs_result *a = find(sorted, n, &probe, x->faster);

@@ -1417,7 +1417,7 @@ static void sec_fan_crossovers(const report *r, const plat_model *pm, size_t npm
                        "|---:|---|---:|---|\n", title);
         for (size_t p = 0; p < g->nps.n; p++) {
             long np = g->nps.v[p];
-            int all;
+            int all = 0;
             char w1[64] = "-", w2[64] = "-", ns[32] = "-";
             if (has_pad)
                 fmt_wins(w1, sizeof w1, wins_up_to(r, g, np, "padded_bruck", "two_phase_bruck", &all),

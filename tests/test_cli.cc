@@ -2,7 +2,10 @@
 // one-line error naming the value and the valid choices for each bad input.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -46,6 +49,47 @@ TEST(Cli, BenchFailsWhenTheDataCheckFails)
     EXPECT_NE(f.text.find("re-run by hand"), std::string::npos) << f.text;
 }
 
+// --region: the locality-aware algorithms' region level reaches the driver
+// (bench: data-checked, and the level changes the schedule so the time), and
+// a scenario's <region> is recorded in the results' region column
+TEST(Cli, RegionLevelReachesTheDriverAndTheResults)
+{
+    // quartz: a host is a socket of 18 cores; 36 per node fills both sockets
+    const std::string base =
+        "bench --platform quartz --np 72 --ppn 36 --alg loc_bruck --dtype int --sizes 8 --iters 1";
+    Out s = cli(base + " --region socket");
+    ASSERT_EQ(s.code, 0) << s.text;
+    EXPECT_NE(s.text.find("36 per node, region socket"), std::string::npos) << s.text;
+    EXPECT_NE(s.text.find("Pass"), std::string::npos) << s.text;
+    Out n = cli(base + " --region node");
+    ASSERT_EQ(n.code, 0) << n.text;
+    // the table's last line: size, time, ...; the levels give different schedules
+    auto row = [](const std::string &t) { return t.substr(t.rfind("\n8 ") + 1); };
+    EXPECT_NE(row(s.text), row(n.text)) << s.text << n.text;
+
+    char dir[] = "/tmp/collsim-test-region-XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    std::string out = std::string(dir) + "/out";
+    Out r = cli("run " COLLSIM_TEST_DATA_DIR "/region-sweep.xml -j 1 --out " + out +
+                " --only alg=loc_bruck,np=16,mapping=sequential");
+    ASSERT_EQ(r.code, 0) << r.text;
+    FILE *f = fopen((out + "/results.csv").c_str(), "r");
+    ASSERT_NE(f, nullptr);
+    std::string csv;
+    char buf[4096];
+    size_t k;
+    while ((k = fread(buf, 1, sizeof buf, f)) > 0)
+        csv.append(buf, k);
+    fclose(f);
+    EXPECT_NE(csv.find("quartz,sequential,16,4,allgather,loc_bruck,node,int,fold"), std::string::npos)
+        << csv;
+    EXPECT_NE(csv.find("quartz,sequential,16,4,allgather,loc_bruck,socket,int,fold"),
+              std::string::npos)
+        << csv;
+    std::string rm = "rm -rf " + std::string(dir);
+    EXPECT_EQ(system(rm.c_str()), 0);
+}
+
 TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
 {
     struct { const char *args, *want; } cases[] = {
@@ -58,6 +102,8 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
         {"bench --platform yahoo --np 4 --alg ring --dtype int --sizes 6", "size 6 is not a multiple of the int size"},
         {"bench --platform yahoo --np 0 --alg ring", "--np needs an integer >= 1"},
         {"bench --platform fattree-32k --np 32768 --alg ring --sizes 1M", "use --fold"},
+        {"bench --platform quartz --np 16 --alg loc_bruck --region rack",
+         "region level 'rack' is not declared by platform 'quartz' (valid: socket, node, switch)"},
         {"run /nonexistent.xml", "scenario file '/nonexistent.xml' cannot be read"},
         {"list things", "valid: algorithms, platforms"},
         {"frobnicate", "unknown command 'frobnicate'"},

@@ -28,7 +28,9 @@ TEST(Scenario, ValidScenarioExpandsIntoCases)
 
 TEST(Scenario, ShippedScenariosLoad)
 {
-    for (const char *f : {"quickstart.xml", "regression-small.xml"}) {
+    for (const char *f : {"quickstart.xml", "regression-small.xml", "loc-bruck-quartz.xml",
+                          "loc-bruck-lassen.xml", "loc-bruck-quartz-large.xml",
+                          "loc-bruck-quartz-32k.xml", "loc-bruck-lassen-large.xml"}) {
         long n;
         char err[4096];
         std::string path = std::string(COLLSIM_SOURCE_DIR) + "/scenarios/" + f;
@@ -50,12 +52,50 @@ TEST(Scenario, ErrorsNameFileLineAndValidChoices)
         {"missing-sizes.xml", "missing-sizes.xml", "needs <sizes>"},
         {"malformed-scenario.xml", "malformed-scenario.xml:5:", "malformed XML: Premature end of data"},
         {"no-such-file.xml", "no-such-file.xml", "cannot be read"},
+        {"bad-region.xml", "bad-region.xml:6:",
+         "level 'rack' is not declared by platform 'quartz' (valid: socket, node, switch)"},
     };
     for (auto &c : cases) {
         std::string e = error_of(c.file);
         EXPECT_NE(e.find(c.where), std::string::npos) << c.file << ": " << e;
         EXPECT_NE(e.find(c.what), std::string::npos) << c.file << ": " << e;
     }
+}
+
+// <region> is swept like <ppn>: two levels are twice the cases of one, each
+// case carrying its level (what `run` passes to the driver and records)
+TEST(Scenario, RegionListMultipliesTheCases)
+{
+    char err[4096], one[4096], two[8192];
+    long n1 = tw_expand((data + "/region-one.xml").c_str(), nullptr, one, sizeof one, err, sizeof err);
+    ASSERT_GT(n1, 0) << err;
+    long n2 = tw_expand((data + "/region-sweep.xml").c_str(), nullptr, two, sizeof two, err, sizeof err);
+    ASSERT_EQ(n2, 2 * n1) << err;
+    EXPECT_EQ(n1, 2 * 2 * 2); // mappings x np x algorithms
+    std::string r(two);
+    // region varies inside np, outside the algorithm: node node socket socket ...
+    EXPECT_EQ(r.substr(0, 24), "node node socket socket ") << r;
+    long nodes = 0, sockets = 0;
+    for (size_t at = 0; (at = r.find("node", at)) != std::string::npos; at++)
+        nodes++;
+    for (size_t at = 0; (at = r.find("socket", at)) != std::string::npos; at++)
+        sockets++;
+    EXPECT_EQ(nodes, n1);
+    EXPECT_EQ(sockets, n1);
+    // --only region=...
+    long ns = tw_expand((data + "/region-sweep.xml").c_str(), "region=socket", two, sizeof two,
+                        err, sizeof err);
+    EXPECT_EQ(ns, n1) << err;
+    EXPECT_EQ(tw_expand((data + "/region-sweep.xml").c_str(), "region=rack", two, sizeof two, err,
+                        sizeof err),
+              -1);
+    EXPECT_NE(std::string(err).find("no case of the scenario has region=rack (valid: node, socket)"),
+              std::string::npos)
+        << err;
+    // no <region>: one case each, the driver's default
+    long n0 = tw_expand((data + "/good.xml").c_str(), nullptr, two, sizeof two, err, sizeof err);
+    EXPECT_EQ(n0, 24) << err;
+    EXPECT_EQ(std::string(two).find_first_not_of(' '), std::string::npos) << two;
 }
 
 } // namespace

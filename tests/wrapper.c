@@ -133,9 +133,34 @@ int tw_scenario(const char *path, long *ncases, char *errbuf, size_t errlen)
         return fail(&e, errbuf, errlen);
     *ncases = (long)s.nplatforms * (s.has_vary ? s.vary.nvalues : 1) * s.nmappings *
               (long)s.nps.n * s.nalgs *
-              (long)(s.ppns.n ? s.ppns.n : 1);
+              (long)(s.ppns.n ? s.ppns.n : 1) * (s.nregions ? s.nregions : 1);
     cs_scenario_free(&s);
     return 0;
+}
+
+long tw_expand(const char *path, const char *only, char *regions, size_t regions_len,
+               char *errbuf, size_t errlen)
+{
+    cs_scenario s;
+    cs_err e;
+    if (cs_scenario_load(path, &s, &e))
+        return fail(&e, errbuf, errlen);
+    cs_run_opts o = {.out_dir = "/tmp", .jobs = 1, .only = only};
+    cs_caselist l;
+    if (cs_expand_cases(&s, &o, &l, &e)) {
+        cs_scenario_free(&s);
+        return fail(&e, errbuf, errlen);
+    }
+    regions[0] = 0; /* the cases point into the scenario: read them first */
+    for (size_t i = 0; i < l.n; i++) {
+        size_t u = strlen(regions);
+        snprintf(regions + u, regions_len - u, "%s%s", i ? " " : "",
+                 l.v[i].region ? l.v[i].region : "");
+    }
+    long n = (long)l.n;
+    cs_caselist_free(&l);
+    cs_scenario_free(&s);
+    return n;
 }
 
 int tw_run(const tw_run_spec *spec, cs_result **rows, size_t *nrows, char *errbuf, size_t errlen)

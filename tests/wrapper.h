@@ -41,6 +41,11 @@ int tw_resolve(const char *coll, const char *spec, char *cfg, size_t cfglen, cha
 
 /* Loads a scenario, returns 0 and the number of cases it expands to, or -1. */
 int tw_scenario(const char *path, long *ncases, char *errbuf, size_t errlen);
+/* Expands a scenario as `run` does (cs_expand_cases; only: --only terms or
+ * NULL): returns the number of cases, each case's region level written to
+ * regions ("" for the default; space-separated, in case order), or -1. */
+long tw_expand(const char *path, const char *only, char *regions, size_t regions_len,
+               char *errbuf, size_t errlen);
 
 /* Runs the driver once under smpirun (np ranks on `platform`), optionally for
  * each p of np_list on the first p ranks. Rows are malloc'ed; free with

@@ -22,11 +22,9 @@ int collsim_allgather_hierarchical(const void *sendbuf, int sendcount, MPI_Datat
     int rank, p, err;
     size_t bb;
 
-    err = coll_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                               &rank, &p, &bb);
-    if (err != MPI_SUCCESS || bb == 0 || p == 1)
-        return err;
-    if ((err = coll_loc_info_get(comm, coll_loc_region_level(), &info)))
+    err = loc_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                              coll_loc_region_level(), &info, &rank, &p, &bb);
+    if (err != MPI_SUCCESS || !info)
         return err;
     const int g = info->region, s = info->local_size, r = info->nregions;
     const int slot = info->first[g] + info->local_rank; /* own virtual index */

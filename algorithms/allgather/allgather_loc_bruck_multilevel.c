@@ -23,11 +23,9 @@ int collsim_allgather_loc_bruck_multilevel(const void *sendbuf, int sendcount,
     int rank, p, err;
     size_t bb;
 
-    err = coll_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                               &rank, &p, &bb);
-    if (err != MPI_SUCCESS || bb == 0 || p == 1)
-        return err;
-    if ((err = coll_loc_info_get(comm, level, &info)))
+    err = loc_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                              level, &info, &rank, &p, &bb);
+    if (err != MPI_SUCCESS || !info)
         return err;
     return loc_bruck_allgather(info, recvbuf, bb, recvcount, recvtype, level - 1);
 }

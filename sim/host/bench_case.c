@@ -86,6 +86,10 @@ static void driver_args_fmt(const cs_case *c, char buf[][64], char **sizes, char
         argv[n++] = "--in-place";
     if (c->account)
         argv[n++] = "--account";
+    if (c->region && c->region[0]) {
+        argv[n++] = "--region";
+        argv[n++] = c->region;
+    }
     if (cs_collective_variable(c->alg.collective)) {
         snprintf(buf[2], 64, "%lu", c->seed);
         argv[n++] = "--dist";
@@ -148,8 +152,23 @@ char *cs_case_cmdline(const cs_case *c, const char *workdir)
     return s;
 }
 
+int cs_region_check(const cs_platform *pf, const char *level, const char *where, cs_err *err)
+{
+    char valid[CS_MAX_LEVELS * 34] = "";
+    for (int l = 0; l < pf->nlevels; l++) {
+        if (!strcmp(level, pf->levels[l]))
+            return 0;
+        size_t u = strlen(valid);
+        snprintf(valid + u, sizeof valid - u, "%s%s", u ? ", " : "", pf->levels[l]);
+    }
+    return cs_fail(err, "%sregion level '%s' is not declared by platform '%s' (valid: %s)", where,
+                   level, pf->name, valid);
+}
+
 int cs_case_check(const cs_case *c, cs_err *err)
 {
+    if (c->region && c->region[0] && cs_region_check(c->platform, c->region, "", err))
+        return -1;
     int tsize = dtype_size(c->dtype);
     if (!tsize)
         return cs_fail(err, "unknown datatype '%s' (valid: byte, int, double)", c->dtype);
@@ -255,6 +274,7 @@ void cs_case_row(const cs_case *c, int np, long bytes, cs_result *r)
     r->ppn = c->ppn;
     snprintf(r->collective, sizeof r->collective, "%s", c->alg.collective);
     snprintf(r->algorithm, sizeof r->algorithm, "%s", c->alg.name);
+    snprintf(r->region, sizeof r->region, "%s", c->region ? c->region : "");
     snprintf(r->dtype, sizeof r->dtype, "%s", c->dtype);
     snprintf(r->mode, sizeof r->mode, "%s", c->fold ? "fold" : "check");
     cs_dist d;

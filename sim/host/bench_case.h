@@ -26,6 +26,9 @@ typedef struct {
     const char *dtype;       /* byte | int | double */
     int in_place;            /* call with MPI_IN_PLACE as sendbuf */
     int account;             /* the driver prints per-level message counts (--account) */
+    /* the locality level the locality-aware algorithms take as their region
+     * (driver --region); NULL or "": the driver's default, "node" */
+    const char *region;
     /* v-collectives (alltoallv): the block-size distribution, as spelled for
      * --dist (sim/driver/distributions.h; NULL: uniform) and its seed; sizes
      * are then N, the largest block */
@@ -42,9 +45,14 @@ typedef struct {
 /* Host memory the case needs, estimated from buffers and per-rank overheads. */
 double cs_case_memory_bytes(const cs_case *c);
 
-/* Validates the case: datatype, sizes against it, iterations, memory, and
- * that the mapping fits the platform. */
+/* Validates the case: datatype, sizes against it, iterations, region level
+ * against the platform's declared levels, memory, and that the mapping fits
+ * the platform. */
 int cs_case_check(const cs_case *c, cs_err *err);
+
+/* 0 when `level` is one of the platform's declared locality levels, else -1
+ * with an error listing them (`where`: a prefix such as "file:line: ", or ""). */
+int cs_region_check(const cs_platform *pf, const char *level, const char *where, cs_err *err);
 
 /* Checks the case, writes the hostfile into workdir, then starts smpirun; the driver's table goes to our stdout
  * when show_table, else to workdir/stdout.txt; its stderr always to

@@ -34,6 +34,8 @@ static void usage(FILE *f)
             "        [--coll allgather|alltoall|alltoallv] [--map sequential|cyclic] [--check|--fold] [--iters K]\n"
             "        [--warmup W] [--dtype byte|int|double] [--oversubscribe] [--in-place]\n"
             "        [--ppn K] [--account]     K ranks per node; per-level message counts\n"
+            "        [--region LEVEL]          the locality-aware algorithms' region: a level\n"
+            "                                the platform declares (default node)\n"
             "        [--timeout S] [--dist uniform|window:R|gaussian|powerlaw:B[:K]] [--seed S]\n"
             "                                (alltoallv: block sizes; --sizes then gives N, the largest)\n"
             "        [--smpi-cfg NAME:VALUE]...  one simulated run, OSU-style table\n"
@@ -155,6 +157,7 @@ static int cmd_bench(int argc, char **argv)
         else if (!strcmp(a, "--ppn")) { VALUE(); if (parse_int(a, v, 1, &c.ppn, &e)) return die(&e); }
         else if (!strcmp(a, "--dtype")) { VALUE(); c.dtype = v; }
         else if (!strcmp(a, "--dist")) { VALUE(); c.dist = v; }
+        else if (!strcmp(a, "--region")) { VALUE(); c.region = v; }
         else if (!strcmp(a, "--seed")) {
             VALUE();
             char *end;
@@ -222,6 +225,8 @@ static int cmd_bench(int argc, char **argv)
            pf.total_cores, map, np);
     if (c.ppn)
         printf(", %d per node", c.ppn);
+    if (c.region && c.region[0])
+        printf(", region %s", c.region);
     printf("\n");
     pid_t pid = cs_case_start(&c, workdir, 1, &e);
     if (pid < 0) {

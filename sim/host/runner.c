@@ -100,16 +100,19 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
         free(variant);
     }
 
-    /* expand: platform x mapping x ppn x np x algorithm, in that order (no
-     * <ppn>: one value, 0 = the default) */
+    /* expand: platform x mapping x ppn x np x region x algorithm, in that
+     * order (no <ppn>: one value, 0 = the default; no <region>: one, "") */
     size_t nppn = s->ppns.n ? s->ppns.n : 1;
-    size_t ncases = (size_t)npfs * (size_t)s->nmappings * nppn * s->nps.n * (size_t)s->nalgs;
+    size_t nreg = s->nregions ? (size_t)s->nregions : 1;
+    size_t ncases =
+        (size_t)npfs * (size_t)s->nmappings * nppn * s->nps.n * nreg * (size_t)s->nalgs;
     cs_case *cases = cs_xmalloc(ncases * sizeof(cs_case));
     size_t k = 0;
     for (int p = 0; p < npfs; p++)
         for (int m = 0; m < s->nmappings; m++)
             for (size_t q = 0; q < nppn; q++)
                 for (size_t n = 0; n < s->nps.n; n++)
+                    for (size_t g = 0; g < nreg; g++)
                     for (int a = 0; a < s->nalgs; a++) {
                         cs_case *c = &cases[k++];
                         memset(c, 0, sizeof *c);
@@ -125,6 +128,7 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
                         c->fold = s->fold;
                         c->dtype = s->dtype;
                         c->timeout_s = s->timeout_s;
+                        c->region = s->nregions ? s->regions[g] : NULL;
                         if (cs_collective_variable(c->alg.collective)) {
                             c->dist = s->dist[0] ? s->dist : NULL;
                             c->seed = s->seed;
@@ -202,12 +206,13 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
                 break;
             slot *sl = &slots[j];
             sl->c = cases[next++];
-            char ppn[32] = "";
+            char ppn[48] = "";
             if (sl->c.ppn)
                 snprintf(ppn, sizeof ppn, "-ppn%d", sl->c.ppn);
-            snprintf(sl->workdir, sizeof sl->workdir, "%s/cases/%s-%s%s-np%d-%s-%s", o->out_dir,
+            snprintf(sl->workdir, sizeof sl->workdir, "%s/cases/%s-%s%s-np%d-%s-%s%s%s", o->out_dir,
                      sl->c.platform->name, cs_mapping_name(sl->c.mapping), ppn, sl->c.np,
-                     sl->c.alg.collective, sl->c.alg.name);
+                     sl->c.alg.collective, sl->c.alg.name, sl->c.region ? "-" : "",
+                     sl->c.region ? sl->c.region : "");
             for (char *q = sl->workdir + strlen(o->out_dir); *q; q++)
                 if (*q == ':')
                     *q = '_';
@@ -231,6 +236,10 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
                 char line[2600];
                 if (sl->c.ppn)
                     snprintf(ppn, sizeof ppn, " ppn=%d", sl->c.ppn);
+                if (sl->c.region) {
+                    size_t u = strlen(ppn);
+                    snprintf(ppn + u, sizeof ppn - u, " region=%.12s", sl->c.region);
+                }
                 snprintf(line, sizeof line, "%s %s%s np=%d %s/%s: error: %s", sl->c.platform->name,
                          cs_mapping_name(sl->c.mapping), ppn, sl->c.np, sl->c.alg.collective,
                          sl->c.alg.name, e.msg);
@@ -284,9 +293,13 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
             done++;
             failed_cases += bad;
             char line[512];
-            char ppn[32] = "";
+            char ppn[48] = "";
             if (sl->c.ppn)
                 snprintf(ppn, sizeof ppn, " ppn=%d", sl->c.ppn);
+            if (sl->c.region) {
+                size_t u = strlen(ppn);
+                snprintf(ppn + u, sizeof ppn - u, " region=%.12s", sl->c.region);
+            }
             snprintf(line, sizeof line, "%-8s %-10s%s np=%-5d %-30s %s (%.1f s)",
                      sl->c.platform->name, cs_mapping_name(sl->c.mapping), ppn, sl->c.np,
                      sl->c.alg.name, bad ? (timed_out ? "TIMEOUT" : "FAILED") : "ok", wall);

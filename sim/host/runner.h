@@ -17,8 +17,8 @@ typedef struct {
     long case_index;
 } cs_run_opts;
 
-/* The scenario's cases in the runner's stable order, platform x mapping x np
- * x algorithm (nested in that order), narrowed by o->only and o->case_index;
+/* The scenario's cases in the runner's stable order, platform x mapping x ppn
+ * x np x region x algorithm (nested in that order), narrowed by o->only and o->case_index;
  * `run`, `--case` and `--emit` all count cases this way. Holds the loaded
  * platforms the cases point to. */
 typedef struct {

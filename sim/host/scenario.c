@@ -430,11 +430,71 @@ static int parse_distribution(ctx *c, cs_scenario *s, xmlNode *n)
     return rc;
 }
 
-static const char *const elements =
-    "description, platform, mappings, processes, ppn, collective, sizes, iterations, buffers, timeout, "
-    "expect, vary, distribution";
+/* <region>socket node</region>: level names, each once; checked against
+ * every platform's declared levels once the whole file is read */
+static int parse_regions(ctx *c, cs_scenario *s, xmlNode *n, long *line)
+{
+    if (*line)
+        return cs_fail(c->err, "%s:%ld: <region> given twice (first on line %ld; list the levels "
+                               "in one)",
+                       c->path, line_of(n), *line);
+    *line = line_of(n);
+    char *text = text_of(n), *save = NULL;
+    int rc = 0;
+    for (char *tok = strtok_r(text, " \t\r\n,", &save); tok && !rc;
+         tok = strtok_r(NULL, " \t\r\n,", &save)) {
+        for (int i = 0; i < s->nregions && !rc; i++)
+            if (!strcmp(s->regions[i], tok))
+                rc = cs_fail(c->err, "%s:%ld: <region>: '%s' listed twice", c->path, *line, tok);
+        if (!rc && (s->nregions == CS_MAX_LEVELS || strlen(tok) >= sizeof s->regions[0]))
+            rc = cs_fail(c->err, "%s:%ld: <region>: '%s': at most %d levels of at most %zu "
+                                 "characters",
+                         c->path, *line, tok, CS_MAX_LEVELS, sizeof s->regions[0] - 1);
+        if (!rc)
+            snprintf(s->regions[s->nregions++], sizeof s->regions[0], "%s", tok);
+    }
+    if (!rc && !s->nregions)
+        rc = cs_fail(c->err, "%s:%ld: <region> is empty (valid: locality levels of the platform, "
+                             "such as node or socket)",
+                     c->path, *line);
+    free(text);
+    return rc;
+}
 
-static int parse_element(ctx *c, cs_scenario *s, xmlNode *n)
+/* Every <region> level must be declared by every platform of the scenario. */
+static int check_regions(ctx *c, const cs_scenario *s, long line)
+{
+    for (int i = 0; i < s->nplatforms; i++) {
+        cs_platform pf;
+        cs_err e;
+        if (cs_platform_load(s->platforms[i], &pf, &e))
+            return cs_fail(c->err, "%s:%ld: <region>: %s", c->path, line, e.msg);
+        int rc = 0;
+        for (int k = 0; k < s->nregions && !rc; k++) {
+            int found = 0;
+            char valid[CS_MAX_LEVELS * 34] = "";
+            for (int l = 0; l < pf.nlevels; l++) {
+                found |= !strcmp(pf.levels[l], s->regions[k]);
+                size_t u = strlen(valid);
+                snprintf(valid + u, sizeof valid - u, "%s%s", u ? ", " : "", pf.levels[l]);
+            }
+            if (!found)
+                rc = cs_fail(c->err, "%s:%ld: <region>: level '%s' is not declared by platform "
+                                     "'%s' (valid: %s)",
+                             c->path, line, s->regions[k], pf.name, valid);
+        }
+        cs_platform_free(&pf);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static const char *const elements =
+    "description, platform, mappings, processes, ppn, region, collective, sizes, iterations, "
+    "buffers, timeout, expect, vary, distribution";
+
+static int parse_element(ctx *c, cs_scenario *s, xmlNode *n, long *region_line)
 {
     static const char *const none[] = {NULL};
     const char *name = (const char *)n->name;
@@ -457,6 +517,8 @@ static int parse_element(ctx *c, cs_scenario *s, xmlNode *n)
         return check_attrs(c, n, none) || parse_list(c, n, "ranks-per-node list", 0, 1, &s->ppns)
                    ? -1
                    : 0;
+    if (!strcmp(name, "region"))
+        return check_attrs(c, n, none) || parse_regions(c, s, n, region_line) ? -1 : 0;
     if (!strcmp(name, "collective"))
         return parse_collective(c, s, n);
     if (!strcmp(name, "sizes"))
@@ -534,9 +596,10 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
                 *dot = 0;
         }
         xmlFree(name);
+        long region_line = 0;
         for (xmlNode *n = root->children; n && !rc; n = n->next)
             if (n->type == XML_ELEMENT_NODE)
-                rc = parse_element(&c, s, n);
+                rc = parse_element(&c, s, n, &region_line);
         const char *missing = !s->nplatforms ? "<platform name=\"...\"/>"
                               : !s->nmappings ? "<mappings>sequential cyclic</mappings>"
                               : !s->nps.n     ? "<processes>...</processes>"
@@ -545,6 +608,8 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
                                               : NULL;
         if (!rc && missing)
             rc = cs_fail(err, "%s: the scenario needs %s", path, missing);
+        if (!rc && region_line)
+            rc = check_regions(&c, s, region_line);
         for (int i = 0; i < s->nexpects && !rc; i++)
             rc = check_expect(&c, s, &s->expects[i]);
         int has_v = 0;

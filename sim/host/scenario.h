@@ -32,6 +32,10 @@ typedef struct {
     int nmappings;
     cs_numlist nps;
     cs_numlist ppns; /* <ppn>: ranks per node, swept; n == 0: the default only (0) */
+    /* <region>: locality levels the locality-aware algorithms take as region
+     * (driver --region), swept; nregions == 0: the driver's default only ("") */
+    char regions[CS_MAX_LEVELS][32];
+    int nregions;
     int oversubscribe;
     cs_alg_sel *algs; /* each with its collective */
     int nalgs;

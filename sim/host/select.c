@@ -6,9 +6,9 @@
 
 #include "numlist.h"
 
-enum { K_PLATFORM, K_MAPPING, K_NP, K_COLLECTIVE, K_ALG, K_PPN, NKEYS };
+enum { K_PLATFORM, K_MAPPING, K_NP, K_COLLECTIVE, K_ALG, K_PPN, K_REGION, NKEYS };
 static const char *const key_names[NKEYS] = {"platform", "mapping", "np", "collective", "alg",
-                                             "ppn"};
+                                             "ppn", "region"};
 
 typedef struct {
     int key;
@@ -22,6 +22,7 @@ static const char *text_of(const cs_case *c, int key)
     case K_PLATFORM: return c->platform->name;
     case K_MAPPING: return cs_mapping_name(c->mapping);
     case K_COLLECTIVE: return c->alg.collective;
+    case K_REGION: return c->region ? c->region : "";
     default: return c->alg.name;
     }
 }

@@ -10,7 +10,7 @@
 #include "bench_case.h"
 #include "cs_error.h"
 
-#define CS_ONLY_KEYS "platform, mapping, np, collective, alg, ppn"
+#define CS_ONLY_KEYS "platform, mapping, np, collective, alg, ppn, region"
 
 /* only: terms separated by commas, "alg=sparbit,np=128,mapping=cyclic". A
  * term without '=' is one more value of the key before it (alg=ring,bruck);
