@@ -1419,12 +1419,15 @@ static void sec_fan_crossovers(const report *r, const plat_model *pm, size_t npm
             long np = g->nps.v[p];
             int all = 0;
             char w1[64] = "-", w2[64] = "-", ns[32] = "-";
-            if (has_pad)
-                fmt_wins(w1, sizeof w1, wins_up_to(r, g, np, "padded_bruck", "two_phase_bruck", &all),
-                         all);
-            if (has_so)
-                fmt_wins(w2, sizeof w2, wins_up_to(r, g, np, "two_phase_bruck", "spread_out", &all),
-                         all);
+            /* wins_up_to sets `all`: call it before reading `all` */
+            if (has_pad) {
+                long last = wins_up_to(r, g, np, "padded_bruck", "two_phase_bruck", &all);
+                fmt_wins(w1, sizeof w1, last, all);
+            }
+            if (has_so) {
+                long last = wins_up_to(r, g, np, "two_phase_bruck", "spread_out", &all);
+                fmt_wins(w2, sizeof w2, last, all);
+            }
             if (h)
                 snprintf(ns, sizeof ns, "%.1f", cs_fan_padded_crossover((int)np, h));
             fprintf(r->md, "| %ld | %s | %s | %s |\n", np, w1, ns, w2);
