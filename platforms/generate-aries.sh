@@ -26,6 +26,7 @@
 #   One FLAT <cluster> per router ("g<g>c<c>r<r>", router_id "g<g>c<c>r<r>-rtr") holds its 4 nodes;
 #   all router clusters sit in one top-level zone (routing="Full") whose <zoneRoute>s spell out
 #   minimal Aries routes over explicit green, black and blue links.
+. "$(dirname "$0")/platform-lib.sh"
 
 set -eu
 
@@ -127,14 +128,7 @@ gen() {
     router on the route (facts: "latency" row), at most 1.8 us ("under 2 us between any pair").
   -->
   <config>
-    <!--
-      SMPI's default smpi/bw-factor and smpi/lat-factor are a piecewise calibration of one
-      particular InfiniBand cluster. collsim's link values are effective end-to-end MPI figures,
-      so both factors are 1 and a parameter means what its comment says.
-      "0:1" = "from message size 0 B upwards, factor 1". (SMPI 3.32 segfaults on a bare "1".)
-    -->
-    <prop id="smpi/bw-factor" value="0:1"/>
-    <prop id="smpi/lat-factor" value="0:1"/>
+$(unit_factors_config)
     <!--
       network/crosstraffic=0: ASSUMPTION: no reverse-path charge, because Aries uses credit-based
       link-level flow control and its end-to-end acknowledgements are small and coalesced, unlike
@@ -313,10 +307,4 @@ AWK
 EOF
 }
 
-if [ "$out" = "-" ]; then
-  gen
-else
-  tmp="$out.tmp.$$"
-  gen >"$tmp"
-  mv "$tmp" "$out"
-fi
+write_platform "$out"

@@ -21,6 +21,7 @@
 #
 # platforms/fattree-32k.xml is exactly: generate-fattree.sh 32 32 32 platforms/fattree-32k.xml
 # The link values and their justifications are written into the output; change them here only.
+. "$(dirname "$0")/platform-lib.sh"
 
 set -eu
 
@@ -89,14 +90,7 @@ gen() {
     InfiniBand routing.
   -->
   <config>
-    <!--
-      SMPI's default smpi/bw-factor and smpi/lat-factor are a piecewise calibration of one
-      particular InfiniBand cluster. collsim's link values are effective end-to-end MPI figures,
-      so both factors are 1 and a parameter means what its comment says.
-      "0:1" = "from message size 0 B upwards, factor 1". (SMPI 3.32 segfaults on a bare "1".)
-    -->
-    <prop id="smpi/bw-factor" value="0:1"/>
-    <prop id="smpi/lat-factor" value="0:1"/>
+$(unit_factors_config)
     <!--
       network/crosstraffic=0: ASSUMPTION: no reverse-path charge, because this is an InfiniBand-like
       fabric (credit-based link-level flow control; transport acknowledgements are tiny and
@@ -155,10 +149,4 @@ gen() {
 EOF
 }
 
-if [ "$out" = "-" ]; then
-  gen
-else
-  tmp="$out.tmp.$$"
-  gen >"$tmp"
-  mv "$tmp" "$out"
-fi
+write_platform "$out"

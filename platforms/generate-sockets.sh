@@ -33,6 +33,7 @@
 # zoneRoutes to the switch routers, so the file grows linearly with the node count.
 # A "node" (what --ppn counts, what mappings fill) is a node-N zone: ranks fill socket 0's cores,
 # then socket 1's (sim/host/mapping.h). Values and their sources are written into the output.
+. "$(dirname "$0")/platform-lib.sh"
 
 set -eu
 
@@ -409,10 +410,4 @@ EOF
 EOF
 }
 
-if [ "$out" = "-" ]; then
-  gen
-else
-  tmp="$out.tmp.$$"
-  gen >"$tmp"
-  mv "$tmp" "$out"
-fi
+write_platform "$out"
