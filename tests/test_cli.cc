@@ -2,6 +2,9 @@
 // one-line error naming the value and the valid choices for each bad input.
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <sys/wait.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -86,6 +89,40 @@ TEST(Cli, RegionLevelReachesTheDriverAndTheResults)
     EXPECT_NE(csv.find("quartz,sequential,16,4,allgather,loc_bruck,socket,int,fold"),
               std::string::npos)
         << csv;
+    std::string rm = "rm -rf " + std::string(dir);
+    EXPECT_EQ(system(rm.c_str()), 0);
+}
+
+// collsim killed outright (SIGKILL: no handler runs) must not leave its
+// simulation running: each run's supervisor takes its process group down.
+TEST(Cli, KilledBenchTakesItsSimulationDown)
+{
+    char dir[] = "/tmp/collsim-test-kill-XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    setenv("TMPDIR", dir, 1); // the bench's case directory, named in smpimain's arguments
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout))
+            _exit(127);
+        // about 5 s of simulation
+        execl(COLLSIM_CLI_PATH, COLLSIM_CLI_PATH, "bench", "--platform", "yahoo", "--np", "64",
+              "--alg", "ring", "--sizes", "64K", "--fold", "--iters", "50", (char *)nullptr);
+        _exit(127);
+    }
+    unsetenv("TMPDIR");
+    std::string running = std::string("pgrep -f '^[^ ]*smpimain .*") + dir + "' >/dev/null";
+    int up = 0;
+    for (int i = 0; i < 1000 && !up; i++, usleep(10000))
+        up = system(running.c_str()) == 0;
+    ASSERT_TRUE(up) << "the simulation did not start";
+    kill(pid, SIGKILL);
+    int st;
+    waitpid(pid, &st, 0);
+    int alive = 1;
+    for (int i = 0; i < 100 && alive; i++, usleep(10000)) // 1 s, well under the run's 5 s
+        alive = system(running.c_str()) == 0;
+    EXPECT_FALSE(alive) << "the simulation outlived collsim";
     std::string rm = "rm -rf " + std::string(dir);
     EXPECT_EQ(system(rm.c_str()), 0);
 }

@@ -2,12 +2,19 @@
 // sweep of 4 small cases (tests/data/scaleout-small.xml; runner order:
 // np 4 ring, np 4 bruck, np 5 ring, np 5 bruck). The GNU parallel path is run
 // for real and must give the same bytes as a direct run; the Slurm script is
-// checked for its structure and one of its tasks is run as Slurm would.
+// checked for its structure and one of its tasks is run as Slurm would. A
+// sweep killed with SIGKILL and resumed ends with the rows of a direct run.
 #include <gtest/gtest.h>
+
+#include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -252,6 +259,112 @@ TEST(Emit, BadUseIsAOneLineError)
         EXPECT_NE(o.text.find(c.want), std::string::npos) << c.args << "\n" << o.text;
         EXPECT_EQ(o.text.find('\n'), o.text.size() - 1) << c.args << ": not one line:\n" << o.text;
     }
+}
+
+// The runner is killed (SIGKILL to its process group; each case in flight has
+// a group of its own) once its first case is in the file; a torn line, as a kill inside a write would
+// leave, is appended; --resume then finishes the sweep. The file must hold
+// exactly the rows of an uninterrupted run: none lost, none twice.
+TEST(Resume, AKilledSweepLosesAndDuplicatesNothing)
+{
+    TempDir d;
+    Out direct = cli("run " + scen + " -j 1 --out " + d / "direct");
+    ASSERT_EQ(direct.code, 0) << direct.text;
+    const std::string csv = d / "killed/results.csv";
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        setpgid(0, 0);
+        if (!freopen("/dev/null", "w", stdout))
+            _exit(127);
+        execl(COLLSIM_CLI_PATH, COLLSIM_CLI_PATH, "run", scen.c_str(), "-j", "1", "--out",
+              (d / "killed").c_str(), (char *)nullptr);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    size_t lines = 0;
+    for (int i = 0; i < 60000 && lines < 3; i++) { // header + the 2 rows of one case
+        usleep(1000);
+        std::string t = slurp(csv);
+        lines = (size_t)std::count(t.begin(), t.end(), '\n');
+    }
+    kill(-pid, SIGKILL);
+    int st;
+    waitpid(pid, &st, 0);
+    ASSERT_TRUE(WIFSIGNALED(st)) << "the sweep ended before it could be killed";
+    // its case in flight (its own process group) goes down with it, no orphan
+    std::string orphans = "pgrep -f " + d / "killed/[c]ases" + " >/dev/null"; // not this sh
+    int alive = 1;
+    for (int i = 0; i < 500 && alive; i++, usleep(10000))
+        alive = sh(orphans) == 0;
+    EXPECT_FALSE(alive) << "a simulation outlived the killed sweep";
+    size_t before;
+    cases_in(csv, &before);
+    ASSERT_GE(before, 2u);
+    ASSERT_LT(before, 8u) << "nothing was left to resume";
+    FILE *f = fopen(csv.c_str(), "a");
+    fputs("yahoo,sequential,5,0,allgather,bru", f); // no newline: a torn row
+    fclose(f);
+
+    Out r = cli("run " + scen + " -j 1 --out " + d / "killed" + " --resume");
+    ASSERT_EQ(r.code, 0) << r.text << slurp(csv);
+    EXPECT_NE(r.text.find("dropped an incomplete last line (34 bytes)"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("(" + std::to_string(before / 2) + " already recorded)"), std::string::npos)
+        << r.text;
+    cs_result *a, *b;
+    size_t na, nb;
+    char err[2048];
+    ASSERT_EQ(tw_read_results((d / "direct/results.csv").c_str(), &a, &na, err, sizeof err), 0) << err;
+    ASSERT_EQ(tw_read_results(csv.c_str(), &b, &nb, err, sizeof err), 0) << err;
+    ASSERT_EQ(na, 8u);
+    ASSERT_EQ(nb, na) << slurp(csv);
+    auto key = [](const cs_result &x) {
+        return std::to_string(x.np) + " " + x.algorithm + " " + std::to_string(x.bytes);
+    };
+    std::map<std::string, double> want, got;
+    for (size_t i = 0; i < na; i++)
+        want[key(a[i])] = a[i].avg_us;
+    for (size_t i = 0; i < nb; i++)
+        EXPECT_TRUE(got.emplace(key(b[i]), b[i].avg_us).second) << "twice: " << key(b[i]);
+    EXPECT_EQ(got, want); // the same keys and bit-identical predicted times
+    tw_free_rows(a);
+    tw_free_rows(b);
+}
+
+// A size that cannot fit the sweep's memory even alone is recorded as an
+// error naming the need and the limit; the case's other sizes still run. The
+// runner schedules by estimates against its budget, never by what the other
+// workers hold at that moment, so -j 1 and -j 2 record the same rows.
+TEST(Memory, SizesThatDoNotFitAreRefusedAloneAndJChangesNothing)
+{
+    TempDir d;
+    const std::string mem = std::string(COLLSIM_TEST_DATA_DIR) + "/memory-budget.xml";
+    std::map<std::string, std::string> runs[2];
+    for (int j : {1, 2}) {
+        std::string out = d / ("j" + std::to_string(j));
+        Out o = cli("run " + mem + " -j " + std::to_string(j) + " --memory 1G --out " + out);
+        EXPECT_EQ(o.code, 1) << o.text; // the refused size makes the sweep fail
+        EXPECT_NE(o.text.find("recursive_doubling             ok ("), std::string::npos) << o.text;
+        EXPECT_NE(o.text.find("1 size refused: memory)"), std::string::npos) << o.text;
+        cs_result *r;
+        size_t n;
+        char err[2048];
+        ASSERT_EQ(tw_read_results((out + "/results.csv").c_str(), &r, &n, err, sizeof err), 0) << err;
+        ASSERT_EQ(n, 4u);
+        for (size_t i = 0; i < n; i++) {
+            std::string key = std::string(r[i].algorithm) + " " + std::to_string(r[i].bytes);
+            char v[128];
+            snprintf(v, sizeof v, "%s %.17g", r[i].status, r[i].avg_us);
+            runs[j - 1][key] = std::string(v) + " " + r[i].note;
+        }
+        tw_free_rows(r);
+    }
+    EXPECT_EQ(runs[0], runs[1]);
+    const std::string &refused = runs[0]["recursive_doubling 1048576"];
+    EXPECT_EQ(refused.rfind("error 0 64 ranks at 1048576 bytes need about 2.", 0), 0u) << refused;
+    EXPECT_NE(refused.find("this sweep may use 1.1 GB (run --memory)"), std::string::npos) << refused;
+    for (const char *k : {"recursive_doubling 1", "ring 1", "ring 1048576"})
+        EXPECT_EQ(runs[0][k].rfind("ok ", 0), 0u) << k << ": " << runs[0][k];
 }
 
 } // namespace

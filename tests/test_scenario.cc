@@ -2,6 +2,7 @@
 // an error naming the file, the line and what would be valid.
 #include <gtest/gtest.h>
 
+#include <dirent.h>
 #include <string>
 
 #include "wrapper.h"
@@ -26,17 +27,25 @@ TEST(Scenario, ValidScenarioExpandsIntoCases)
     EXPECT_EQ(n, 1 * 2 * 4 * 3); // platform x mappings x {5,8,12,16} x algorithms
 }
 
+// every scenario shipped in scenarios/, whatever its name
 TEST(Scenario, ShippedScenariosLoad)
 {
-    for (const char *f : {"quickstart.xml", "regression-small.xml", "loc-bruck-quartz.xml",
-                          "loc-bruck-lassen.xml", "loc-bruck-quartz-large.xml",
-                          "loc-bruck-quartz-32k.xml", "loc-bruck-lassen-large.xml"}) {
+    std::string dir = std::string(COLLSIM_SOURCE_DIR) + "/scenarios";
+    DIR *d = opendir(dir.c_str());
+    ASSERT_NE(d, nullptr) << dir;
+    int files = 0;
+    while (struct dirent *e = readdir(d)) {
+        std::string f = e->d_name;
+        if (f.size() < 5 || f.compare(f.size() - 4, 4, ".xml"))
+            continue;
         long n;
         char err[4096];
-        std::string path = std::string(COLLSIM_SOURCE_DIR) + "/scenarios/" + f;
-        EXPECT_EQ(tw_scenario(path.c_str(), &n, err, sizeof err), 0) << err;
+        EXPECT_EQ(tw_scenario((dir + "/" + f).c_str(), &n, err, sizeof err), 0) << err;
         EXPECT_GT(n, 0) << f;
+        files++;
     }
+    closedir(d);
+    EXPECT_GE(files, 20); // quickstart, regression, sparbit-paper, loc-bruck-*, fan-*, whatif
 }
 
 TEST(Scenario, ErrorsNameFileLineAndValidChoices)

@@ -30,6 +30,11 @@ double cs_case_memory_bytes(const cs_case *c)
     for (size_t i = 0; i < c->sizes->n; i++)
         if (c->sizes->v[i] > maxsize)
             maxsize = c->sizes->v[i];
+    return cs_case_memory_at(c, maxsize);
+}
+
+double cs_case_memory_at(const cs_case *c, long maxsize)
+{
     char cfg[16][96];
     int n = cs_smpi_default_cfg(c->np, cfg, 16);
     double stack = 8192.0 * 1024;
@@ -47,7 +52,7 @@ double cs_case_memory_bytes(const cs_case *c)
     return total;
 }
 
-static double mem_available(void)
+double cs_mem_available(void)
 {
     FILE *f = fopen("/proc/meminfo", "r");
     char line[256];
@@ -200,8 +205,15 @@ int cs_case_check(const cs_case *c, cs_err *err)
     free(node_of_rank);
     if (rc)
         return -1;
-    double need = cs_case_memory_bytes(c), have = mem_available();
-    if (have > 0 && need > 0.9 * have)
+    double need = cs_case_memory_bytes(c);
+    if (c->mem_budget > 0 && need > c->mem_budget)
+        return cs_fail(err, "%d ranks with these sizes need about %.1f GB, more than the %.1f GB "
+                            "this sweep may use (run --memory)%s",
+                       c->np, need / 1e9, c->mem_budget / 1e9,
+                       c->fold ? "; use fewer ranks or smaller sizes"
+                               : "; use --fold (folded buffers, no data check) at this scale");
+    double have = cs_mem_available();
+    if (c->mem_budget <= 0 && have > 0 && need > 0.9 * have)
         return cs_fail(err, "%d ranks with these sizes need about %.1f GB, but %.1f GB are available%s",
                        c->np, need / 1e9, have / 1e9,
                        c->fold ? "; use fewer ranks or smaller sizes"

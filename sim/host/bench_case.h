@@ -40,10 +40,19 @@ typedef struct {
     /* optional: run on the first p ranks of the np-rank mapping for each p
      * here (one smpirun covers many process counts; used by the tests) */
     const cs_numlist *np_list;
+    /* host memory the case may use, in bytes; 0: 90% of what /proc/meminfo
+     * says is available now (the runner sets it from its budget, so that a
+     * case's fate does not depend on what the other workers happen to hold) */
+    double mem_budget;
 } cs_case;
 
-/* Host memory the case needs, estimated from buffers and per-rank overheads. */
+/* Host memory the case needs, estimated from buffers and per-rank overheads;
+ * _at: the same with `maxsize` as its largest size. */
 double cs_case_memory_bytes(const cs_case *c);
+double cs_case_memory_at(const cs_case *c, long maxsize);
+
+/* MemAvailable from /proc/meminfo, in bytes (0 when unknown). */
+double cs_mem_available(void);
 
 /* Validates the case: datatype, sizes against it, iterations, region level
  * against the platform's declared levels, memory, and that the mapping fits

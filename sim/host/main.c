@@ -39,7 +39,7 @@ static void usage(FILE *f)
             "        [--timeout S] [--dist uniform|window:R|gaussian|powerlaw:B[:K]] [--seed S]\n"
             "                                (alltoallv: block sizes; --sizes then gives N, the largest)\n"
             "        [--smpi-cfg NAME:VALUE]...  one simulated run, OSU-style table\n"
-            "  run SCENARIO.xml [--out DIR] [-j N] [--resume] [--force]\n"
+            "  run SCENARIO.xml [--out DIR] [-j N] [--resume] [--force] [--memory SIZE]\n"
             "        [--only KEY=VALUE,...] [--case K]\n"
             "                                run a sweep; rows go to DIR/results.csv\n"
             "  run SCENARIO.xml --emit slurm|parallel [--out DIR] [--only ...] [--entry CMD]\n"
@@ -216,7 +216,9 @@ static int cmd_bench(int argc, char **argv)
         cs_numlist_free(&sl);
         return die(&e);
     }
-    char workdir[] = "/tmp/collsim-bench-XXXXXX";
+    char workdir[2048];
+    snprintf(workdir, sizeof workdir, "%s/collsim-bench-XXXXXX",
+             getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(workdir)) {
         perror("collsim: cannot create a temporary directory");
         return 2;
@@ -288,6 +290,19 @@ static int cmd_run(int argc, char **argv, int demo)
         else if (!strcmp(a, "--emit") && v) { emit = v; i++; }
         else if (!strcmp(a, "--entry") && v) { entry = v; i++; }
         else if (!strcmp(a, "-j") && v) { if (parse_int(a, v, 1, &o.jobs, &e)) return die(&e); i++; }
+        else if (!strcmp(a, "--memory") && v) {
+            cs_numlist m;
+            if (cs_numlist_parse(v, "--memory", 1, 1, &m, &e))
+                return die(&e);
+            if (m.n != 1) {
+                cs_numlist_free(&m);
+                fprintf(stderr, "collsim: run: --memory takes one size, e.g. 8G (got '%s')\n", v);
+                return 2;
+            }
+            o.memory = (double)m.v[0];
+            cs_numlist_free(&m);
+            i++;
+        }
         else if (!strcmp(a, "--resume")) o.resume = 1;
         else if (!strcmp(a, "--force")) o.force = 1;
         else if (a[0] != '-' && !scenario) scenario = a;

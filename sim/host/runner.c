@@ -1,6 +1,7 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,21 +49,79 @@ typedef struct {
     char workdir[2048];
     pid_t pid;
     double started;
+    cs_numlist fit;    /* the case's sizes that fit in memory: what it runs */
+    size_t refused;    /* sizes recorded as errors because they do not fit */
+    double need;       /* its memory estimate, held while it runs */
 } slot;
 
+static int key_qsort(const void *a, const void *b) { return cs_key_cmp(a, b); }
+
+/* Whether a row with r's key is among the sorted rows of the resumed file. */
+static int have_row(const cs_result *r, const cs_result *sorted, size_t n)
+{
+    return n && bsearch(r, sorted, n, sizeof *sorted, key_qsort) != NULL;
+}
+
 /* A case is recorded when a row exists for each of its sizes. */
-static int recorded(const cs_case *c, const cs_result *rows, size_t n)
+static int recorded(const cs_case *c, const cs_result *sorted, size_t n)
 {
     for (size_t i = 0; i < c->sizes->n; i++) {
         cs_result probe;
         cs_case_row(c, c->np, c->sizes->v[i], &probe);
-        int found = 0;
-        for (size_t k = 0; k < n && !found; k++)
-            found = !cs_key_cmp(&rows[k], &probe);
-        if (!found)
+        if (!have_row(&probe, sorted, n))
             return 0;
     }
     return 1;
+}
+
+/* One case's rows reach the file in a single write(2) on an O_APPEND
+ * descriptor, so a sweep killed between cases never leaves part of a case;
+ * rows the resumed file already holds are not written twice. */
+static int append_rows(int fd, const char *path, const cs_result *rows, size_t n,
+                       const cs_result *old, size_t nold, cs_err *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return cs_fail(err, "cannot format rows for %s: %s", path, strerror(errno));
+    for (size_t i = 0; i < n; i++)
+        if (!have_row(&rows[i], old, nold))
+            cs_results_write_row(m, &rows[i]);
+    fclose(m);
+    int rc = 0;
+    for (size_t off = 0; off < len && !rc;) {
+        ssize_t w = write(fd, buf + off, len - off);
+        if (w < 0 && errno != EINTR)
+            rc = cs_fail(err, "cannot write %s: %s", path, strerror(errno));
+        else if (w > 0)
+            off += (size_t)w;
+    }
+    free(buf);
+    return rc;
+}
+
+/* A run killed inside a write can leave an incomplete last line: cut it off
+ * (its case is then not recorded and runs again) so that the file reads. */
+static int drop_torn_tail(const char *path, cs_err *err)
+{
+    int fd = open(path, O_RDWR);
+    if (fd < 0)
+        return cs_fail(err, "cannot open %s: %s", path, strerror(errno));
+    off_t end = lseek(fd, 0, SEEK_END), keep = end;
+    char c = '\n';
+    while (keep > 0 && pread(fd, &c, 1, keep - 1) == 1 && c != '\n')
+        keep--;
+    int rc = 0;
+    if (keep < end) {
+        if (ftruncate(fd, keep))
+            rc = cs_fail(err, "cannot repair %s: %s", path, strerror(errno));
+        else
+            printf("# %s: dropped an incomplete last line (%ld bytes) left by an interrupted run\n",
+                   path, (long)(end - keep));
+    }
+    close(fd);
+    return rc;
 }
 
 void cs_caselist_free(cs_caselist *l)
@@ -72,6 +131,25 @@ void cs_caselist_free(cs_caselist *l)
     free(l->pfs);
     free(l->v);
     memset(l, 0, sizeof *l);
+}
+
+/* Rows with status "error" say a case could not run here (no memory, could
+ * not start, the simulator died): a resumed sweep runs those cases again, so
+ * their rows leave the file first (rewritten whole, then renamed over it).
+ * Failed data checks and timeouts stay: running them again changes nothing. */
+static int drop_error_rows(const char *path, cs_result *rows, size_t *n, cs_err *err)
+{
+    size_t keep = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(rows[i].status, "error"))
+            rows[keep++] = rows[i];
+    if (keep == *n)
+        return 0;
+    if (cs_results_write_file(path, rows, keep, err))
+        return -1;
+    printf("# %s: %zu rows recorded as errors dropped; their cases run again\n", path, *n - keep);
+    *n = keep;
+    return 0;
 }
 
 int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out, cs_err *err)
@@ -160,31 +238,51 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
     struct stat st;
     int exists = !stat(csv_path, &st);
     if (exists && o->resume) {
+        if (drop_torn_tail(csv_path, err) || stat(csv_path, &st)) {
+            cs_caselist_free(&list);
+            return -1;
+        }
+        exists = st.st_size > 0; /* killed before the header: start afresh */
+    }
+    if (exists && o->resume) {
         if (cs_results_read(csv_path, &old, &nold, err)) {
             cs_caselist_free(&list);
             return -1;
         }
+        if (drop_error_rows(csv_path, old, &nold, err)) {
+            cs_caselist_free(&list);
+            free(old);
+            return -1;
+        }
+        qsort(old, nold, sizeof *old, key_qsort);
     } else if (exists && !o->force) {
         cs_caselist_free(&list);
         return cs_fail(err, "%s already exists: add --resume to continue that sweep, or --force "
                             "to start a new one (it is overwritten), or choose --out DIR",
                        csv_path);
     }
-    FILE *csv = fopen(csv_path, exists && o->resume ? "a" : "w");
-    if (!csv) {
+    int csv = open(csv_path, O_WRONLY | O_CREAT | O_APPEND | (exists && o->resume ? 0 : O_TRUNC),
+                   0644);
+    if (csv < 0) {
         cs_caselist_free(&list);
         free(old);
         return cs_fail(err, "cannot write %s: %s", csv_path, strerror(errno));
     }
-    if (!(exists && o->resume))
-        cs_results_write_header(csv);
-    fflush(csv);
+    if (!(exists && o->resume)) {
+        FILE *h = fdopen(dup(csv), "w");
+        if (h) {
+            cs_results_write_header(h);
+            fclose(h);
+        }
+    }
 
     cs_case *cases = list.v;
     size_t ncases = list.n;
 
     int jobs = o->jobs > 0 ? o->jobs : 1;
     slot *slots = calloc((size_t)jobs, sizeof(slot));
+    /* what the running cases may hold together; 0: unknown, no limit */
+    double budget = o->memory > 0 ? o->memory : 0.9 * cs_mem_available();
     size_t next = 0, done = 0, skipped = 0, failed_cases = 0;
     double t0 = now_s();
     int rc = 0, expect_failed = 0;
@@ -205,7 +303,62 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
             if (next >= ncases)
                 break;
             slot *sl = &slots[j];
-            sl->c = cases[next++];
+            /* memory, estimated against the budget rather than read live, so
+             * that no outcome depends on -j: sizes that cannot fit even alone
+             * are recorded as errors and the case runs the others; a case
+             * waits while the running cases hold the memory it needs */
+            cs_case c = cases[next];
+            c.mem_budget = budget;
+            sl->fit.v = cs_xrealloc(sl->fit.v, c.sizes->n * sizeof(long));
+            sl->fit.n = 0;
+            long maxfit = 0;
+            size_t have = 0; /* sizes a resumed file already holds are not run again */
+            for (size_t i = 0; i < c.sizes->n; i++) {
+                cs_result probe;
+                cs_case_row(&c, c.np, c.sizes->v[i], &probe);
+                if (have_row(&probe, old, nold))
+                    have++;
+                else if (budget <= 0 || cs_case_memory_at(&c, c.sizes->v[i]) <= budget) {
+                    sl->fit.v[sl->fit.n++] = c.sizes->v[i];
+                    if (c.sizes->v[i] > maxfit)
+                        maxfit = c.sizes->v[i];
+                }
+            }
+            double need = sl->fit.n ? cs_case_memory_at(&c, maxfit) : 0, held = 0;
+            for (int k = 0; k < jobs; k++)
+                held += slots[k].pid > 0 ? slots[k].need : 0;
+            if (budget > 0 && held > 0 && held + need > budget)
+                break; /* started when a running case ends */
+            next++;
+            sl->refused = c.sizes->n - have - sl->fit.n;
+            if (sl->refused) {
+                cs_result *rows = cs_xmalloc(sl->refused * sizeof *rows);
+                size_t k = 0;
+                for (size_t i = 0; i < c.sizes->n; i++) {
+                    long b = c.sizes->v[i];
+                    size_t f = 0;
+                    while (f < sl->fit.n && sl->fit.v[f] != b)
+                        f++;
+                    cs_case_row(&c, c.np, b, &rows[k]);
+                    if (f < sl->fit.n || have_row(&rows[k], old, nold))
+                        continue;
+                    snprintf(rows[k].status, sizeof rows[k].status, "error");
+                    snprintf(rows[k].note, sizeof rows[k].note,
+                             "%d ranks at %ld bytes need about %.1f GB; this sweep may use %.1f GB "
+                             "(%s): use fewer ranks or smaller sizes",
+                             c.np, b, cs_case_memory_at(&c, b) / 1e9, budget / 1e9,
+                             o->memory > 0 ? "run --memory"
+                                           : "90% of the memory available when it started");
+                    k++;
+                }
+                cs_err we;
+                if (append_rows(csv, csv_path, rows, k, old, nold, &we))
+                    fprintf(stderr, "collsim: %s\n", we.msg);
+                free(rows);
+            }
+            sl->c = c;
+            sl->c.sizes = &sl->fit;
+            sl->need = need;
             char ppn[48] = "";
             if (sl->c.ppn)
                 snprintf(ppn, sizeof ppn, "-ppn%d", sl->c.ppn);
@@ -219,17 +372,35 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
             cs_err e;
             char parent[2100];
             snprintf(parent, sizeof parent, "%s/cases", o->out_dir);
+            if (!sl->fit.n) {
+                /* every size left to run was refused above */
+                sl->pid = 0;
+                done++;
+                failed_cases++;
+                char line[2600];
+                snprintf(line, sizeof line, "%s %s np=%d %s/%s: error: %zu size%s refused: memory%s",
+                         sl->c.platform->name, cs_mapping_name(sl->c.mapping), sl->c.np,
+                         sl->c.alg.collective, sl->c.alg.name, sl->refused,
+                         sl->refused > 1 ? "s" : "",
+                         have ? " (the others were recorded before)" : "");
+                cs_progress_case(&prog, 1, line);
+                j--; /* reuse this slot */
+                continue;
+            }
             if (mkdirs(parent, &e) || (sl->pid = cs_case_start(&sl->c, sl->workdir, 0, &e)) < 0) {
                 /* a case that cannot even start is recorded, and the sweep goes on */
                 cs_result r;
                 cs_case_row(&sl->c, sl->c.np, 0, &r);
                 snprintf(r.status, sizeof r.status, "error");
                 snprintf(r.note, sizeof r.note, "%s", e.msg);
+                cs_result *rows = cs_xmalloc(sl->c.sizes->n * sizeof *rows);
                 for (size_t i = 0; i < sl->c.sizes->n; i++) {
-                    r.bytes = sl->c.sizes->v[i];
-                    cs_results_write_row(csv, &r);
+                    rows[i] = r;
+                    rows[i].bytes = sl->c.sizes->v[i];
                 }
-                fflush(csv);
+                if (append_rows(csv, csv_path, rows, sl->c.sizes->n, old, nold, &e))
+                    fprintf(stderr, "collsim: %s\n", e.msg);
+                free(rows);
                 sl->pid = 0;
                 done++;
                 failed_cases++;
@@ -283,32 +454,37 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
             cs_result *rows;
             size_t nrows;
             cs_case_collect(&sl->c, sl->workdir, code, timed_out, &rows, &nrows);
-            int bad = 0;
-            for (size_t i = 0; i < nrows; i++) {
-                cs_results_write_row(csv, &rows[i]);
-                bad |= strcmp(rows[i].status, "ok") != 0;
-            }
-            fflush(csv);
+            int run_bad = 0; /* what ran failed; refused sizes make the case failed too */
+            for (size_t i = 0; i < nrows; i++)
+                run_bad |= strcmp(rows[i].status, "ok") != 0;
+            int bad = run_bad || sl->refused;
+            cs_err we;
+            if (append_rows(csv, csv_path, rows, nrows, old, nold, &we) && !rc)
+                rc = cs_fail(err, "%s", we.msg);
             free(rows);
             done++;
             failed_cases += bad;
-            char line[512];
-            char ppn[48] = "";
+            char line[640];
+            char ppn[48] = "", refused[80] = "";
+            if (sl->refused)
+                snprintf(refused, sizeof refused, "; %zu size%s refused: memory", sl->refused,
+                         sl->refused > 1 ? "s" : "");
             if (sl->c.ppn)
                 snprintf(ppn, sizeof ppn, " ppn=%d", sl->c.ppn);
             if (sl->c.region) {
                 size_t u = strlen(ppn);
                 snprintf(ppn + u, sizeof ppn - u, " region=%.12s", sl->c.region);
             }
-            snprintf(line, sizeof line, "%-8s %-10s%s np=%-5d %-30s %s (%.1f s)",
+            snprintf(line, sizeof line, "%-8s %-10s%s np=%-5d %-30s %s (%.1f s%s)",
                      sl->c.platform->name, cs_mapping_name(sl->c.mapping), ppn, sl->c.np,
-                     sl->c.alg.name, bad ? (timed_out ? "TIMEOUT" : "FAILED") : "ok", wall);
+                     sl->c.alg.name, run_bad ? (timed_out ? "TIMEOUT" : "FAILED") : "ok", wall,
+                     refused);
             cs_progress_case(&prog, bad, line);
             sl->pid = 0;
         }
     }
     cs_progress_end(&prog);
-    fclose(csv);
+    close(csv);
     double wall = now_s() - t0;
     printf("# %zu cases (%zu already recorded), %zu failed, %.1f s; results: %s\n", ncases,
            skipped, failed_cases, wall, csv_path);
@@ -323,6 +499,8 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
             free(rows);
         }
     }
+    for (int j = 0; j < jobs; j++)
+        free(slots[j].fit.v);
     free(slots);
     cs_caselist_free(&list);
     free(old);

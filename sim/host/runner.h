@@ -15,6 +15,9 @@ typedef struct {
     const char *only; /* --only KEY=VALUE,...: run the matching cases (select.h) */
     int pick_case;    /* --case: run case case_index of the expansion alone */
     long case_index;
+    /* --memory: host memory the sweep's running cases may use together, in
+     * bytes; 0: 90% of what /proc/meminfo says is available at its start */
+    double memory;
 } cs_run_opts;
 
 /* The scenario's cases in the runner's stable order, platform x mapping x ppn

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -111,6 +112,55 @@ static void preload_shim(void)
     setenv("LD_PRELOAD", buf, 1);
 }
 
+static void kill_own_group(int sig)
+{
+    (void)sig;
+    kill(0, SIGKILL);
+}
+
+/* The forked child: it leads a process group holding smpirun (a shell
+ * script) and the simulation it starts, so that a timeout kills them
+ * together; and it takes that group down when collsim itself dies (killed,
+ * interrupted, terminal closed), so that no orphaned simulation runs on and
+ * writes into a case directory that a resumed sweep uses again. Its exit
+ * status is the simulation's. */
+static _Noreturn void supervise(const cs_launch *l, char **argv, pid_t runner)
+{
+    setpgid(0, 0);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = kill_own_group;
+    sigaction(SIGHUP, &sa, NULL);
+    prctl(PR_SET_PDEATHSIG, SIGHUP);
+    if (getppid() != runner) /* collsim died before the line above */
+        kill_own_group(0);
+    if (redirect(l->stdout_path, 1) || redirect(l->stderr_path, 2))
+        _exit(126);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) {
+        dup2(devnull, 0);
+        close(devnull);
+    }
+    pid_t sim = fork();
+    if (sim == 0) {
+        preload_shim();
+        execvp("smpirun", argv);
+        fprintf(stderr, "collsim: cannot run smpirun: %s (is libsimgrid-dev installed?)\n",
+                strerror(errno));
+        _exit(127);
+    }
+    int status = 0;
+    if (sim < 0)
+        _exit(126);
+    while (waitpid(sim, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFSIGNALED(status)) { /* die the same way, so that the caller sees the signal */
+        signal(WTERMSIG(status), SIG_DFL);
+        raise(WTERMSIG(status));
+    }
+    _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 126);
+}
+
 pid_t cs_smpirun_start(const cs_launch *l, cs_err *err)
 {
     char **argv;
@@ -118,27 +168,15 @@ pid_t cs_smpirun_start(const cs_launch *l, cs_err *err)
     build_argv(l, &argv, &cfg);
     fflush(stdout);
     fflush(stderr);
+    pid_t runner = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         free(argv);
         free(cfg);
         return (pid_t)cs_fail(err, "cannot start smpirun: %s", strerror(errno));
     }
-    if (pid == 0) {
-        setpgid(0, 0); /* a timeout kills smpirun and the simulation together */
-        if (redirect(l->stdout_path, 1) || redirect(l->stderr_path, 2))
-            _exit(126);
-        int devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0) {
-            dup2(devnull, 0);
-            close(devnull);
-        }
-        preload_shim();
-        execvp("smpirun", argv);
-        fprintf(stderr, "collsim: cannot run smpirun: %s (is libsimgrid-dev installed?)\n",
-                strerror(errno));
-        _exit(127);
-    }
+    if (pid == 0)
+        supervise(l, argv, runner);
     setpgid(pid, pid);
     free(argv);
     free(cfg);
