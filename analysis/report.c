@@ -924,17 +924,68 @@ static int fig_model(const report *r, const group *g, const cs_hockney *h, long 
 }
 
 /* ---- the markdown sections ---- */
+
+/* The summary tables have a row per group: when groups differ by ranks per
+ * node or block-size distribution, those get columns (else rows repeat). */
+typedef struct {
+    int ppn, dist;
+} extra_cols;
+
+static extra_cols extra_cols_of(const report *r)
+{
+    extra_cols x = {0, 0};
+    for (size_t k = 0; k < r->ng; k++) {
+        x.ppn |= r->g[k].ppn != 0;
+        x.dist |= r->g[k].dist[0] != 0;
+    }
+    return x;
+}
+
+static void extra_head(FILE *md, extra_cols x)
+{
+    fprintf(md, "%s%s", x.ppn ? " ppn |" : "", x.dist ? " blocks |" : "");
+}
+
+static void extra_rule(FILE *md, extra_cols x)
+{
+    fprintf(md, "%s%s", x.ppn ? "---:|" : "", x.dist ? "---|" : "");
+}
+
+/* blank: a continuation row (Table II's Avg and Max lines) */
+static void extra_cells(FILE *md, extra_cols x, const group *g, int blank)
+{
+    if (x.ppn) {
+        if (blank)
+            fprintf(md, "  |");
+        else if (g->ppn)
+            fprintf(md, " %d |", g->ppn);
+        else
+            fprintf(md, " cores |");
+    }
+    if (x.dist) {
+        if (blank || !g->dist[0])
+            fprintf(md, "  |");
+        else
+            fprintf(md, " %s, seed %lu |", g->dist, g->seed);
+    }
+}
+
 static void sec_summary(const report *r, int multi_coll)
 {
+    extra_cols x = extra_cols_of(r);
     FILE *md = r->md;
     fprintf(md, "## Best algorithm per case\n\n"
                 "A case is one (platform, mapping, process count, size); the best algorithm has the "
                 "lowest average latency (OSU's average over ranks of each rank's mean time). Cells: "
-                "cases won (share of the cases).\n\n| platform |%s mapping | cases |",
+                "cases won (share of the cases).\n\n| platform |%s mapping |",
             multi_coll ? " collective |" : "");
+    extra_head(md, x);
+    fprintf(md, " cases |");
     for (size_t a = 0; a < r->algs.n; a++)
         fprintf(md, " %s |", r->algs.v[a]);
-    fprintf(md, "\n|---|%s---|---:|", multi_coll ? "---|" : "");
+    fprintf(md, "\n|---|%s---|", multi_coll ? "---|" : "");
+    extra_rule(md, x);
+    fprintf(md, "---:|");
     for (size_t a = 0; a < r->algs.n; a++)
         fprintf(md, "---:|");
     fprintf(md, "\n");
@@ -951,7 +1002,9 @@ static void sec_summary(const report *r, int multi_coll)
         fprintf(md, "| %s |", g->platform);
         if (multi_coll)
             fprintf(md, " %s |", g->collective);
-        fprintf(md, " %s | %zu |", g->mapping, cases);
+        fprintf(md, " %s |", g->mapping);
+        extra_cells(md, x, g, 0);
+        fprintf(md, " %zu |", cases);
         for (size_t a = 0; a < r->algs.n; a++)
             fprintf(md, wins[a] ? " %zu (%.1f%%) |" : " %zu |", wins[a],
                     cases ? 100.0 * wins[a] / cases : 0.0);
@@ -970,10 +1023,13 @@ static void sec_summary(const report *r, int multi_coll)
                 "T_second, in %%, with T the OSU minimum, average or maximum over ranks (the Sparbit "
                 "paper's Table II layout). Cases where it was the only algorithm with an ok result "
                 "are counted as best but have no improvement.\n\n"
-                "| mapping | platform |%s metric | %s best / cases | mean (%%) | median (%%) | highest (%%) |\n"
-                "|---|---|%s---|---:|---:|---:|---:|\n",
-            r->focus, r->focus, r->focus, multi_coll ? " collective |" : "", r->focus,
-            multi_coll ? "---|" : "");
+                "| mapping | platform |%s",
+            r->focus, r->focus, r->focus, multi_coll ? " collective |" : "");
+    extra_head(md, x);
+    fprintf(md, " metric | %s best / cases | mean (%%) | median (%%) | highest (%%) |\n|---|---|%s",
+            r->focus, multi_coll ? "---|" : "");
+    extra_rule(md, x);
+    fprintf(md, "---|---:|---:|---:|---:|\n");
     cs_result *mins = rows_with_metric(r, 0), *maxs = rows_with_metric(r, 2);
     cs_best *bmin, *bmax;
     size_t nmin = cs_best_per_case(mins, r->n, &bmin), nmax = cs_best_per_case(maxs, r->n, &bmax);
@@ -992,6 +1048,7 @@ static void sec_summary(const report *r, int multi_coll)
             fprintf(md, "| %s | %s |", m ? "" : g->mapping, m ? "" : g->platform);
             if (multi_coll)
                 fprintf(md, " %s |", m ? "" : g->collective);
+            extra_cells(md, x, g, m);
             fprintf(md, " %s | %zu / %zu (%.1f%%) | %s | %s | %s |\n", metric[m], s.focus_best,
                     s.cases, s.cases ? 100.0 * s.focus_best / s.cases : 0.0, a, b, c);
         }

@@ -291,6 +291,12 @@ TEST(Report, GroupsSplitByRanksPerNodeAndDistribution)
                                 "## yahoo, sequential mapping, window:50 blocks (seed 7), alltoallv"})
         EXPECT_TRUE(has(text, section)) << section << "\n" << text;
     EXPECT_TRUE(has(text, "loc_bruck@socket")) << text;
+    // the summary names each group's ranks per node and distribution (one
+    // case each; the columns: bruck, loc_bruck, loc_bruck@socket, padded_bruck, two_phase_bruck)
+    EXPECT_TRUE(has(text, "| platform | collective | mapping | ppn | blocks | cases |")) << text;
+    EXPECT_TRUE(has(text, "| yahoo | allgather | sequential | 4 |  | 1 | 1 (100.0%) | 0 | 0 |")) << text;
+    EXPECT_TRUE(has(text, "| yahoo | allgather | sequential | 8 |  | 1 | 0 | 0 | 1 (100.0%) |")) << text;
+    EXPECT_TRUE(has(text, "| yahoo | alltoallv | sequential | cores | window:50, seed 7 | 1 |")) << text;
     // Fan et al.'s crossover table: padded Bruck wins at the one size under
     // uniform blocks and never under window:50; N* from inequality (3)
     EXPECT_TRUE(has(text, "### alltoallv crossovers")) << text;
