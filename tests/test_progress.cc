@@ -18,8 +18,8 @@ TEST(Progress, PlainLinesCountFailuresAndSkipResumedCases)
     p.done += 2; // two cases already recorded (a resumed sweep)
     p.skipped += 2;
     EXPECT_LT(cs_progress_eta(&p), 0); // nothing run yet: no estimate
-    cs_progress_case(&p, 0, "case A ok");
-    cs_progress_case(&p, 1, "case B FAILED");
+    cs_progress_case(&p, 0, 0, "case A ok");
+    cs_progress_case(&p, 1, 0, "case B FAILED");
     EXPECT_GE(cs_progress_eta(&p), 0);
     cs_progress_end(&p);
     rewind(f);
@@ -31,6 +31,23 @@ TEST(Progress, PlainLinesCountFailuresAndSkipResumedCases)
     EXPECT_NE(out.find("[3/5] case A ok [0 failed, ETA "), std::string::npos) << out;
     EXPECT_NE(out.find("[4/5] case B FAILED [1 failed, ETA "), std::string::npos) << out;
     EXPECT_EQ(out.find('\r'), std::string::npos) << "no terminal codes in a file";
+}
+
+// Cases weighted by cost: the time left scales with the work left, not the
+// number of cases (one big case left after many small ones).
+TEST(Progress, WeightedEtaScalesWithTheWorkLeft)
+{
+    FILE *f = tmpfile();
+    cs_progress p;
+    cs_progress_start(&p, f, 4, 0);
+    p.work_total = 1 + 1 + 1 + 97;
+    p.t0 -= 30; // 30 s spent on the three small cases
+    cs_progress_case(&p, 0, 1, "a");
+    cs_progress_case(&p, 0, 1, "b");
+    cs_progress_case(&p, 0, 1, "c");
+    EXPECT_NEAR(cs_progress_eta(&p), 30.0 / 3 * 97, 1.0); // unweighted would say 10 s
+    cs_progress_end(&p);
+    fclose(f);
 }
 
 } // namespace

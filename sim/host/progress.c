@@ -30,6 +30,7 @@ void cs_progress_start(cs_progress *p, FILE *out, size_t total, size_t already_d
     p->done = p->skipped = already_done;
     p->failed = 0;
     p->t0 = now_s();
+    p->work_total = p->work_run = p->work_skipped = 0;
 }
 
 double cs_progress_eta(const cs_progress *p)
@@ -37,6 +38,8 @@ double cs_progress_eta(const cs_progress *p)
     size_t run = p->done - p->skipped;
     if (run == 0)
         return -1;
+    if (p->work_total > 0 && p->work_run > 0)
+        return (now_s() - p->t0) / p->work_run * (p->work_total - p->work_run - p->work_skipped);
     return (now_s() - p->t0) / (double)run * (double)(p->total - p->done);
 }
 
@@ -53,9 +56,10 @@ static void bar(cs_progress *p)
     fflush(p->out);
 }
 
-void cs_progress_case(cs_progress *p, int failed, const char *line)
+void cs_progress_case(cs_progress *p, int failed, double work, const char *line)
 {
     p->done++;
+    p->work_run += work;
     p->failed += failed != 0;
     if (p->tty) {
         fprintf(p->out, "\r\033[K%s\n", line);

@@ -12,12 +12,17 @@ typedef struct {
     int tty;
     size_t total, done, skipped, failed;
     double t0;
+    /* optional: the cases' relative costs (the runner gives np^2), so that a
+     * sweep whose cases differ a thousandfold gets a usable ETA; 0: count cases */
+    double work_total, work_run, work_skipped;
 } cs_progress;
 
 void cs_progress_start(cs_progress *p, FILE *out, size_t total, size_t already_done);
-/* A case ended: `line` says which and how (no newline). */
-void cs_progress_case(cs_progress *p, int failed, const char *line);
-/* Seconds left, estimated from the cases run so far (-1 before the first). */
+/* A case ended: `line` says which and how (no newline); `work`: its relative
+ * cost (0 when the sweep gives none). */
+void cs_progress_case(cs_progress *p, int failed, double work, const char *line);
+/* Seconds left, estimated from the cases run so far (-1 before the first):
+ * elapsed time scaled by the work left over the work done. */
 double cs_progress_eta(const cs_progress *p);
 void cs_progress_end(cs_progress *p);
 

@@ -54,6 +54,10 @@ typedef struct {
     double need;       /* its memory estimate, held while it runs */
 } slot;
 
+/* A case's relative cost for the ETA: SMPI's work grows with the messages
+ * in flight, about np^2 for the allgather and alltoall families. */
+static double case_work(const cs_case *c) { return (double)c->np * c->np; }
+
 static int key_qsort(const void *a, const void *b) { return cs_key_cmp(a, b); }
 
 /* Whether a row with r's key is among the sorted rows of the resumed file. */
@@ -288,6 +292,8 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
     int rc = 0, expect_failed = 0;
     cs_progress prog;
     cs_progress_start(&prog, stdout, ncases, 0);
+    for (size_t i = 0; i < ncases; i++)
+        prog.work_total += case_work(&cases[i]);
     for (;;) {
         /* fill free slots */
         for (int j = 0; j < jobs && next < ncases; j++) {
@@ -299,6 +305,7 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
                 done++;
                 prog.done++; /* already recorded: no time spent, not in the ETA */
                 prog.skipped++;
+                prog.work_skipped += case_work(&cases[next - 1]);
             }
             if (next >= ncases)
                 break;
@@ -383,7 +390,7 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
                          sl->c.alg.collective, sl->c.alg.name, sl->refused,
                          sl->refused > 1 ? "s" : "",
                          have ? " (the others were recorded before)" : "");
-                cs_progress_case(&prog, 1, line);
+                cs_progress_case(&prog, 1, case_work(&sl->c), line);
                 j--; /* reuse this slot */
                 continue;
             }
@@ -414,7 +421,7 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
                 snprintf(line, sizeof line, "%s %s%s np=%d %s/%s: error: %s", sl->c.platform->name,
                          cs_mapping_name(sl->c.mapping), ppn, sl->c.np, sl->c.alg.collective,
                          sl->c.alg.name, e.msg);
-                cs_progress_case(&prog, 1, line);
+                cs_progress_case(&prog, 1, case_work(&sl->c), line);
                 j--; /* reuse this slot */
                 continue;
             }
@@ -479,7 +486,7 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
                      sl->c.platform->name, cs_mapping_name(sl->c.mapping), ppn, sl->c.np,
                      sl->c.alg.name, run_bad ? (timed_out ? "TIMEOUT" : "FAILED") : "ok", wall,
                      refused);
-            cs_progress_case(&prog, bad, line);
+            cs_progress_case(&prog, bad, case_work(&sl->c), line);
             sl->pid = 0;
         }
     }
