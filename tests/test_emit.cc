@@ -344,7 +344,7 @@ TEST(Memory, SizesThatDoNotFitAreRefusedAloneAndJChangesNothing)
         std::string out = d / ("j" + std::to_string(j));
         Out o = cli("run " + mem + " -j " + std::to_string(j) + " --memory 1G --out " + out);
         EXPECT_EQ(o.code, 1) << o.text; // the refused size makes the sweep fail
-        EXPECT_NE(o.text.find("recursive_doubling             ok ("), std::string::npos) << o.text;
+        EXPECT_NE(o.text.find("sparbit_indexed                ok ("), std::string::npos) << o.text;
         EXPECT_NE(o.text.find("1 size refused: memory)"), std::string::npos) << o.text;
         cs_result *r;
         size_t n;
@@ -360,10 +360,10 @@ TEST(Memory, SizesThatDoNotFitAreRefusedAloneAndJChangesNothing)
         tw_free_rows(r);
     }
     EXPECT_EQ(runs[0], runs[1]);
-    const std::string &refused = runs[0]["recursive_doubling 1048576"];
+    const std::string &refused = runs[0]["sparbit_indexed 1048576"];
     EXPECT_EQ(refused.rfind("error 0 64 ranks at 1048576 bytes need about 2.", 0), 0u) << refused;
     EXPECT_NE(refused.find("this sweep may use 1.1 GB (run --memory)"), std::string::npos) << refused;
-    for (const char *k : {"recursive_doubling 1", "ring 1", "ring 1048576"})
+    for (const char *k : {"sparbit_indexed 1", "ring 1", "ring 1048576"})
         EXPECT_EQ(runs[0][k].rfind("ok ", 0), 0u) << k << ": " << runs[0][k];
 }
 
