@@ -56,6 +56,17 @@ std::multiset<Case> cases_in(const std::string &csv, size_t *rows = nullptr)
     return out;
 }
 
+// the number of rows of a results file, whatever their status
+void cases_in_any(const std::string &csv, size_t *rows)
+{
+    cs_result *r;
+    char err[2048];
+    *rows = 0;
+    EXPECT_EQ(tw_read_results(csv.c_str(), &r, rows, err, sizeof err), 0) << err;
+    if (*rows)
+        tw_free_rows(r);
+}
+
 std::string slurp(const std::string &path)
 {
     std::ifstream f(path);
@@ -360,6 +371,18 @@ TEST(Memory, SizesThatDoNotFitAreRefusedAloneAndJChangesNothing)
         tw_free_rows(r);
     }
     EXPECT_EQ(runs[0], runs[1]);
+    // --resume runs error rows' cases again, but only those it selects
+    Out kept = cli("run " + mem + " --memory 1G --out " + d / "j1" + " --resume --only alg=ring");
+    EXPECT_EQ(kept.text.find("dropped"), std::string::npos) << kept.text;
+    Out again = cli("run " + mem + " --memory 1G --out " + d / "j1" + " --resume");
+    EXPECT_NE(again.text.find("1 row recorded as errors dropped; their cases run again"),
+              std::string::npos) << again.text;
+    EXPECT_NE(again.text.find("1 size refused: memory (the others were recorded before)"),
+              std::string::npos) << again.text;
+    EXPECT_EQ(again.code, 1) << again.text;
+    size_t rows;
+    cases_in_any(d / "j1/results.csv", &rows);
+    EXPECT_EQ(rows, 4u); // the refused size recorded once more, nothing twice
     const std::string &refused = runs[0]["sparbit_indexed 1048576"];
     EXPECT_EQ(refused.rfind("error 0 64 ranks at 1048576 bytes need about 2.", 0), 0u) << refused;
     EXPECT_NE(refused.find("this sweep may use 1.1 GB (run --memory)"), std::string::npos) << refused;

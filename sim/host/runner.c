@@ -137,21 +137,37 @@ void cs_caselist_free(cs_caselist *l)
     memset(l, 0, sizeof *l);
 }
 
+/* Whether one of the cases, at one of its sizes, has r's key. */
+static int row_of_cases(const cs_result *r, const cs_case *cases, size_t ncases)
+{
+    for (size_t c = 0; c < ncases; c++)
+        for (size_t i = 0; i < cases[c].sizes->n; i++) {
+            cs_result probe;
+            cs_case_row(&cases[c], cases[c].np, cases[c].sizes->v[i], &probe);
+            if (!cs_key_cmp(r, &probe))
+                return 1;
+        }
+    return 0;
+}
+
 /* Rows with status "error" say a case could not run here (no memory, could
  * not start, the simulator died): a resumed sweep runs those cases again, so
  * their rows leave the file first (rewritten whole, then renamed over it).
- * Failed data checks and timeouts stay: running them again changes nothing. */
-static int drop_error_rows(const char *path, cs_result *rows, size_t *n, cs_err *err)
+ * Only cases this run will run (after --only) lose theirs. Failed data checks
+ * and timeouts stay: running them again changes nothing. */
+static int drop_error_rows(const char *path, cs_result *rows, size_t *n, const cs_case *cases,
+                           size_t ncases, cs_err *err)
 {
     size_t keep = 0;
     for (size_t i = 0; i < *n; i++)
-        if (strcmp(rows[i].status, "error"))
+        if (strcmp(rows[i].status, "error") || !row_of_cases(&rows[i], cases, ncases))
             rows[keep++] = rows[i];
     if (keep == *n)
         return 0;
     if (cs_results_write_file(path, rows, keep, err))
         return -1;
-    printf("# %s: %zu rows recorded as errors dropped; their cases run again\n", path, *n - keep);
+    printf("# %s: %zu row%s recorded as errors dropped; their cases run again\n", path, *n - keep,
+           *n - keep > 1 ? "s" : "");
     *n = keep;
     return 0;
 }
@@ -253,7 +269,7 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
             cs_caselist_free(&list);
             return -1;
         }
-        if (drop_error_rows(csv_path, old, &nold, err)) {
+        if (drop_error_rows(csv_path, old, &nold, list.v, list.n, err)) {
             cs_caselist_free(&list);
             free(old);
             return -1;
