@@ -93,38 +93,60 @@ TEST(Cli, RegionLevelReachesTheDriverAndTheResults)
     EXPECT_EQ(system(rm.c_str()), 0);
 }
 
-// collsim killed outright (SIGKILL: no handler runs) must not leave its
-// simulation running: each run's supervisor takes its process group down.
-TEST(Cli, KilledBenchTakesItsSimulationDown)
+// A bench of about 5 s of simulation whose case directory is made in `dir`
+// (named in smpimain's arguments); returns its pid once the simulation runs.
+pid_t start_long_bench(const char *dir, std::string *running)
 {
-    char dir[] = "/tmp/collsim-test-kill-XXXXXX";
-    ASSERT_NE(mkdtemp(dir), nullptr);
-    setenv("TMPDIR", dir, 1); // the bench's case directory, named in smpimain's arguments
+    setenv("TMPDIR", dir, 1);
     pid_t pid = fork();
-    ASSERT_GE(pid, 0);
     if (pid == 0) {
         if (!freopen("/dev/null", "w", stdout))
             _exit(127);
-        // about 5 s of simulation
         execl(COLLSIM_CLI_PATH, COLLSIM_CLI_PATH, "bench", "--platform", "yahoo", "--np", "64",
               "--alg", "ring", "--sizes", "64K", "--fold", "--iters", "50", (char *)nullptr);
         _exit(127);
     }
     unsetenv("TMPDIR");
-    std::string running = std::string("pgrep -f '^[^ ]*smpimain .*") + dir + "' >/dev/null";
+    *running = std::string("pgrep -f '^[^ ]*smpimain .*") + dir + "' >/dev/null";
     int up = 0;
     for (int i = 0; i < 1000 && !up; i++, usleep(10000))
-        up = system(running.c_str()) == 0;
-    ASSERT_TRUE(up) << "the simulation did not start";
-    kill(pid, SIGKILL);
-    int st;
-    waitpid(pid, &st, 0);
-    int alive = 1;
-    for (int i = 0; i < 100 && alive; i++, usleep(10000)) // 1 s, well under the run's 5 s
-        alive = system(running.c_str()) == 0;
-    EXPECT_FALSE(alive) << "the simulation outlived collsim";
-    std::string rm = "rm -rf " + std::string(dir);
-    EXPECT_EQ(system(rm.c_str()), 0);
+        up = system(running->c_str()) == 0;
+    EXPECT_TRUE(up) << "the simulation did not start";
+    return pid;
+}
+
+// polls for up to 1 s, well under the run's 5 s
+bool gone_soon(const std::string &running)
+{
+    for (int i = 0; i < 100; i++, usleep(10000))
+        if (system(running.c_str()) != 0)
+            return true;
+    return false;
+}
+
+// collsim killed outright (SIGKILL: no handler runs) must not leave its
+// simulation running: each run's supervisor takes its process group down.
+// Interrupted (SIGINT, as Ctrl-C), bench also removes its case directory.
+TEST(Cli, KilledOrInterruptedBenchTakesItsSimulationDown)
+{
+    for (int sig : {SIGKILL, SIGINT}) {
+        char dir[] = "/tmp/collsim-test-kill-XXXXXX";
+        ASSERT_NE(mkdtemp(dir), nullptr);
+        std::string running;
+        pid_t pid = start_long_bench(dir, &running);
+        ASSERT_GT(pid, 0);
+        kill(pid, sig);
+        int st;
+        waitpid(pid, &st, 0);
+        EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == sig) << sig;
+        EXPECT_TRUE(gone_soon(running)) << "the simulation outlived collsim, signal " << sig;
+        if (sig == SIGINT) {
+            std::string left = "rmdir " + std::string(dir) + " 2>/dev/null"; // empty: no case directory
+            EXPECT_EQ(system(left.c_str()), 0) << "bench left its case directory in " << dir;
+        }
+        std::string rm = "rm -rf " + std::string(dir);
+        EXPECT_EQ(system(rm.c_str()), 0);
+    }
 }
 
 TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)

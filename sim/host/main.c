@@ -1,6 +1,7 @@
 /* collsim: the command-line entry point (run through ./collsim, which builds
  * it first). Subcommands: list, bench, run, demo. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,36 @@ static int parse_int(const char *opt, const char *v, int min, int *out, cs_err *
     return 0;
 }
 
+/* bench's case directory: removed after a passing run, and when bench is
+ * interrupted (its simulation goes down with it, sim/host/smpirun.c). The
+ * paths are built beforehand: the signal handler only unlinks. */
+static char bench_files[5][2100];
+
+static void bench_remove_workdir(int sig)
+{
+    for (int i = 0; i < 4; i++)
+        unlink(bench_files[i]);
+    rmdir(bench_files[4]);
+    if (sig) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+}
+
+static void bench_cleanup_on_signal(const char *workdir)
+{
+    const char *files[] = {"hostfile", "rows.csv", "stderr.txt", "stdout.txt"};
+    for (int i = 0; i < 4; i++)
+        snprintf(bench_files[i], sizeof bench_files[i], "%s/%s", workdir, files[i]);
+    snprintf(bench_files[4], sizeof bench_files[4], "%s", workdir);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = bench_remove_workdir;
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (int i = 0; i < 3; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
 static int cmd_bench(int argc, char **argv)
 {
     cs_err e;
@@ -230,6 +261,7 @@ static int cmd_bench(int argc, char **argv)
     if (c.region && c.region[0])
         printf(", region %s", c.region);
     printf("\n");
+    bench_cleanup_on_signal(workdir);
     pid_t pid = cs_case_start(&c, workdir, 1, &e);
     if (pid < 0) {
         rmdir(workdir);
@@ -255,13 +287,7 @@ static int cmd_bench(int argc, char **argv)
         fprintf(stderr, "collsim: files kept in %s; re-run by hand with:\n  %s\n", workdir, cmd);
         free(cmd);
     } else {
-        char path2[1100];
-        const char *files[] = {"hostfile", "rows.csv", "stderr.txt", "stdout.txt"};
-        for (size_t i = 0; i < 4; i++) {
-            snprintf(path2, sizeof path2, "%s/%s", workdir, files[i]);
-            remove(path2);
-        }
-        rmdir(workdir);
+        bench_remove_workdir(0);
     }
     free(rows);
     cs_platform_free(&pf);
