@@ -227,6 +227,17 @@ static const cs_best *find_best(const cs_best *best, size_t nbest, const group *
     return bsearch(&k, best, nbest, sizeof *best, cmp_best_case);
 }
 
+/* A case is complete when every algorithm of its group has an ok row there.
+ * An incomplete case (one failed, timed out or was not run) has no fair
+ * winner: the heat map marks it, the tables leave it out and count it. */
+static int case_complete(const report *r, const group *g, long np, long bytes)
+{
+    for (size_t a = 0; a < g->algs.n; a++)
+        if (!find(r, g, np, bytes, g->algs.v[a]))
+            return 0;
+    return 1;
+}
+
 /* Sizes are sorted: 1 when the first is 0 (left out of log axes and models). */
 static size_t has_zero_size(const group *g) { return g->sizes.n && g->sizes.v[0] == 0; }
 
@@ -432,7 +443,7 @@ static void stats_of(const report *r, const cs_best *best, size_t nbest, const g
     double *v = cs_xmalloc((nbest ? nbest : 1) * sizeof *v);
     memset(s, 0, sizeof *s);
     for (size_t i = 0; i < nbest; i++) {
-        if (!in_group(best[i].best, g))
+        if (!in_group(best[i].best, g) || !case_complete(r, g, best[i].best->np, best[i].best->bytes))
             continue;
         s->cases++;
         if (!r->focus || strcmp(best[i].best->algorithm, r->focus))
@@ -672,28 +683,32 @@ static long rgb_of(const char *hex) { return strtol(hex + 1, NULL, 16); }
 static int fig_heatmap(const report *r, const group *g, const char *title, char *name, size_t nlen)
 {
     snprintf(name, nlen, "heatmap-%s", g->slug);
-    char bname[600], fname[600], ename[600];
+    char bname[600], fname[600], ename[600], iname[600];
     snprintf(bname, sizeof bname, "%s-best", name);
     snprintf(fname, sizeof fname, "%s-focus", name);
     snprintf(ename, sizeof ename, "%s-empty", name);
+    snprintf(iname, sizeof iname, "%s-incomplete", name);
     FILE *bd = open_in(r, bname, "dat", r->err), *fd = bd ? open_in(r, fname, "dat", r->err) : NULL,
-         *ed = fd ? open_in(r, ename, "dat", r->err) : NULL;
-    if (!ed) {
+         *ed = fd ? open_in(r, ename, "dat", r->err) : NULL,
+         *id = ed ? open_in(r, iname, "dat", r->err) : NULL;
+    if (!id) {
         if (bd)
             fclose(bd);
         if (fd)
             fclose(fd);
+        if (ed)
+            fclose(ed);
         return -1;
     }
     size_t ncols = g->nps.n, nrows = g->sizes.n;
-    int nb = 0, nf = 0, ne = 0;
+    int nb = 0, nf = 0, ne = 0, ni = 0;
     int *wins = calloc(r->algs.n + 1, sizeof *wins);
     double cbmax = 0;
     for (size_t i = 0; i < ncols; i++)
         for (size_t j = 0; j < nrows; j++) {
             const cs_best *b = find_best(r->best, r->nbest, g, g->nps.v[i], g->sizes.v[j]);
             if (b && r->focus && !strcmp(b->best->algorithm, r->focus) && b->second &&
-                b->improvement_pct > cbmax)
+                b->improvement_pct > cbmax && case_complete(r, g, g->nps.v[i], g->sizes.v[j]))
                 cbmax = b->improvement_pct;
         }
     cbmax = cbmax > 0 ? ceil(cbmax / 10) * 10 : 10;
@@ -705,6 +720,11 @@ static int fig_heatmap(const report *r, const group *g, const char *title, char 
             if (!b) {
                 fprintf(ed, "%zu %zu\n", i, j);
                 ne++;
+                continue;
+            }
+            if (!case_complete(r, g, g->nps.v[i], g->sizes.v[j])) {
+                fprintf(id, "%zu %zu\n", i, j);
+                ni++;
                 continue;
             }
             const char *alg = b->best->algorithm;
@@ -725,6 +745,7 @@ static int fig_heatmap(const report *r, const group *g, const char *title, char 
     fclose(bd);
     fclose(fd);
     fclose(ed);
+    fclose(id);
 
     int w = 300 + 46 * (int)ncols, h = 250 + 24 * (int)nrows;
     w = w < 760 ? 760 : w > 1800 ? 1800 : w;
@@ -776,6 +797,10 @@ static int fig_heatmap(const report *r, const group *g, const char *title, char 
                nrows > 24 ? 7 : 9);
     if (ne)
         clause(&c, "'%s.dat' using 1:2:('×') with labels tc rgb '#909090' notitle", ename);
+    if (ni) {
+        clause(&c, "'%s.dat' %s with boxxy fc rgb '#f4f4f4' notitle", iname, box);
+        clause(&c, "'%s.dat' using 1:2:('?') with labels tc rgb '#707070' notitle", iname);
+    }
     for (size_t a = 0; a < r->algs.n; a++)
         if (wins[a]) {
             const char *alg = r->algs.v[a];
@@ -787,6 +812,8 @@ static int fig_heatmap(const report *r, const group *g, const char *title, char 
         clause(&c, "NaN with boxes fc rgb '#8a8a8a' title '%s (grey scale)'", gq(r->focus, q, sizeof q));
     if (ne)
         clause(&c, "NaN with points pt 2 lc rgb '#909090' title 'no ok result'");
+    if (ni)
+        clause(&c, "NaN with boxes fc rgb '#f4f4f4' title '? an algorithm has no ok result (not compared)'");
     fprintf(f.gp, "%s\n", c.text);
     free(wins);
     return fig_end(r, &f) ? -1 : 1;
@@ -970,41 +997,69 @@ static void extra_cells(FILE *md, extra_cols x, const group *g, int blank)
     }
 }
 
+/* Cases of the group, complete (every algorithm ok: compared) or not. */
+static void count_cases(const report *r, const group *g, size_t *wins, size_t *cases,
+                        size_t *incomplete)
+{
+    *cases = *incomplete = 0;
+    if (wins)
+        memset(wins, 0, (r->algs.n + 1) * sizeof *wins);
+    for (size_t i = 0; i < r->nbest; i++) {
+        const cs_result *b = r->best[i].best;
+        if (!in_group(b, g))
+            continue;
+        if (!case_complete(r, g, b->np, b->bytes)) {
+            (*incomplete)++;
+            continue;
+        }
+        (*cases)++;
+        if (wins)
+            wins[strset_index(&r->algs, b->algorithm)]++;
+    }
+}
+
 static void sec_summary(const report *r, int multi_coll)
 {
     extra_cols x = extra_cols_of(r);
     FILE *md = r->md;
+    size_t any_incomplete = 0;
+    for (size_t k = 0; k < r->ng; k++) {
+        size_t cases, incomplete;
+        count_cases(r, &r->g[k], NULL, &cases, &incomplete);
+        any_incomplete += incomplete;
+    }
     fprintf(md, "## Best algorithm per case\n\n"
                 "A case is one (platform, mapping, process count, size); the best algorithm has the "
                 "lowest average latency (OSU's average over ranks of each rank's mean time). Cells: "
-                "cases won (share of the cases).\n\n| platform |%s mapping |",
+                "cases won (share of the cases).%s\n\n| platform |%s mapping |",
+            any_incomplete ? " Cases where an algorithm has no ok result (failed, timed out or "
+                             "not run) are not compared: they are counted under \"not compared\" "
+                             "and marked ? in the heat maps."
+                           : "",
             multi_coll ? " collective |" : "");
     extra_head(md, x);
-    fprintf(md, " cases |");
+    fprintf(md, " cases |%s", any_incomplete ? " not compared |" : "");
     for (size_t a = 0; a < r->algs.n; a++)
         fprintf(md, " %s |", r->algs.v[a]);
     fprintf(md, "\n|---|%s---|", multi_coll ? "---|" : "");
     extra_rule(md, x);
-    fprintf(md, "---:|");
+    fprintf(md, "---:|%s", any_incomplete ? "---:|" : "");
     for (size_t a = 0; a < r->algs.n; a++)
         fprintf(md, "---:|");
     fprintf(md, "\n");
     size_t *wins = cs_xmalloc((r->algs.n + 1) * sizeof *wins);
     for (size_t k = 0; k < r->ng; k++) {
         const group *g = &r->g[k];
-        size_t cases = 0;
-        memset(wins, 0, (r->algs.n + 1) * sizeof *wins);
-        for (size_t i = 0; i < r->nbest; i++)
-            if (in_group(r->best[i].best, g)) {
-                cases++;
-                wins[strset_index(&r->algs, r->best[i].best->algorithm)]++;
-            }
+        size_t cases, incomplete;
+        count_cases(r, g, wins, &cases, &incomplete);
         fprintf(md, "| %s |", g->platform);
         if (multi_coll)
             fprintf(md, " %s |", g->collective);
         fprintf(md, " %s |", g->mapping);
         extra_cells(md, x, g, 0);
         fprintf(md, " %zu |", cases);
+        if (any_incomplete)
+            fprintf(md, " %zu |", incomplete);
         for (size_t a = 0; a < r->algs.n; a++)
             fprintf(md, wins[a] ? " %zu (%.1f%%) |" : " %zu |", wins[a],
                     cases ? 100.0 * wins[a] / cases : 0.0);

@@ -260,6 +260,39 @@ TEST(Report, TablesFiguresAndFailuresFromAKnownResultsFile)
 // Ranks per node and block-size distributions define separate groups (never
 // mixed in one table), and an algorithm run at two region levels is two
 // competitors named ALG@LEVEL.
+// A case where one algorithm has no ok result (timed out, failed, not run
+// yet) has no fair winner: it is counted as not compared, left out of the
+// improvement table and marked in the heat map, not won by whoever ran.
+TEST(Report, CasesWithoutEveryAlgorithmAreNotCompared)
+{
+    char dir[256], md[1024], err[2048];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    std::string path = std::string(dir) + "/results.csv";
+    FILE *f = fopen(path.c_str(), "w");
+    fprintf(f, "platform,mapping,np,collective,algorithm,dtype,mode,bytes,avg_us,min_us,max_us,"
+               "iterations,status,note\n");
+    // sparbit 20% faster than ring everywhere, but timed out at np 8, 1 KiB
+    for (int np : {4, 8})
+        for (long b : {1L, 1024L}) {
+            fprintf(f, "yahoo,sequential,%d,allgather,ring,byte,check,%ld,10,10,10,1,ok,\n", np, b);
+            if (np == 8 && b == 1024)
+                fprintf(f, "yahoo,sequential,8,allgather,sparbit,byte,check,1024,0,0,0,1,timeout,x\n");
+            else
+                fprintf(f, "yahoo,sequential,%d,allgather,sparbit,byte,check,%ld,8,8,8,1,ok,\n", np, b);
+        }
+    fclose(f);
+    ASSERT_EQ(tw_report(path.c_str(), NULL, NULL, NULL, md, sizeof md, err, sizeof err), 0) << err;
+    std::string text = slurp(md);
+    EXPECT_TRUE(has(text, "| platform | mapping | cases | not compared | ring | sparbit |")) << text;
+    EXPECT_TRUE(has(text, "| yahoo | sequential | 3 | 1 | 0 | 3 (100.0%) |")) << text;
+    EXPECT_TRUE(has(text, "| sequential | yahoo | Min | 3 / 3 (100.0%) | 20.00 | 20.00 | 20.00 |")) << text;
+    std::string marked = slurp(std::string(dir) + "/report/figures/heatmap-yahoo-allgather-sequential-incomplete.dat");
+    EXPECT_EQ(marked, "1 1\n"); // column np 8, row 1 KiB
+    EXPECT_TRUE(has(slurp(std::string(dir) + "/report/figures/heatmap-yahoo-allgather-sequential.gp"),
+                    "an algorithm has no ok result"));
+    tw_rmtree(dir);
+}
+
 TEST(Report, GroupsSplitByRanksPerNodeAndDistribution)
 {
     char dir[256], md[1024], err[2048];
