@@ -149,6 +149,19 @@ TEST(Cli, KilledOrInterruptedBenchTakesItsSimulationDown)
     }
 }
 
+// --timeout (and a scenario's <timeout>) limits the simulation's CPU time,
+// which does not grow when the machine is busy, unlike wall time.
+TEST(Cli, TimeoutIsCpuTimeAndIsRecordedAsSuch)
+{
+    Out o = cli("bench --platform yahoo --np 64 --alg ring --sizes 64K --fold --iters 50 --timeout 1");
+    EXPECT_EQ(o.code, 1) << o.text;
+    EXPECT_NE(o.text.find("allgather/ring np=64 size 65536: timeout: over its limit of 1 CPU s"),
+              std::string::npos) << o.text;
+    std::string kept = o.text.substr(o.text.find("files kept in ") + 14);
+    kept = kept.substr(0, kept.find(';'));
+    EXPECT_EQ(system(("rm -rf " + kept).c_str()), 0);
+}
+
 TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
 {
     struct { const char *args, *want; } cases[] = {

@@ -118,6 +118,7 @@ static void fill_launch(const cs_case *c, const char *workdir, cs_launch *l, cha
     snprintf(paths[2], 1024, "%s/stdout.txt", workdir);
     snprintf(paths[3], 1024, "%s/stderr.txt", workdir);
     l->platform_path = c->platform->path;
+    l->cpu_limit_s = c->timeout_s;
     l->hostfile = paths[0];
     l->np = c->np;
     if (c->alg.cfg[0])
@@ -300,6 +301,15 @@ void cs_case_row(const cs_case *c, int np, long bytes, cs_result *r)
     r->iterations = c->iters;
 }
 
+int cs_case_timed_out(const cs_case *c, int exit_code, int signaled, double wall_s)
+{
+    if (c->timeout_s <= 0)
+        return CS_IN_TIME;
+    if (cs_exit_over_cpu_limit(exit_code))
+        return CS_OVER_CPU;
+    return signaled && wall_s >= cs_wall_backstop(c->timeout_s) ? CS_OVER_WALL : CS_IN_TIME;
+}
+
 void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int timed_out,
                      cs_result **rows, size_t *nrows)
 {
@@ -340,8 +350,14 @@ void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int t
                 snprintf(r->account, sizeof r->account, "%s", g->account);
             } else {
                 snprintf(r->status, sizeof r->status, "%s", timed_out ? "timeout" : "error");
-                if (timed_out)
-                    snprintf(r->note, sizeof r->note, "killed after %d s; %s", c->timeout_s, tail);
+                if (timed_out == CS_OVER_WALL)
+                    snprintf(r->note, sizeof r->note,
+                             "killed after %d s of wall time, 4 x its %d CPU s + 60 (a starved or hung "
+                             "run); %s",
+                             cs_wall_backstop(c->timeout_s), c->timeout_s, tail);
+                else if (timed_out)
+                    snprintf(r->note, sizeof r->note, "over its limit of %d CPU s; %s",
+                             c->timeout_s, tail);
                 else
                     snprintf(r->note, sizeof r->note, "smpirun exited with %d: %s", exit_code,
                              tail[0] ? tail : "no error output");

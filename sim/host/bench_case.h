@@ -73,9 +73,14 @@ pid_t cs_case_start(const cs_case *c, const char *workdir, int show_table, cs_er
  * defaults. Every field a case gains belongs here, nowhere else. */
 void cs_case_row(const cs_case *c, int np, long bytes, cs_result *r);
 
-/* After the run ended with `exit_code` (timed_out if killed by the timeout):
- * one row per size, status ok/fail from the driver, error/timeout with the
- * tail of the error output for sizes that produced nothing. */
+/* How a run ended against its timeout (cs_case.timeout_s, CPU seconds). */
+enum { CS_IN_TIME = 0, CS_OVER_CPU = 1, CS_OVER_WALL = 2 };
+int cs_case_timed_out(const cs_case *c, int exit_code, int signaled, double wall_s);
+
+/* After the run ended with `exit_code` (timed_out: CS_OVER_CPU or
+ * CS_OVER_WALL if the timeout ended it): one row per size, status ok/fail
+ * from the driver, error/timeout with the tail of the error output for sizes
+ * that produced nothing. */
 void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int timed_out,
                      cs_result **rows, size_t *nrows);
 

@@ -103,7 +103,8 @@ int cs_postal_points(const cs_platform *pf, const char *host_a, const char *host
         return -1;
     }
     int timed_out;
-    int code = cs_smpirun_wait(pid, c.timeout_s, &timed_out);
+    int code = cs_smpirun_wait(pid, cs_wall_backstop(c.timeout_s), &timed_out);
+    timed_out = cs_exit_over_cpu_limit(code) ? CS_OVER_CPU : timed_out ? CS_OVER_WALL : CS_IN_TIME;
     cs_result *rows;
     size_t n;
     cs_case_collect(&c, dir, code, timed_out, &rows, &n);

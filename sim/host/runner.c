@@ -454,7 +454,8 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
         if (pid == 0) {
             for (int j = 0; j < jobs; j++) {
                 slot *sl = &slots[j];
-                if (sl->pid > 0 && sl->c.timeout_s > 0 && now_s() - sl->started > sl->c.timeout_s)
+                if (sl->pid > 0 && sl->c.timeout_s > 0 &&
+                    now_s() - sl->started > cs_wall_backstop(sl->c.timeout_s))
                     kill(-sl->pid, SIGKILL);
             }
             struct timespec nap = {0, 20 * 1000 * 1000};
@@ -472,8 +473,8 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
             if (sl->pid != pid)
                 continue;
             double wall = now_s() - sl->started;
-            int timed_out = sl->c.timeout_s > 0 && WIFSIGNALED(status) && wall >= sl->c.timeout_s;
             int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+            int timed_out = cs_case_timed_out(&sl->c, code, WIFSIGNALED(status), wall);
             cs_result *rows;
             size_t nrows;
             cs_case_collect(&sl->c, sl->workdir, code, timed_out, &rows, &nrows);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -143,6 +144,11 @@ static _Noreturn void supervise(const cs_launch *l, char **argv, pid_t runner)
     }
     pid_t sim = fork();
     if (sim == 0) {
+        if (l->cpu_limit_s > 0) { /* no core file of a many-GB simulation */
+            struct rlimit cpu = {(rlim_t)l->cpu_limit_s, (rlim_t)l->cpu_limit_s + 60}, core = {0, 0};
+            setrlimit(RLIMIT_CPU, &cpu);
+            setrlimit(RLIMIT_CORE, &core);
+        }
         preload_shim();
         execvp("smpirun", argv);
         fprintf(stderr, "collsim: cannot run smpirun: %s (is libsimgrid-dev installed?)\n",
@@ -160,6 +166,10 @@ static _Noreturn void supervise(const cs_launch *l, char **argv, pid_t runner)
     }
     _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 126);
 }
+
+int cs_exit_over_cpu_limit(int code) { return code == 128 + SIGXCPU; }
+
+int cs_wall_backstop(int cpu_limit_s) { return cpu_limit_s > 0 ? 4 * cpu_limit_s + 60 : 0; }
 
 pid_t cs_smpirun_start(const cs_launch *l, cs_err *err)
 {

@@ -19,7 +19,19 @@ typedef struct {
     const char *const *driver_args; /* NULL-terminated, after the driver path */
     const char *stdout_path;        /* NULL: inherit */
     const char *stderr_path;        /* NULL: inherit */
+    /* > 0: the simulation's CPU seconds (RLIMIT_CPU); over it, it dies of
+     * SIGXCPU and cs_exit_over_cpu_limit() says so. CPU time, unlike wall
+     * time, does not depend on what else the machine runs. */
+    int cpu_limit_s;
 } cs_launch;
+
+/* Whether an exit code (smpirun's: 128 + the signal its simulation died of)
+ * says the CPU limit was reached. */
+int cs_exit_over_cpu_limit(int code);
+
+/* The wall-clock limit that backs a CPU limit up (a hung or starved run):
+ * 4 times it plus a minute; 0 when there is none. */
+int cs_wall_backstop(int cpu_limit_s);
 
 /* The options collsim always passes for `np` ranks (fills out[], returns the
  * count). Exposed so that README, tests and a re-run by hand agree. */
