@@ -257,9 +257,6 @@ TEST(Report, TablesFiguresAndFailuresFromAKnownResultsFile)
     tw_rmtree(dir);
 }
 
-// Ranks per node and block-size distributions define separate groups (never
-// mixed in one table), and an algorithm run at two region levels is two
-// competitors named ALG@LEVEL.
 // A case where one algorithm has no ok result (timed out, failed, not run
 // yet) has no fair winner: it is counted as not compared, left out of the
 // improvement table and marked in the heat map, not won by whoever ran.
@@ -293,6 +290,9 @@ TEST(Report, CasesWithoutEveryAlgorithmAreNotCompared)
     tw_rmtree(dir);
 }
 
+// Ranks per node and block-size distributions define separate groups (never
+// mixed in one table), and an algorithm run at two region levels is two
+// competitors named ALG@LEVEL.
 TEST(Report, GroupsSplitByRanksPerNodeAndDistribution)
 {
     char dir[256], md[1024], err[2048];
