@@ -1,5 +1,6 @@
-// The command line as users meet it: listings, a single bench run, and a
-// one-line error naming the value and the valid choices for each bad input.
+// The command line as users meet it: listings, a single bench run, killing
+// or interrupting it, its CPU timeout, and a one-line error naming the value
+// and the valid choices for each bad input.
 #include <gtest/gtest.h>
 
 #include <csignal>
