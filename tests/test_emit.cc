@@ -390,4 +390,32 @@ TEST(Memory, SizesThatDoNotFitAreRefusedAloneAndJChangesNothing)
         EXPECT_EQ(runs[0][k].rfind("ok ", 0), 0u) << k << ": " << runs[0][k];
 }
 
+// The estimate counts what alltoallv keeps per rank at scale (issue 5: a 32K-rank
+// padded Bruck needs 10.5 GB, nearly all of it the ranks' counts): p counts each
+// way per rank (8 p^2 bytes), and two-phase Bruck's metadata (2 p ints per rank).
+TEST(Memory, AlltoallvCountsAndAlgorithmStateAreInTheEstimate)
+{
+    TempDir d;
+    const std::string scen = std::string(COLLSIM_TEST_DATA_DIR) + "/memory-alltoallv.xml";
+    Out o = cli("run " + scen + " -j 1 --memory 1G --out " + d / "out");
+    EXPECT_EQ(o.code, 1) << o.text;
+    cs_result *r;
+    size_t n;
+    char err[2048];
+    ASSERT_EQ(tw_read_results((d / "out/results.csv").c_str(), &r, &n, err, sizeof err), 0) << err;
+    ASSERT_EQ(n, 3u);
+    std::map<std::string, double> need_gb;
+    for (size_t i = 0; i < n; i++) {
+        EXPECT_STREQ(r[i].status, "error");
+        const std::string note = r[i].note;
+        const size_t at = note.find("need about ");
+        ASSERT_NE(at, std::string::npos) << note;
+        need_gb[r[i].algorithm] = std::stod(note.substr(at + 11));
+    }
+    tw_free_rows(r);
+    const double counts_gb = 8.0 * 16384 * 16384 / 1e9; // 2.15
+    EXPECT_NEAR(need_gb["padded_bruck"] - need_gb["bruck"], counts_gb, 0.11);
+    EXPECT_NEAR(need_gb["two_phase_bruck"] - need_gb["padded_bruck"], counts_gb, 0.11);
+}
+
 } // namespace

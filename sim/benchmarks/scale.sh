@@ -11,11 +11,14 @@
 # peaks of both with the peak RSS for comparison. The used-memory figure is
 # only meaningful when nothing else runs on the machine.
 #
-# usage: sim/benchmarks/scale.sh [ALG] [NP] [PLATFORM] [SIZES]
+# usage: sim/benchmarks/scale.sh [ALG] [NP] [PLATFORM] [SIZES] [BENCH OPTIONS...]
 #   e.g. sim/benchmarks/scale.sh sparbit 32768 fattree-32k 8
+#        sim/benchmarks/scale.sh padded_bruck 4096 theta 512 --coll alltoallv \
+#          --dist uniform --seed 1 --dtype double
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 alg="${1:-bruck}" np="${2:-32768}" platform="${3:-fattree-32k}" sizes="${4:-8}"
+shift $(($# < 4 ? $# : 4))
 cli="${COLLSIM_CLI:-$root/build/collsim-cli}"
 [ -x "$cli" ] || { echo "build first: ./collsim help" >&2; exit 2; }
 
@@ -30,7 +33,7 @@ base=$(used_kb)
 log=$(mktemp)
 start=$(date +%s.%N)
 "$cli" bench --platform "$platform" --np "$np" --alg "$alg" --sizes "$sizes" --fold \
-  --iters 1 --warmup 0 >"$log" 2>&1 &
+  --iters 1 --warmup 0 "$@" >"$log" 2>&1 &
 pid=$!
 peak_pss=0 peak_rss=0 peak_used=0
 while kill -0 "$pid" 2>/dev/null; do

@@ -429,9 +429,32 @@ static size_t v_buffer_bytes(int p, long bytes, int tsize)
 static int v_send_order(int rank, int q, int p) { return coll_mod(rank - 1 - q, p); }
 static int v_recv_order(int rank, int q, int p) { return coll_mod(rank + 1 + q, p); }
 
+/* Fold mode: the counts stay per rank (they set the message sizes, hence the
+ * predicted times), but the displacements are one array shared by every rank:
+ * slot j of a buffer at j (N + V_GAP_MAX) + 1 elements, N the largest block of
+ * the run, so every size fits the folded buffer (v_buffer_bytes). Per-rank
+ * displacements and their pristine copy would take 24 p^2 bytes: 26 GB at 32K
+ * ranks. The addresses do not matter to the times (folded memory is not copied). */
+static int *v_fold_displs(int p, long max_count)
+{
+    int *d = malloc(sizeof *d * (size_t)(p ? p : 1));
+    if (!d)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    for (int j = 0; j < p; j++)
+        d[j] = (int)((long)j * (max_count + V_GAP_MAX) + 1);
+    return d;
+}
+
 static void v_layout_build(const driver_opts *o, v_layout *L, int rank, int p, long max_count,
                            int tsize)
 {
+    if (o->fold) { /* counts only; displacements: v_fold_displs */
+        for (int j = 0; j < p; j++) {
+            L->scounts[j] = (int)cs_dist_block(&o->dist, o->seed, rank, j, max_count);
+            L->rcounts[j] = (int)cs_dist_block(&o->dist, o->seed, j, rank, max_count);
+        }
+        return;
+    }
     long pos = 0;
     for (int q = 0; q < p; q++) {
         const int j = v_send_order(rank, q, p);
@@ -516,8 +539,49 @@ static check_result verify_v(const coll_desc *c, const v_layout *L, const unsign
 /* ---- folded memory, in fold mode ---- */
 static int folded_users; /* ranks still using the folded buffer */
 
-static void *fold_alloc(size_t bytes) { return SMPI_SHARED_MALLOC(bytes ? bytes : 1); }
-static void fold_free(void *ptr) { SMPI_SHARED_FREE(ptr); }
+/* Algorithms' scratch in fold mode holds meaningless bytes like the folded
+ * user buffers, so every rank gets the same region: one SMPI shared allocation
+ * per rank and call maps its pages again for each rank (2 P maps per call for
+ * the alltoallv Bruck variants, against the kernel's 65,530 at 32K ranks).
+ * A larger request replaces the region; replaced ones stay mapped (a rank may
+ * still use them) until the last rank is done. Ranks run one at a time. */
+static unsigned char *fold_scratch;
+static int *fold_vdispls; /* v-collectives' shared displacements (v_fold_displs) */
+static size_t fold_scratch_bytes;
+static unsigned char **fold_retired;
+static int fold_nretired;
+
+static void *fold_alloc(size_t bytes)
+{
+    if (!fold_scratch || bytes > fold_scratch_bytes) {
+        if (fold_scratch) {
+            fold_retired = realloc(fold_retired, sizeof *fold_retired * (size_t)(fold_nretired + 1));
+            if (!fold_retired)
+                MPI_Abort(MPI_COMM_WORLD, 3);
+            fold_retired[fold_nretired++] = fold_scratch;
+        }
+        fold_scratch = SMPI_SHARED_MALLOC(bytes ? bytes : 1);
+        fold_scratch_bytes = bytes;
+    }
+    return fold_scratch;
+}
+
+static void fold_free(void *ptr) { (void)ptr; /* shared; released in fold_release */ }
+
+static void fold_release(void)
+{
+    for (int i = 0; i < fold_nretired; i++)
+        SMPI_SHARED_FREE(fold_retired[i]);
+    free(fold_retired);
+    fold_retired = NULL;
+    fold_nretired = 0;
+    if (fold_scratch)
+        SMPI_SHARED_FREE(fold_scratch);
+    free(fold_vdispls);
+    fold_vdispls = NULL;
+    fold_scratch = NULL;
+    fold_scratch_bytes = 0;
+}
 
 /* ---- the driver's own synchronisation ----
  * SMPI's default barrier and reduce are linear (the root waits on p-1
@@ -625,12 +689,21 @@ static int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbu
     /* SMPI's built-ins run inside SimGrid: their messages cannot be counted */
     const int counted = strcmp(o->alg, "native") != 0;
     v_layout L = {NULL, NULL, NULL, NULL, NULL, 0, 0};
-    if (o->vfn) { /* per-rank counts and displacements: private memory */
+    if (o->vfn && o->fold) { /* per-rank counts, shared displacements (v_fold_displs) */
+        L.scounts = malloc(2 * sizeof(int) * (size_t)p);
+        L.rcounts = L.scounts + p;
+        L.sdispls = L.rdispls = fold_vdispls;
+    } else if (o->vfn) { /* per-rank counts and displacements: private memory */
         L.scounts = malloc(8 * sizeof(int) * (size_t)p);
         L.sdispls = L.scounts + p;
         L.rcounts = L.sdispls + p;
         L.rdispls = L.rcounts + p;
         L.pristine = L.rdispls + p;
+    }
+    if (o->vfn && !L.scounts) {
+        fprintf(stderr, "collsim-driver: rank %d cannot allocate its alltoallv counts (%d ranks)\n",
+                rank, p);
+        MPI_Abort(MPI_COMM_WORLD, 3);
     }
     if (rank == 0) {
         char vinfo[96] = "";
@@ -894,6 +967,11 @@ int main(int argc, char **argv)
         static unsigned char *folded;
         if (!folded)
             folded = SMPI_SHARED_MALLOC(sendbytes + recvbytes + 1);
+        if (o.vfn && !fold_vdispls) {
+            int tsize;
+            MPI_Type_size(o.dtype, &tsize);
+            fold_vdispls = v_fold_displs(wsize, maxbytes / tsize);
+        }
         folded_users++;
         sendbuf = folded;
         recvbuf = folded + sendbytes;
@@ -943,8 +1021,10 @@ int main(int argc, char **argv)
     if (csv)
         fclose(csv);
     if (o.fold) {
-        if (--folded_users == 0)
+        if (--folded_users == 0) {
             SMPI_SHARED_FREE(sendbuf);
+            fold_release();
+        }
     } else {
         free(sendbuf);
         free(recvbuf);

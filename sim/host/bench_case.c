@@ -45,6 +45,12 @@ double cs_case_memory_at(const cs_case *c, long maxsize)
     /* folded buffers exist once; real ones once per rank (send + p blocks) */
     double buffers = (double)maxsize * (cs_collective_send_blocks(c->alg.collective, c->np) + c->np);
     double total = c->np * per_rank + (c->fold ? buffers : buffers * c->np);
+    /* alltoallv: every rank holds p counts each way, 8 p bytes (with real
+     * buffers also p displacements each way and a pristine copy of the four:
+     * 32 p bytes): 8.6 GB at 32K ranks in fold mode */
+    if (cs_collective_variable(c->alg.collective))
+        total += (double)c->np * c->np * (c->fold ? 8.0 : 32.0);
+    total += c->np * cs_alg_rank_state_bytes(c->alg.collective, c->alg.driver_alg, c->np);
     /* SMPI's pack buffers for derived datatypes, all ranks' messages of a
      * step in flight: up to p/2 blocks each (registry.h) */
     if (cs_alg_sends_derived(c->alg.collective, c->alg.driver_alg))

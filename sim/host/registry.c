@@ -154,3 +154,16 @@ int cs_alg_sends_derived(const char *coll, const char *name)
             return 1;
     return 0;
 }
+
+double cs_alg_rank_state_bytes(const char *coll, const char *name, int p)
+{
+    /* from the code: arrays of p entries an algorithm allocates per rank with
+     * plain malloc (never folded) */
+    char full[160];
+    snprintf(full, sizeof full, "%s/%s", coll, name);
+    if (!strcmp(full, "alltoallv/two_phase_bruck"))
+        return 4.0 * (p + 2 * (p / 2)); /* metadata: sizes of the blocks in flight */
+    if (!strcmp(full, "alltoallv/spread_out") || !strcmp(full, "alltoall/spread_out"))
+        return 16.0 * p; /* 2 (p - 1) request handles */
+    return 0;
+}

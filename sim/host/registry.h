@@ -32,6 +32,11 @@ int cs_collective_in_place(const char *coll);
  * ring and bruck at 0.3 GB). */
 int cs_alg_sends_derived(const char *coll, const char *name);
 
+/* Bytes of per-rank state proportional to p that an algorithm keeps in plain
+ * (never folded) memory during a call, e.g. two-phase Bruck's metadata array;
+ * 0 for most. Used by the memory estimate (bench_case.h). */
+double cs_alg_rank_state_bytes(const char *coll, const char *name, int p);
+
 /* 1 for a v-collective (alltoallv): block sizes from a distribution and a
  * seed (sim/driver/distributions.h), sizes giving the largest block. */
 int cs_collective_variable(const char *coll);
