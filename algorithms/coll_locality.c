@@ -639,6 +639,16 @@ int coll_loc_split(MPI_Comm comm, int level, MPI_Comm *region)
     return err;
 }
 
+int coll_loc_prepare(MPI_Comm comm)
+{
+    const coll_loc_info *info;
+    int err = coll_loc_info_get(comm, coll_loc_region_level(), &info);
+
+    for (int level = coll_loc_region_level() - 1; !err && level >= 0; level--)
+        err = coll_loc_info_get(info->comm_region, level, &info);
+    return err;
+}
+
 int coll_loc_rank_of_virtual(const coll_loc_info *info, int v)
 {
     if (info->layout == COLL_LOC_BLOCK)

@@ -45,8 +45,8 @@
  * a communicator is collective over it: one MPI_Comm_split, an allreduce in
  * each region and one Bruck allgather over the communicator of a record per
  * region (point-to-point, logarithmic depth); later calls are local lookups.
- * (collsim's driver runs warm-up calls before it times, so the timings
- * measure the collective, not the set-up.) Memory per process: O(number of
+ * (collsim's driver calls coll_loc_prepare() before it times, so the
+ * timings measure the collective, not the set-up.) Memory per process: O(number of
  * regions) for the tables, O(p) only for a layout that is neither blocks nor
  * cyclic; identical tables are stored once per OS process (all simulated
  * ranks under SMPI). Measured under SMPI at 4,096 ranks on fattree-32k (32 per
@@ -118,6 +118,15 @@ int coll_loc_split(MPI_Comm comm, int level, MPI_Comm *region);
 /* Everything of coll_loc_info, cached the same way (*info stays valid until
  * comm is freed or the provider changes). */
 int coll_loc_info_get(MPI_Comm comm, int level, const coll_loc_info **info);
+
+/* Collective over comm: builds and caches, ahead of time, what the
+ * locality-aware algorithms derive on their first call: comm's regions at the
+ * region level, and inside my region each finer level's in turn (what
+ * loc_bruck_multilevel splits). A benchmark calls it before it times, as
+ * the paper's code builds its locality communicators when it creates its
+ * communicator (MPIX_Comm_init in MPI Advance), so that a first call costs
+ * what the others do. */
+int coll_loc_prepare(MPI_Comm comm);
 
 /* Rank in info->comm of member h of region j. */
 static inline int coll_loc_rank_of(const coll_loc_info *info, int j, int h)

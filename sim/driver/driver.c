@@ -37,6 +37,7 @@ typedef struct {
     const char *name;
     collsim_block_coll_fn fn;
     collsim_alltoallv_fn vfn;
+    int region_setup; /* algorithms.def's setup is `regions`: coll_loc_prepare first */
 } driver_alg;
 
 #define DRIVER_BLOCK_FN(f)                                                                         \
@@ -44,9 +45,12 @@ typedef struct {
 #define DRIVER_V_FN(f)                                                                             \
     _Generic((f), collsim_alltoallv_fn: (f), collsim_block_coll_fn: (collsim_alltoallv_fn)0)
 
+#define DRIVER_SETUP_none 0
+#define DRIVER_SETUP_regions 1 /* any other word in algorithms.def fails to compile */
+
 static const driver_alg driver_algs[] = {
-#define COLLSIM_ALG(coll, name, fn, paper, section, restriction)                                   \
-    {#coll, #name, DRIVER_BLOCK_FN(fn), DRIVER_V_FN(fn)},
+#define COLLSIM_ALG(coll, name, fn, paper, section, restriction, setup)                            \
+    {#coll, #name, DRIVER_BLOCK_FN(fn), DRIVER_V_FN(fn), DRIVER_SETUP_##setup},
 #include "algorithms.def"
 #undef COLLSIM_ALG
 };
@@ -111,6 +115,7 @@ typedef struct {
     const coll_desc *desc; /* NULL for pingpong */
     collsim_block_coll_fn fn;
     collsim_alltoallv_fn vfn; /* set instead of fn for a v-collective */
+    int region_setup;         /* coll_loc_prepare before timing (algorithms.def) */
     cs_dist dist;             /* v-collectives: block sizes (--dist, --seed) */
     unsigned long seed;
     long *sizes;
@@ -279,6 +284,7 @@ static int parse_args(int argc, char **argv, driver_opts *o)
             if (!strcmp(driver_algs[k].collective, o->coll) && !strcmp(driver_algs[k].name, o->alg)) {
                 o->fn = driver_algs[k].fn;
                 o->vfn = driver_algs[k].vfn;
+                o->region_setup = driver_algs[k].region_setup;
             }
         if (!o->fn && !o->vfn) {
             fprintf(stderr, "collsim-driver: unknown algorithm '%s/%s'\n", o->coll, o->alg);
@@ -699,6 +705,20 @@ static int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbu
         L.rcounts = L.sdispls + p;
         L.rdispls = L.rcounts + p;
         L.pristine = L.rdispls + p;
+    }
+    /* The regions are part of the communicator, not of the timed call (see
+     * algorithms.def, `setup`); not counted by the accounting either. The
+     * barrier first: every rank installs the locality provider after MPI_Init
+     * (drv_loc_init), which invalidates the caches, so no rank may build
+     * before all have installed it. */
+    if (o->region_setup) {
+        driver_barrier(comm);
+        int e = coll_loc_prepare(comm);
+        if (e != MPI_SUCCESS) {
+            fprintf(stderr, "collsim-driver: rank %d: building the %s regions failed (MPI error %d)\n",
+                    rank, coll_loc_region_level_name(), e);
+            MPI_Abort(MPI_COMM_WORLD, 3);
+        }
     }
     if (o->vfn && !L.scounts) {
         fprintf(stderr, "collsim-driver: rank %d cannot allocate its alltoallv counts (%d ranks)\n",

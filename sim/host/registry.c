@@ -4,7 +4,7 @@
 #include <string.h>
 
 static const cs_alg_info registry[] = {
-#define COLLSIM_ALG(coll, name, fn, paper, section, restriction)                                   \
+#define COLLSIM_ALG(coll, name, fn, paper, section, restriction, setup)                            \
     {#coll, #name, paper, section, restriction},
 #include "algorithms.def"
 #undef COLLSIM_ALG
