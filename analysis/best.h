@@ -1,6 +1,7 @@
-/* The best algorithm per (platform, mapping, np, size), and its improvement
- * over the second best: the quantity of the Sparbit paper's Figure 5 and
- * Table II, (t_second - t_best) / t_second. */
+/* The best algorithm per case (platform, collective, mapping, ppn,
+ * distribution, np, size) and its improvement over the second best: the
+ * quantity of the Sparbit paper's Figure 5 and Table II,
+ * (t_second - t_best) / t_second. */
 #ifndef COLLSIM_BEST_H
 #define COLLSIM_BEST_H
 

@@ -343,6 +343,77 @@ TEST(Report, GroupsSplitByRanksPerNodeAndDistribution)
     tw_rmtree(dir);
 }
 
+// The table `collsim run` prints after a sweep: one row per case, and every
+// part of a case that tells two rows apart is printed (ppn always, the
+// collective, the distribution and ALG@LEVEL when the file holds several),
+// so two ppn values at one np are not two unlabelled rows.
+std::vector<std::vector<std::string>> best_rows(const std::string &path)
+{
+    static char out[16384];
+    char err[2048];
+    std::vector<std::vector<std::string>> rows;
+    if (tw_print_best(path.c_str(), out, sizeof out, err, sizeof err)) {
+        ADD_FAILURE() << err;
+        return rows;
+    }
+    std::istringstream lines(out);
+    std::string line, word;
+    while (std::getline(lines, line)) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        std::istringstream words(line);
+        rows.emplace_back();
+        while (words >> word)
+            rows.back().push_back(word);
+    }
+    return rows;
+}
+
+TEST(Report, BestTableNamesPpnCollectiveDistributionAndLevel)
+{
+    char dir[256];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    std::string path = std::string(dir) + "/results.csv";
+    const char *head = "platform,mapping,np,ppn,collective,algorithm,region,dtype,mode,dist,seed,bytes,"
+                       "avg_us,min_us,max_us,iterations,status\n";
+    FILE *f = fopen(path.c_str(), "w");
+    fputs(head, f);
+    // one (np, bytes) at two ppn: bruck wins at 4, loc_bruck at 8
+    for (int ppn : {4, 8})
+        for (const char *alg : {"bruck", "loc_bruck"}) {
+            double t = !strcmp(alg, "bruck") == (ppn == 4) ? 10 : 20;
+            fprintf(f, "quartz,sequential,4096,%d,allgather,%s,node,int,fold,,0,8,%g,%g,%g,3,ok\n", ppn,
+                    alg, t, t, t);
+        }
+    fclose(f);
+    std::vector<std::vector<std::string>> rows = best_rows(path);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0], (std::vector<std::string>{"quartz", "sequential", "4", "4096", "8", "bruck",
+                                                 "10.00", "loc_bruck", "20.00", "50.00"}));
+    EXPECT_EQ(rows[1], (std::vector<std::string>{"quartz", "sequential", "8", "4096", "8", "loc_bruck",
+                                                 "10.00", "bruck", "20.00", "50.00"}));
+
+    // two collectives, a distribution, one algorithm at two region levels,
+    // and the default ranks per node ("cores")
+    f = fopen(path.c_str(), "w");
+    fputs(head, f);
+    fputs("yahoo,cyclic,16,0,allgather,loc_bruck,node,byte,check,,0,8,4,4,4,1,ok\n"
+          "yahoo,cyclic,16,0,allgather,loc_bruck,socket,byte,check,,0,8,5,5,5,1,ok\n"
+          "yahoo,cyclic,16,0,alltoallv,padded_bruck,,byte,check,window:50,7,64,2,2,2,1,ok\n"
+          "yahoo,cyclic,16,0,alltoallv,two_phase_bruck,,byte,check,window:50,7,64,1,1,1,1,ok\n",
+          f);
+    fclose(f);
+    rows = best_rows(path);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0], (std::vector<std::string>{"yahoo", "allgather", "cyclic", "cores", "-", "16", "8",
+                                                 "loc_bruck@node", "4.00", "loc_bruck@socket", "5.00",
+                                                 "20.00"}));
+    EXPECT_EQ(rows[1], (std::vector<std::string>{"yahoo", "alltoallv", "cyclic", "cores", "window:50:7",
+                                                 "16", "64", "two_phase_bruck", "1.00", "padded_bruck",
+                                                 "2.00", "50.00"}));
+    tw_rmtree(dir);
+}
+
 TEST(Report, BaselineAndFocusOptionsAndTheirErrors)
 {
     char dir[256], md[1024], err[2048];

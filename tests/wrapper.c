@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "bench_case.h"
+#include "best.h"
 #include "calibrate.h"
 #include "distributions.h"
 #include "regression.h"
@@ -262,6 +263,25 @@ int tw_read_results(const char *path, cs_result **rows, size_t *nrows, char *err
 {
     cs_err e;
     return cs_results_read(path, rows, nrows, &e) ? fail(&e, errbuf, errlen) : 0;
+}
+
+int tw_print_best(const char *path, char *out, size_t len, char *errbuf, size_t errlen)
+{
+    cs_result *rows;
+    size_t n;
+    cs_err e;
+    if (cs_results_read(path, &rows, &n, &e))
+        return fail(&e, errbuf, errlen);
+    FILE *f = fmemopen(out, len, "w");
+    if (!f) {
+        free(rows);
+        snprintf(errbuf, errlen, "fmemopen failed");
+        return -1;
+    }
+    cs_print_best(f, rows, n);
+    fclose(f);
+    free(rows);
+    return 0;
 }
 
 struct tw_dist {

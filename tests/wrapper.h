@@ -76,6 +76,10 @@ int tw_check(const char *results, const char *baseline, double rtol, int strict,
 /* Reads a results CSV. */
 int tw_read_results(const char *path, cs_result **rows, size_t *nrows, char *errbuf, size_t errlen);
 
+/* The best-algorithm table `collsim run` prints after a sweep, of a results
+ * CSV, into out (truncated to len): 0, or -1 with errbuf. */
+int tw_print_best(const char *path, char *out, size_t len, char *errbuf, size_t errlen);
+
 /* A cost model's prediction in seconds (analysis/cost_model.h); NaN: no model. */
 double tw_cost(const char *coll, const char *alg, int p, long bytes, double alpha, double beta);
 
