@@ -65,29 +65,17 @@ size_t cs_best_per_case(const cs_result *rows, size_t n, cs_best **out)
     return groups;
 }
 
-/* ALG, or ALG@LEVEL when the rows hold more than one region level (as the
- * report names them: an algorithm run at two levels is two competitors) */
-static const char *alg_name(const cs_result *x, int levels, char *buf, size_t len)
-{
-    if (!levels || !x->region[0])
-        return x->algorithm;
-    snprintf(buf, len, "%s@%s", x->algorithm, x->region);
-    return buf;
-}
-
 void cs_print_best(FILE *f, const cs_result *rows, size_t n)
 {
     cs_best *b;
     size_t g = cs_best_per_case(rows, n, &b);
     /* a case is (platform, collective, mapping, ppn, distribution, np, bytes):
      * print every part that tells two rows apart, ppn always */
-    int multi_coll = 0, any_dist = 0, levels = 0;
+    int multi_coll = 0, any_dist = 0, levels = cs_results_several_regions(rows, n);
     for (size_t i = 0; i < g; i++) {
         multi_coll |= strcmp(b[i].best->collective, b[0].best->collective) != 0;
         any_dist |= b[i].best->dist[0] != '\0';
     }
-    for (size_t i = 1; i < n && !levels; i++)
-        levels = strcmp(rows[i].region, rows[0].region) != 0;
     fprintf(f, "# Best algorithm per case (lowest average latency); improvement = how much less "
                "time than the second best\n");
     fprintf(f, "%-12s ", "# platform");
@@ -100,7 +88,8 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
             "second", "avg(us)", "improv%");
     for (size_t i = 0; i < g; i++) {
         const cs_result *x = b[i].best, *y = b[i].second;
-        char second_us[32] = "-", ppn[16] = "cores", dist[64], n1[80], n2[80];
+        char second_us[32] = "-", ppn[16] = "cores", dist[64];
+        char n1[sizeof x->algorithm + sizeof x->region], n2[sizeof n1];
         if (y)
             snprintf(second_us, sizeof second_us, "%.2f", y->avg_us);
         if (x->ppn)
@@ -117,8 +106,9 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
             fprintf(f, "%-22s ", dist);
         }
         fprintf(f, "%6d %9ld  %-26s %12.2f  %-26s %12s %8.2f\n", x->np, x->bytes,
-                alg_name(x, levels, n1, sizeof n1), x->avg_us,
-                y ? alg_name(y, levels, n2, sizeof n2) : "-", second_us, b[i].improvement_pct);
+                cs_result_alg_label(x, levels, n1, sizeof n1), x->avg_us,
+                y ? cs_result_alg_label(y, levels, n2, sizeof n2) : "-", second_us,
+                b[i].improvement_pct);
     }
     free(b);
 }

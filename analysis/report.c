@@ -2088,14 +2088,13 @@ int cs_report(const cs_report_opts *o, char *md_path, size_t md_len, cs_err *err
         return -1;
     /* an algorithm run at two region levels is two competitors: name both
      * (ALG@LEVEL); results of a single level keep the plain names */
-    int levels = 0;
-    for (size_t i = 1; i < r.n && !levels; i++)
-        levels = strcmp(r.rows[i].region, r.rows[0].region) != 0;
+    int levels = cs_results_several_regions(r.rows, r.n);
     for (size_t i = 0; i < r.n && levels; i++)
         if (r.rows[i].region[0]) {
             cs_result *x = &r.rows[i];
-            size_t used = strlen(x->algorithm);
-            snprintf(x->algorithm + used, sizeof x->algorithm - used, "@%s", x->region);
+            char label[sizeof x->algorithm + sizeof x->region];
+            snprintf(x->algorithm, sizeof x->algorithm, "%s",
+                     cs_result_alg_label(x, levels, label, sizeof label));
         }
     int rc = -1;
     build_groups(&r);

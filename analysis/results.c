@@ -41,6 +41,22 @@ void cs_result_init(cs_result *r)
     r->nonlocal_total_msgs = r->nonlocal_total_bytes = -1;
 }
 
+int cs_results_several_regions(const cs_result *rows, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(rows[i].region, rows[0].region))
+            return 1;
+    return 0;
+}
+
+const char *cs_result_alg_label(const cs_result *x, int several, char *buf, size_t len)
+{
+    if (!several || !x->region[0])
+        return x->algorithm;
+    snprintf(buf, len, "%s@%s", x->algorithm, x->region);
+    return buf;
+}
+
 void cs_results_write_header(FILE *f) { fprintf(f, "%s\n", CS_RESULTS_HEADER); }
 
 static void write_field(FILE *f, const char *s)

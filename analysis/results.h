@@ -46,6 +46,14 @@ typedef struct {
  * "not measured" counters). */
 void cs_result_init(cs_result *r);
 
+/* Whether the rows hold more than one region level. Then an algorithm run at
+ * two levels is two competitors, and reports and `run`'s best-algorithm table
+ * name each ALG@LEVEL (cs_result_alg_label); otherwise plain ALG. */
+int cs_results_several_regions(const cs_result *rows, size_t n);
+/* x's algorithm as those name it: ALG@LEVEL when `several` and x has a
+ * region, else ALG (then x->algorithm itself, not buf). */
+const char *cs_result_alg_label(const cs_result *x, int several, char *buf, size_t len);
+
 void cs_results_write_header(FILE *f);
 void cs_results_write_row(FILE *f, const cs_result *r);
 
