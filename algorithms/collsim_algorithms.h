@@ -18,27 +18,6 @@ typedef int (*collsim_block_coll_fn)(COLLSIM_BLOCK_COLL_ARGS);
 typedef collsim_block_coll_fn collsim_allgather_fn;
 typedef collsim_block_coll_fn collsim_alltoall_fn;
 
-int collsim_allgather_ring(COLLSIM_ALLGATHER_ARGS);
-int collsim_allgather_neighbor_exchange(COLLSIM_ALLGATHER_ARGS);
-int collsim_allgather_recursive_doubling(COLLSIM_ALLGATHER_ARGS);
-int collsim_allgather_bruck(COLLSIM_ALLGATHER_ARGS);
-int collsim_allgather_sparbit(COLLSIM_ALLGATHER_ARGS);
-int collsim_allgather_sparbit_indexed(COLLSIM_ALLGATHER_ARGS);
-int collsim_allgather_sparbit_packed(COLLSIM_ALLGATHER_ARGS);
-/* Locality-aware (regions from coll_locality.h) */
-int collsim_allgather_loc_bruck(COLLSIM_ALLGATHER_ARGS);
-int collsim_allgather_loc_bruck_multilevel(COLLSIM_ALLGATHER_ARGS);
-int collsim_allgather_hierarchical(COLLSIM_ALLGATHER_ARGS);
-int collsim_allgather_multilane(COLLSIM_ALLGATHER_ARGS);
-
-/* MPI_IN_PLACE is not supported by the alltoall algorithms: MPI_ERR_ARG. */
-int collsim_alltoall_spread_out(COLLSIM_ALLTOALL_ARGS);
-int collsim_alltoall_pairwise(COLLSIM_ALLTOALL_ARGS);
-int collsim_alltoall_bruck_basic(COLLSIM_ALLTOALL_ARGS);
-int collsim_alltoall_bruck_modified(COLLSIM_ALLTOALL_ARGS);
-int collsim_alltoall_bruck_zero_rotation(COLLSIM_ALLTOALL_ARGS);
-int collsim_alltoall_bruck_zero_copy(COLLSIM_ALLTOALL_ARGS);
-
 /* MPI_Alltoallv's signature: per-block counts and displacements (in units of
  * the types' extents). The algorithms only read the caller's arrays. */
 #define COLLSIM_ALLTOALLV_ARGS                                                              \
@@ -47,10 +26,16 @@ int collsim_alltoall_bruck_zero_copy(COLLSIM_ALLTOALL_ARGS);
         MPI_Comm comm
 typedef int (*collsim_alltoallv_fn)(COLLSIM_ALLTOALLV_ARGS);
 
-/* Fan et al. 2022; MPI_IN_PLACE is not supported: MPI_ERR_ARG. */
-int collsim_alltoallv_spread_out(COLLSIM_ALLTOALLV_ARGS);
-int collsim_alltoallv_padded_bruck(COLLSIM_ALLTOALLV_ARGS);
-int collsim_alltoallv_padded_alltoall(COLLSIM_ALLTOALLV_ARGS);
-int collsim_alltoallv_two_phase_bruck(COLLSIM_ALLTOALLV_ARGS);
+/* The algorithms, one prototype each from algorithms.def (the argument list
+ * of their collective), so that a definition with another signature fails
+ * to compile. */
+#define COLLSIM_allgather_ARGS COLLSIM_ALLGATHER_ARGS
+#define COLLSIM_alltoall_ARGS COLLSIM_ALLTOALL_ARGS
+#define COLLSIM_alltoallv_ARGS COLLSIM_ALLTOALLV_ARGS
+#define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
+                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes)     \
+    int fn(COLLSIM_##coll##_ARGS);
+#include "algorithms.def"
+#undef COLLSIM_ALG
 
 #endif

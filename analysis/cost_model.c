@@ -190,40 +190,16 @@ double cs_fan_padded_crossover(int P, const cs_hockney *h)
     return 8 + 4 * h->alpha / ((P + 1) * h->beta);
 }
 
+/* One row per algorithm of algorithms.def: its cost column names one of the
+ * functions above, or `none` (fn NULL: no model). */
 static const cs_cost_model models[] = {
-    {"allgather", "ring", ring, "(p-1)(α + (m/p) β)", "Sparbit paper II-A"},
-    {"allgather", "neighbor_exchange", neighbor_exchange, "(p/2) α + (p-1)(m/p) β; odd p: ring",
-     "Sparbit paper II-A; odd p as the code's ring fallback"},
-    {"allgather", "recursive_doubling", recursive_doubling,
-     "log2(p) α + (p-1)(m/p) β; other p: (log2(q)+2) α + (q + p-1 + sum_k min(2^k, p-q))(m/p) β, "
-     "q = 2^floor(log2 p)",
-     "Sparbit paper II-A for powers of two; otherwise the code's pre- and post-step"},
-    {"allgather", "bruck", bruck, "ceil(log2 p) α + (p-1)(m/p) β",
-     "Sparbit paper II-A; loc-Bruck paper Eq. (3)"},
-    {"allgather", "sparbit", sparbit, "ceil(log2 p) α + (p-1)(m/p) β", "Sparbit paper III-B"},
-    /* same schedule, same latency and volume terms: one message per step */
-    {"allgather", "sparbit_indexed", sparbit, "ceil(log2 p) α + (p-1)(m/p) β", "Sparbit paper III-B"},
-    {"allgather", "sparbit_packed", sparbit, "ceil(log2 p) α + (p-1)(m/p) β", "Sparbit paper III-B"},
-    {"allgather", "loc_bruck", loc_bruck,
-     "L α + (b/p_ℓ) β + (L+1) α_ℓ + (b - m/p) β_ℓ, L = ceil(log_{p_ℓ}(p/p_ℓ)), b = m",
-     "loc-Bruck paper Eq. (4), as published (one α_ℓ per local allgather); needs p_ℓ"},
-    {"alltoall", "spread_out", spread_out, "(P-1)(α + N β)", "linear exchange"},
-    {"alltoall", "pairwise", spread_out, "(P-1)(α + N β)", "P-1 exchange steps"},
-    {"alltoall", "bruck_basic", padded_bruck, "ceil(log2 P) (α + ((P+1)/2) N β)",
-     "Fan et al. Eq. (1) with every block N"},
-    {"alltoall", "bruck_modified", padded_bruck, "ceil(log2 P) (α + ((P+1)/2) N β)",
-     "Fan et al. Eq. (1) with every block N"},
-    {"alltoall", "bruck_zero_copy", padded_bruck, "ceil(log2 P) (α + ((P+1)/2) N β)",
-     "Fan et al. Eq. (1) with every block N"},
-    {"alltoall", "bruck_zero_rotation", padded_bruck, "ceil(log2 P) (α + ((P+1)/2) N β)",
-     "Fan et al. Eq. (1) with every block N"},
-    {"alltoallv", "spread_out", spread_out_v, "(P-1)(α + n̄ β), n̄ = N/2 (uniform)",
-     "linear exchange; the paper states no equation"},
-    {"alltoallv", "padded_bruck", padded_bruck, "α log P + β log P ((P+1)/2) N",
-     "Fan et al. Eq. (1)"},
-    {"alltoallv", "two_phase_bruck", two_phase_bruck,
-     "2 α log P + 4 β log P (P+1)/2 + n̄ β log P (P+1)/2, n̄ = N/2 (uniform)",
-     "Fan et al. Eq. (2)"},
+#define none NULL
+#define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
+                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes)     \
+    {#coll, #name, cost, cost_formula, cost_note},
+#include "algorithms.def"
+#undef COLLSIM_ALG
+#undef none
 };
 
 const cs_cost_model *cs_cost_models(size_t *n)
@@ -239,7 +215,7 @@ const cs_cost_model *cs_cost_model_find(const char *collective, const char *algo
         algorithm += clen + 1;
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
         if (!strcmp(models[i].collective, collective) && !strcmp(models[i].algorithm, algorithm))
-            return &models[i];
+            return models[i].fn ? &models[i] : NULL;
     return NULL;
 }
 

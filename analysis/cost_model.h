@@ -5,8 +5,9 @@
  * m / p = bytes); where collsim's code does something else (fallbacks), the
  * model follows the code. The loc-Bruck paper's Eqs. (3)-(4) add a local
  * level and eager/rendezvous regimes; Fan et al.'s Eqs. (1)-(2) cover the
- * alltoall(v) Bruck variants. Algorithms without a row (native:*) have no
- * model. */
+ * alltoall(v) Bruck variants. Which algorithm has which model, with its
+ * formula and source, is algorithms.def's cost columns; SMPI's own
+ * algorithms (native:*) have no model. */
 #ifndef COLLSIM_COST_MODEL_H
 #define COLLSIM_COST_MODEL_H
 
@@ -50,6 +51,8 @@ typedef struct {
     const char *note;    /* where it comes from, and what differs from the paper */
 } cs_cost_model;
 
+/* Every algorithm of algorithms.def, in its order; fn is NULL for those
+ * without a model. */
 const cs_cost_model *cs_cost_models(size_t *n);
 
 /* algorithm is NAME or COLLECTIVE/NAME; NULL when there is no model. */

@@ -3,7 +3,12 @@
  * d = 2^k < p) sends the first min(d, p-d) slots to rank-d and receives as many
  * from rank+d right after the d slots already held; a final block rotation puts
  * block j at recvbuf[j]. No scratch buffer: at 32K folded ranks a p-block
- * allocation per rank would not fit. */
+ * allocation per rank would not fit.
+ *
+ * Cost (analysis/cost_model.c, bruck; Sparbit paper II-A, loc-Bruck paper
+ * Eq. (3)): ceil(log2 p) α + (p-1)(m/p) β, step d sending min(d, p-d) blocks.
+ * Memory: the receive buffer only. Restrictions: any p; contiguous types;
+ * MPI_IN_PLACE accepted. */
 #include "../coll_util.h"
 #include "../collsim_algorithms.h"
 

@@ -6,7 +6,12 @@
  * region's local ranks, the leaders' allgather a Bruck allgatherv whose counts
  * are the region sizes, the broadcast a binomial tree of all p blocks. The
  * data is kept in region order in the receive buffer and put in rank order at
- * the end (nothing to do when regions are contiguous ranges in order). */
+ * the end (nothing to do when regions are contiguous ranges in order).
+ *
+ * Cost: no model (analysis/cost_model.c). Memory: the receive buffer; the
+ * region tables of coll_locality.h (built before timing); per rank, one array
+ * of max(region size, regions) + 1 displacements (plain malloc).
+ * Restrictions: any p, any regions; contiguous types; MPI_IN_PLACE accepted. */
 #include "../coll_util.h"
 #include "../collsim_algorithms.h"
 #include "allgather_loc_common.h"

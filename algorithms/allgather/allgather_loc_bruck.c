@@ -11,7 +11,15 @@
  * after a non-local one is an allgatherv in which idle processes contribute
  * nothing (the paper's Section 3 remark), and the result, gathered in region
  * order, is put in rank order at the end (a rotation when regions are
- * contiguous ranges, a permutation otherwise). */
+ * contiguous ranges, a permutation otherwise).
+ *
+ * Cost (analysis/cost_model.c, loc_bruck; the paper's Eq. (4), as published):
+ * L α + (b/p_ℓ) β + (L+1) α_ℓ + (b - m/p) β_ℓ with p_ℓ processes per region,
+ * L = ceil(log_{p_ℓ}(p/p_ℓ)) non-local steps, b = m. Memory: the receive
+ * buffer; the region tables of coll_locality.h (built before timing,
+ * algorithms.def `setup`); per rank, arrays of a step's requests and of the
+ * region's offsets (plain malloc). Restrictions: any p, any regions;
+ * contiguous types; MPI_IN_PLACE accepted. */
 #include "../coll_util.h"
 #include "../collsim_algorithms.h"
 #include "allgather_loc_common.h"

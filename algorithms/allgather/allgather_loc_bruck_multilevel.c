@@ -9,7 +9,12 @@
  * default provider has only "node"), this is loc_bruck exactly. Uneven and
  * non-contiguous regions are handled at both levels as in loc_bruck; the
  * finer level works on a scratch copy of the step's data in its own region
- * order (allgather_loc_common.c, local_step). */
+ * order (allgather_loc_common.c, local_step).
+ *
+ * Cost: no model (analysis/cost_model.c): loc_bruck's Eq. (4) with a
+ * locality-aware local term. Memory: loc_bruck's, plus a scratch copy of a
+ * local step's data in the finer level's order (coll_scratch_alloc).
+ * Restrictions: any p, any regions; contiguous types; MPI_IN_PLACE accepted. */
 #include "../coll_util.h"
 #include "../collsim_algorithms.h"
 #include "allgather_loc_common.h"

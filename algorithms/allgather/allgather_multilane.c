@@ -19,7 +19,13 @@
  * Data layout. A scratch of p blocks holds the lanes in the region's serving
  * order (local rank h's lanes h, h+s, h+2s, ... next to each other), each
  * lane's blocks in region order; the blocks are copied to their ranks' slots
- * at the end. */
+ * at the end.
+ *
+ * Cost: no model (analysis/cost_model.c). Memory: the receive buffer, a
+ * scratch of p blocks (coll_scratch_alloc), the region tables of
+ * coll_locality.h (built before timing); per rank, arrays of K lanes and of
+ * the region's ranks (plain malloc). Restrictions: any p, any regions;
+ * contiguous types; MPI_IN_PLACE accepted. */
 #include "../coll_util.h"
 #include "../collsim_algorithms.h"
 #include "allgather_loc_common.h"

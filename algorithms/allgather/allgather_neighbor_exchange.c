@@ -4,7 +4,12 @@
  * recvbuf). Each later step i alternates the neighbour (rank-1 or rank+1),
  * forwards the pair received on step i-1 and receives a new pair; pairs thus
  * spread by one per step in each direction around the ring of p/2 pairs.
- * Needs even p; odd p falls back to ring (algorithms.def). */
+ * Needs even p; odd p falls back to ring (algorithms.def).
+ *
+ * Cost (analysis/cost_model.c, neighbor_exchange; Sparbit paper II-A): even p,
+ * (p/2) α + (p-1)(m/p) β (one step of one block, p/2-1 of two); odd p, the
+ * ring's. Memory: the receive buffer only. Restrictions: even p (odd p: the
+ * ring); contiguous types; MPI_IN_PLACE accepted. */
 #include "../coll_util.h"
 #include "../collsim_algorithms.h"
 

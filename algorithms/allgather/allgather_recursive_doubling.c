@@ -14,7 +14,15 @@
  * derived type into a temporary buffer of its own, host memory and memcpy
  * that the driver's folded buffers cannot spare (253 ranks at 1 MiB: about
  * 34 GB); the message, and so its predicted time, is the same (the regression
- * baseline, recorded with the hindexed type, still matches bit for bit). */
+ * baseline, recorded with the hindexed type, still matches bit for bit).
+ *
+ * Cost (analysis/cost_model.c, recursive_doubling; Sparbit paper II-A):
+ * power-of-two p, log2(p) α + (p-1)(m/p) β; other p, with q = pof2,
+ * (log2(q)+2) α + (q + p-1 + sum_k min(2^k, p-q))(m/p) β (busiest pair per
+ * step). Memory: the receive buffer, plus a step's two runs (at most p blocks)
+ * in a scratch buffer (coll_scratch_alloc); no per-rank state. Restrictions:
+ * power-of-two p (other p: the pre- and post-step above); MPI_IN_PLACE
+ * accepted. */
 #include "../coll_util.h"
 #include "../collsim_algorithms.h"
 

@@ -1,6 +1,10 @@
 /* Ring allgather (Thakur, Rabenseifner, Gropp 2005; Sparbit paper Section II-A):
  * p-1 steps; each step forwards to rank+1 the block received from rank-1 on the
- * step before (the own block on the first step). */
+ * step before (the own block on the first step).
+ *
+ * Cost (analysis/cost_model.c, ring; Sparbit paper II-A): (p-1)(α + (m/p) β),
+ * m/p the block. Memory: the receive buffer only. Restrictions: any p;
+ * contiguous types; MPI_IN_PLACE accepted. */
 #include "../coll_util.h"
 #include "../collsim_algorithms.h"
 

@@ -2,7 +2,12 @@
  * one MPI_Sendrecv each. Partner of step i: for a power-of-two p, rank XOR i
  * (both sides exchange with each other, so every step is a set of disjoint
  * pairs); otherwise send to (rank+i) mod p and receive from (rank-i) mod p.
- * The own block is a local copy. MPI_IN_PLACE: MPI_ERR_ARG. */
+ * The own block is a local copy. MPI_IN_PLACE: MPI_ERR_ARG.
+ *
+ * Cost (analysis/cost_model.c, spread_out; Thakur et al.'s pairwise
+ * exchange): (p-1)(α + N β), N the block. Memory: the buffers only.
+ * Restrictions: any p (the XOR partners for powers of two only); contiguous
+ * types; no MPI_IN_PLACE. */
 #include "../coll_util.h"
 #include "../collsim_algorithms.h"
 

@@ -2,7 +2,11 @@
  * "scattered" one): every receive and every send is posted at once, each rank
  * starting at a different partner so that no rank is hit by all others first:
  * rank r sends to (r+i) mod p and receives from (r-i) mod p for i = 1..p-1.
- * The own block is a local copy. MPI_IN_PLACE: MPI_ERR_ARG. */
+ * The own block is a local copy. MPI_IN_PLACE: MPI_ERR_ARG.
+ *
+ * Cost (analysis/cost_model.c, spread_out; the linear model): (p-1)(α + N β),
+ * N the block. Memory: the buffers; per rank 2 (p-1) request handles (plain
+ * malloc). Restrictions: any p; contiguous types; no MPI_IN_PLACE. */
 #include "../coll_util.h"
 #include "../collsim_algorithms.h"
 

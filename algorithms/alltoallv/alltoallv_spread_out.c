@@ -5,7 +5,12 @@
  * sending to (r+i) mod p for i = 1..p-1. A block of zero bytes sends no
  * message (sender and receiver agree on that, the block's signature being
  * the same on both sides), as those libraries do. The own block is a local
- * copy. MPI_IN_PLACE: MPI_ERR_ARG. */
+ * copy. MPI_IN_PLACE: MPI_ERR_ARG.
+ *
+ * Cost (analysis/cost_model.c, spread_out_v; the paper states no equation):
+ * (p-1)(α + n̄ β), n̄ the mean block (N/2 for the uniform distribution).
+ * Memory: the buffers; per rank 2 (p-1) request handles (plain malloc).
+ * Restrictions: any p; contiguous types; no MPI_IN_PLACE. */
 #include "../coll_util.h"
 #include "../collsim_algorithms.h"
 

@@ -1,7 +1,8 @@
 /* Two-phase Bruck alltoallv (Fan et al. 2022, Section 3.2, Algorithm 1).
  *
- * The schedule is the Zero Rotation Bruck's (Section 2.1; alltoall_bruck.c):
- * rank r's blocks are indexed by a relative index i, the block at i being the
+ * The schedule is the Zero Rotation Bruck's (Section 2.1;
+ * alltoall/alltoall_bruck_zero_rotation.c): rank r's blocks are indexed by a
+ * relative index i, the block at i being the
  * one for rank (r - i) mod p (the paper's rotation index I, computed on the
  * fly, never stored or applied to data). In step k (distance d = 2^k < p)
  * every block whose i has bit k set travels to rank r - d, which files it
@@ -26,7 +27,14 @@
  * the paper's pseudocode (line 32) and its public code, the caller's
  * sendcounts are never written: the current sizes live in a private p-int
  * array (plain malloc: metadata must stay per rank even when buffers are
- * folded). The own block is a local copy. MPI_IN_PLACE: MPI_ERR_ARG. */
+ * folded). The own block is a local copy. MPI_IN_PLACE: MPI_ERR_ARG.
+ *
+ * Cost (analysis/cost_model.c, two_phase_bruck; the paper's Eq. (2)):
+ * 2 α log p + 4 β log p (p+1)/2 + n̄ β log p (p+1)/2, n̄ the mean block (N/2
+ * uniform), log rounded up; the Allreduce of N is not counted. Memory: the
+ * buffers, the working buffer of (p + 2 floor(p/2)) N bytes, and per rank the
+ * p + 2 floor(p/2) ints of metadata. Restrictions: any p; contiguous types;
+ * no MPI_IN_PLACE. */
 #include "../coll_util.h"
 #include "../collsim_algorithms.h"
 

@@ -49,7 +49,8 @@ typedef struct {
 #define DRIVER_SETUP_regions 1 /* any other word in algorithms.def fails to compile */
 
 static const driver_alg driver_algs[] = {
-#define COLLSIM_ALG(coll, name, fn, paper, section, restriction, setup)                            \
+#define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
+                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes)     \
     {#coll, #name, DRIVER_BLOCK_FN(fn), DRIVER_V_FN(fn), DRIVER_SETUP_##setup},
 #include "algorithms.def"
 #undef COLLSIM_ALG

@@ -3,9 +3,39 @@
 #include <stdio.h>
 #include <string.h>
 
+/* algorithms.def's words, as values: a word not listed here fails to compile */
+#define REG_in_place 1
+#define REG_no_in_place 0
+#define REG_derived 1
+#define REG_contiguous 0
+#define REG_any_p CS_P_ANY
+#define REG_pof2_only CS_P_POF2_ONLY
+#define REG_pof2_fallback CS_P_POF2_FALLBACK
+#define REG_even_fallback CS_P_EVEN_FALLBACK
+#define REG_regions 1
+#define REG_no_regions 0
+#define REG_groups 1
+#define REG_no_groups 0
+#define REG_SETUP_regions 1
+#define REG_SETUP_none 0
+
+/* state_bytes, an expression in p: one function per algorithm */
+#define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
+                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes)     \
+    static double state_##coll##_##name(int p)                                                     \
+    {                                                                                              \
+        (void)p;                                                                                   \
+        return (state_bytes);                                                                      \
+    }
+#include "algorithms.def"
+#undef COLLSIM_ALG
+
 static const cs_alg_info registry[] = {
-#define COLLSIM_ALG(coll, name, fn, paper, section, restriction, setup)                            \
-    {#coll, #name, paper, section, restriction},
+#define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
+                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes)     \
+    {#coll,           #name,           paper,          section,           restriction,             \
+     source,          REG_##in_place,  REG_##datatypes, REG_##procs,      REG_##regions,           \
+     REG_##groups,    REG_SETUP_##setup, #cost,        state_##coll##_##name},
 #include "algorithms.def"
 #undef COLLSIM_ALG
 };
@@ -141,29 +171,47 @@ int cs_resolve_alg(const char *coll, const char *spec, cs_alg_sel *out, cs_err *
     return cs_fail(err, "unknown %s algorithm '%s' (valid: %s)", coll, spec, valid);
 }
 
+const cs_alg_info *cs_alg_find(const char *coll, const char *name)
+{
+    size_t clen = strlen(coll);
+    if (!strncmp(name, coll, clen) && name[clen] == '/')
+        name += clen + 1;
+    size_t nlen = strcspn(name, "@");
+    for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
+        if (!strcmp(registry[i].collective, coll) && strlen(registry[i].name) == nlen &&
+            !strncmp(registry[i].name, name, nlen))
+            return &registry[i];
+    return NULL;
+}
+
 int cs_alg_sends_derived(const char *coll, const char *name)
 {
-    /* from the code: one indexed/hindexed message per step (recursive_doubling
-     * packs its two runs itself for the driver's dense datatypes) */
-    static const char *const derived[] = {"allgather/sparbit_indexed",
-                                          "alltoall/bruck_zero_copy"};
-    char full[160];
-    snprintf(full, sizeof full, "%s/%s", coll, name);
-    for (size_t i = 0; i < sizeof derived / sizeof derived[0]; i++)
-        if (!strcmp(full, derived[i]))
-            return 1;
-    return 0;
+    const cs_alg_info *a = cs_alg_find(coll, name);
+    return a && a->derived;
 }
 
 double cs_alg_rank_state_bytes(const char *coll, const char *name, int p)
 {
-    /* from the code: arrays of p entries an algorithm allocates per rank with
-     * plain malloc (never folded) */
-    char full[160];
-    snprintf(full, sizeof full, "%s/%s", coll, name);
-    if (!strcmp(full, "alltoallv/two_phase_bruck"))
-        return 4.0 * (p + 2 * (p / 2)); /* metadata: sizes of the blocks in flight */
-    if (!strcmp(full, "alltoallv/spread_out") || !strcmp(full, "alltoall/spread_out"))
-        return 16.0 * p; /* 2 (p - 1) request handles */
-    return 0;
+    const cs_alg_info *a = cs_alg_find(coll, name);
+    return a ? a->rank_state_bytes(p) : 0;
+}
+
+int cs_alg_locality_aware(const char *coll, const char *name)
+{
+    const cs_alg_info *a = cs_alg_find(coll, name);
+    return a && a->needs_regions;
+}
+
+const char *cs_alg_cost_model(const char *coll, const char *name)
+{
+    const cs_alg_info *a = cs_alg_find(coll, name);
+    return a && strcmp(a->cost, "none") ? a->cost : NULL;
+}
+
+const char *cs_alg_with_cost_model(const char *coll, const char *model)
+{
+    for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
+        if (!strcmp(registry[i].collective, coll) && !strcmp(registry[i].cost, model))
+            return registry[i].name;
+    return NULL;
 }

@@ -8,11 +8,46 @@
 
 #include "cs_error.h"
 
+/* Which process counts run an algorithm's own schedule (algorithms.def, p). */
+typedef enum {
+    CS_P_ANY,           /* every p */
+    CS_P_POF2_ONLY,     /* powers of two; other p fail */
+    CS_P_POF2_FALLBACK, /* powers of two; other p run the fallback of `restriction` */
+    CS_P_EVEN_FALLBACK  /* even p; odd p run the fallback of `restriction` */
+} cs_p_rule;
+
+/* One entry of algorithms.def, its columns decoded. */
 typedef struct {
     const char *collective, *name, *paper, *section, *restriction;
+    const char *source;   /* the algorithm's file under algorithms/ */
+    int in_place;         /* accepts MPI_IN_PLACE */
+    int derived;          /* sends derived datatypes (cs_alg_sends_derived) */
+    cs_p_rule p_rule;
+    int needs_regions;    /* locality-aware: region tables of coll_locality.h */
+    int needs_groups;     /* intergroup: needs group communicators */
+    int setup_regions;    /* the benchmark builds the region tables before timing */
+    const char *cost;     /* its model in analysis/cost_model.c, or "none" */
+    double (*rank_state_bytes)(int p); /* cs_alg_rank_state_bytes */
 } cs_alg_info;
 
 const cs_alg_info *cs_registry(size_t *n);
+
+/* The entry of an algorithm; name is NAME, COLLECTIVE/NAME or either with an
+ * @LEVEL suffix (a report's label of an algorithm run at a region level).
+ * NULL for native:... and unknown names. */
+const cs_alg_info *cs_alg_find(const char *coll, const char *name);
+
+/* 1 for a locality-aware algorithm (algorithms.def, regions), 0 otherwise. */
+int cs_alg_locality_aware(const char *coll, const char *name);
+
+/* The name of an algorithm's cost model (a function of analysis/cost_model.c,
+ * several algorithms may share one), or NULL when it has none. */
+const char *cs_alg_cost_model(const char *coll, const char *name);
+
+/* The first algorithm of a collective, in algorithms.def's order, whose cost
+ * model is `model` (e.g. the alltoallv modelled by Fan et al.'s Eq. (2),
+ * two_phase_bruck), or NULL. */
+const char *cs_alg_with_cost_model(const char *coll, const char *model);
 
 /* Collectives the driver can run: allgather, alltoall (NULL-terminated). */
 const char *const *cs_collectives(void);
