@@ -16,7 +16,6 @@
  * requests at once, O(p^2) work for the simulator): fine at 64 ranks, hours at
  * 32K. The driver therefore uses its own logarithmic ones, the same for every
  * algorithm benchmarked (and independent of a native:<selector> baseline). */
-
 void driver_barrier(MPI_Comm comm)
 {
     int rank, p;
