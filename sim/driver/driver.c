@@ -20,6 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver.h"
+#include "bench.h"
+#include "datacheck.h"
+#include "fold.h"
+#include "pingpong.h"
+#include "vlayout.h"
 #include "coll_util.h"
 #include "results.h"
 #include "collsim_algorithms.h"
@@ -27,12 +33,6 @@
 #include "account.h"
 #include "locality.h"
 #include "distributions.h"
-#include "driver.h"
-#include "bench.h"
-#include "datacheck.h"
-#include "fold.h"
-#include "pingpong.h"
-#include "vlayout.h"
 
 /* ---- the registry, built from the single list in algorithms.def ----
  * A function has either the block signature (allgather, alltoall) or
