@@ -1,0 +1,67 @@
+/* The types the driver's parts share (driver.c: main, the algorithm table and
+ * the options; bench.c: the timing loop; pingpong.c; datacheck.c: the data
+ * definition and its check; vlayout.c: alltoallv's layouts; fold.c: folded
+ * memory). */
+#ifndef COLLSIM_DRIVER_DRIVER_H
+#define COLLSIM_DRIVER_DRIVER_H
+
+#include <mpi.h>
+#include <stdio.h>
+
+#include "collsim_algorithms.h"
+#include "account.h"
+#include "distributions.h"
+
+/* ---- what differs between collectives: one descriptor each ----
+ * Both move blocks of `bytes` (count x dtype); the receive buffer holds p
+ * blocks, slot j coming from rank j. They differ in the send buffer (one
+ * block, or p blocks with block j for rank j) and in what a block contains:
+ * block_id(src, dst, p) names the data rank src sends to rank dst (see the
+ * data definition, datacheck.h). */
+typedef struct {
+    const char *name;
+    collsim_block_coll_fn native;
+    int send_blocks_per_rank; /* 0: one block; 1: p blocks */
+    int in_place_ok;
+    long (*block_id)(int src, int dst, int p);
+    /* non-NULL for a v-collective (alltoallv): blocks of varying sizes, from
+     * --dist and --seed, at displacements with gaps (see v_layout) */
+    collsim_alltoallv_fn vnative;
+} coll_desc;
+
+static inline int send_blocks(const coll_desc *c, int p) { return c->send_blocks_per_rank ? p : 1; }
+
+/* What parse_args (driver.c) makes of the command line. */
+typedef struct {
+    const char *coll;
+    const char *alg;
+    const coll_desc *desc; /* NULL for pingpong */
+    collsim_block_coll_fn fn;
+    collsim_alltoallv_fn vfn; /* set instead of fn for a v-collective */
+    int region_setup;         /* coll_loc_prepare before timing (algorithms.def) */
+    cs_dist dist;             /* v-collectives: block sizes (--dist, --seed) */
+    unsigned long seed;
+    long *sizes;
+    int nsizes;
+    long *nps;
+    int nnps;
+    int fold;
+    int iters;
+    int warmup;
+    int in_place;
+    int pingpong; /* --coll pingpong: point-to-point timing, see pingpong_comm */
+    int account;  /* --account: print the per-level message counts after each size */
+    MPI_Datatype dtype;
+    const char *dtype_name;
+    const char *csv_path;
+    /* test hook: COLLSIM_FAULT=rank:block:offset flips that received byte after
+     * each call, so the tests can prove that the data check catches errors */
+    long fault_rank, fault_block, fault_offset;
+} driver_opts;
+
+/* One CSV row (analysis/results.h) for rank 0 of the collective or pingpong
+ * benchmark; driver.c's write_row. */
+void driver_write_row(FILE *csv, const driver_opts *o, int p, long bytes, long long data_bytes,
+                      double avg_us, double min_us, double max_us, int ok, const acct_summary *as);
+
+#endif

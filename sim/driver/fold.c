@@ -1,0 +1,87 @@
+/* Folded memory, in fold mode (fold.h). */
+#include "fold.h"
+
+#include <smpi/smpi.h>
+#include <stdlib.h>
+
+#include "coll_util.h"
+#include "vlayout.h"
+
+static int folded_users; /* ranks still using the folded buffer */
+
+/* The user buffers: one SMPI shared allocation serves every rank
+ * (privatization is off, so this static is common to all ranks, and ranks run
+ * one at a time). All ranks see the same bytes and SMPI skips payload copies.
+ * One allocation rather than one per rank: each SMPI_SHARED_MALLOC costs
+ * memory maps, and 2 per rank exceed the kernel's 65,530 at 32K ranks. */
+static unsigned char *folded;
+
+/* Algorithms' scratch in fold mode holds meaningless bytes like the folded
+ * user buffers, so every rank gets the same region: one SMPI shared allocation
+ * per rank and call maps its pages again for each rank (2 P maps per call for
+ * the alltoallv Bruck variants, against the kernel's 65,530 at 32K ranks).
+ * A larger request replaces the region; replaced ones stay mapped (a rank may
+ * still use them) until the last rank is done. Ranks run one at a time. */
+static unsigned char *fold_scratch;
+static int *fold_vdispls; /* v-collectives' shared displacements (v_fold_displs) */
+static size_t fold_scratch_bytes;
+static unsigned char **fold_retired;
+static int fold_nretired;
+
+static void *fold_alloc(size_t bytes)
+{
+    if (!fold_scratch || bytes > fold_scratch_bytes) {
+        if (fold_scratch) {
+            fold_retired = realloc(fold_retired, sizeof *fold_retired * (size_t)(fold_nretired + 1));
+            if (!fold_retired)
+                MPI_Abort(MPI_COMM_WORLD, 3);
+            fold_retired[fold_nretired++] = fold_scratch;
+        }
+        fold_scratch = SMPI_SHARED_MALLOC(bytes ? bytes : 1);
+        fold_scratch_bytes = bytes;
+    }
+    return fold_scratch;
+}
+
+static void fold_free(void *ptr) { (void)ptr; /* shared; released in fold_release */ }
+
+static void fold_release(void)
+{
+    for (int i = 0; i < fold_nretired; i++)
+        SMPI_SHARED_FREE(fold_retired[i]);
+    free(fold_retired);
+    fold_retired = NULL;
+    fold_nretired = 0;
+    if (fold_scratch)
+        SMPI_SHARED_FREE(fold_scratch);
+    free(fold_vdispls);
+    fold_vdispls = NULL;
+    fold_scratch = NULL;
+    fold_scratch_bytes = 0;
+}
+
+unsigned char *fold_buffers(const driver_opts *o, int wsize, long maxbytes, size_t sendbytes,
+                            size_t recvbytes)
+{
+    if (!folded)
+        folded = SMPI_SHARED_MALLOC(sendbytes + recvbytes + 1);
+    if (o->vfn && !fold_vdispls) {
+        int tsize;
+        MPI_Type_size(o->dtype, &tsize);
+        fold_vdispls = v_fold_displs(wsize, maxbytes / tsize);
+    }
+    folded_users++;
+    coll_set_scratch_allocator(fold_alloc, fold_free);
+    coll_set_local_moves(0); /* meaningless bytes; free in simulated time */
+    return folded;
+}
+
+void fold_buffers_release(void)
+{
+    if (--folded_users == 0) {
+        SMPI_SHARED_FREE(folded);
+        fold_release();
+    }
+}
+
+int *fold_v_displs(void) { return fold_vdispls; }
