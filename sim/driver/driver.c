@@ -27,6 +27,7 @@
 #include "account.h"
 #include "locality.h"
 #include "distributions.h"
+#include "case_fields.h"
 
 /* ---- the registry, built from the single list in algorithms.def ----
  * A function has either the block signature (allgather, alltoall) or
@@ -110,42 +111,46 @@ static const coll_desc coll_descs[] = {
 static int send_blocks(const coll_desc *c, int p) { return c->send_blocks_per_rank ? p : 1; }
 
 typedef struct {
+    /* case_fields.def: iters, warmup, fold, dtype (its name), in_place,
+     * account (print the per-level message counts after each size), region,
+     * dist and seed as given (v-collectives; parsed into vdist), and the
+     * host's own fields, unused here */
+#define CS_CASE_FIELD CS_CASE_MEMBER
+#include "case_fields.def"
+#undef CS_CASE_FIELD
     const char *coll;
     const char *alg;
     const coll_desc *desc; /* NULL for pingpong */
     collsim_block_coll_fn fn;
     collsim_alltoallv_fn vfn; /* set instead of fn for a v-collective */
     int region_setup;         /* coll_loc_prepare before timing (algorithms.def) */
-    cs_dist dist;             /* v-collectives: block sizes (--dist, --seed) */
-    unsigned long seed;
+    cs_dist vdist;            /* v-collectives: block sizes (--dist, --seed) */
     long *sizes;
     int nsizes;
     long *nps;
     int nnps;
-    int fold;
-    int iters;
-    int warmup;
-    int in_place;
     int pingpong; /* --coll pingpong: point-to-point timing, see pingpong_comm */
-    int account;  /* --account: print the per-level message counts after each size */
-    MPI_Datatype dtype;
-    const char *dtype_name;
+    MPI_Datatype mpi_dtype;
     const char *csv_path;
     /* test hook: COLLSIM_FAULT=rank:block:offset flips that received byte after
      * each call, so the tests can prove that the data check catches errors */
     long fault_rank, fault_block, fault_offset;
 } driver_opts;
 
+static const cs_field drv_fields[CS_NFIELDS] = {
+#define CS_CASE_FIELD(...) CS_FIELD_ENTRY(driver_opts, __VA_ARGS__)
+#include "case_fields.def"
+#undef CS_CASE_FIELD
+};
+
 static void usage(void)
 {
+    fprintf(stderr, "usage: collsim-driver --coll COLL --alg NAME|native --sizes B1,B2,... [options]\n"
+                    "    (COLL: %s|pingpong)\n", cs_coll_names("|"));
+    cs_fields_usage(drv_fields, stderr, 1);
     fprintf(stderr,
-            "usage: collsim-driver --coll allgather|alltoall|alltoallv|pingpong --alg NAME|native --sizes B1,B2,...\n"
-            "         [--mode check|fold] [--iters K] [--warmup W] [--dtype byte|int|double]\n"
-            "         [--np-list P1,P2,...] [--in-place] [--csv FILE]\n"
-            "         [--account]  (print per-level message counts after each size)\n"
-            "         [--region LEVEL]  (locality-aware algorithms' region level, default node)\n"
-            "         [--dist uniform|window:R|gaussian|powerlaw:B[:K]] [--seed S]  (alltoallv;\n"
-            "         sizes are then N, the largest block; default uniform, seed 1)\n"
+            "    --np-list P1,P2,...                  each p: the first p ranks\n"
+            "    --csv FILE                           rows appended (analysis/results.h)\n"
             "Environment: COLLSIM_FAULT=rank:block:offset corrupts that received byte (tests;\n"
             "alltoallv: a negative offset corrupts the gap before the block).\n");
 }
@@ -176,11 +181,10 @@ static int parse_long_list(const char *text, long **out)
 static int parse_args(int argc, char **argv, driver_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->iters = 3;
-    o->warmup = 1;
-    o->dtype = MPI_BYTE;
-    o->dtype_name = "byte";
-    const char *sizes = NULL, *nps = NULL, *dist = NULL, *seed = NULL;
+    cs_fields_defaults(drv_fields, o);
+    const char *raw[CS_NFIELDS] = {0}, *nps = NULL;
+    unsigned long given = 0;
+    cs_err e;
     o->fault_rank = -1;
     const char *fault = getenv("COLLSIM_FAULT");
     if (fault && sscanf(fault, "%ld:%ld:%ld", &o->fault_rank, &o->fault_block, &o->fault_offset) != 3) {
@@ -188,61 +192,38 @@ static int parse_args(int argc, char **argv, driver_opts *o)
         return -1;
     }
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--in-place")) {
-            o->in_place = 1;
-            continue;
-        }
-        if (!strcmp(a, "--account")) {
-            o->account = 1;
-            continue;
-        }
-        if (!v) {
-            fprintf(stderr, "collsim-driver: option %s needs a value\n", a);
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int got = cs_fields_parse(drv_fields, o, 1, argc, argv, &i, raw, &given, &e);
+        if (got < 0) {
+            fprintf(stderr, "collsim-driver: %s\n", e.msg);
             return -1;
         }
-        i++;
-        if (!strcmp(a, "--coll")) o->coll = v;
-        else if (!strcmp(a, "--alg")) o->alg = v;
-        else if (!strcmp(a, "--sizes")) sizes = v;
-        else if (!strcmp(a, "--np-list")) nps = v;
-        else if (!strcmp(a, "--csv")) o->csv_path = v;
-        else if (!strcmp(a, "--region")) {
-            if (coll_loc_set_region_level(v)) {
-                fprintf(stderr, "collsim-driver: unknown --region '%s' (valid:", v);
-                for (int k = 0; k < coll_loc_level_count(); k++)
-                    fprintf(stderr, "%s %s", k ? "," : "", coll_loc_level_name(k));
-                fprintf(stderr, ")\n");
-                return -1;
-            }
-        }
-        else if (!strcmp(a, "--dist")) dist = v;
-        else if (!strcmp(a, "--seed")) seed = v;
-        else if (!strcmp(a, "--iters")) o->iters = atoi(v);
-        else if (!strcmp(a, "--warmup")) o->warmup = atoi(v);
-        else if (!strcmp(a, "--mode")) {
-            if (!strcmp(v, "fold")) o->fold = 1;
-            else if (strcmp(v, "check")) {
-                fprintf(stderr, "collsim-driver: unknown mode '%s' (valid: check, fold)\n", v);
-                return -1;
-            }
-        } else if (!strcmp(a, "--dtype")) {
-            o->dtype_name = v;
-            if (!strcmp(v, "byte")) o->dtype = MPI_BYTE;
-            else if (!strcmp(v, "int")) o->dtype = MPI_INT;
-            else if (!strcmp(v, "double")) o->dtype = MPI_DOUBLE;
-            else {
-                fprintf(stderr, "collsim-driver: unknown dtype '%s' (valid: byte, int, double)\n", v);
-                return -1;
-            }
-        } else {
-            fprintf(stderr, "collsim-driver: unknown option '%s'\n", a);
+        if (got)
+            continue;
+        if (!strcmp(a, "--np-list") && v) nps = argv[++i];
+        else if (!strcmp(a, "--csv") && v) o->csv_path = argv[++i];
+        else {
+            fprintf(stderr, "collsim-driver: unknown option '%s'%s\n", a, v ? "" : " (or no value)");
             return -1;
         }
     }
+    o->coll = raw[CS_F_collective];
+    o->alg = raw[CS_F_algorithm];
+    const char *sizes = raw[CS_F_sizes];
     if (!o->coll || !o->alg || !sizes) {
         usage();
+        return -1;
+    }
+    if (cs_fields_check(drv_fields, o, o->coll, given, &e)) {
+        fprintf(stderr, "collsim-driver: %s\n", e.msg);
+        return -1;
+    }
+    o->mpi_dtype = !strcmp(o->dtype, "int") ? MPI_INT : !strcmp(o->dtype, "double") ? MPI_DOUBLE : MPI_BYTE;
+    if (o->region && coll_loc_set_region_level(o->region)) {
+        fprintf(stderr, "collsim-driver: unknown --region '%s' (valid:", o->region);
+        for (int k = 0; k < coll_loc_level_count(); k++)
+            fprintf(stderr, "%s %s", k ? "," : "", coll_loc_level_name(k));
+        fprintf(stderr, ")\n");
         return -1;
     }
     o->pingpong = !strcmp(o->coll, "pingpong");
@@ -250,29 +231,13 @@ static int parse_args(int argc, char **argv, driver_opts *o)
         if (!strcmp(coll_descs[k].name, o->coll))
             o->desc = &coll_descs[k];
     if (!o->desc && !o->pingpong) {
-        fprintf(stderr, "collsim-driver: unknown collective '%s' (valid: allgather, alltoall, alltoallv, pingpong)\n",
-                o->coll);
+        fprintf(stderr, "collsim-driver: unknown collective '%s' (valid: %s, pingpong)\n", o->coll,
+                cs_coll_names(", "));
         return -1;
     }
     if (o->desc && o->desc->vnative) {
-        char derr[512], *end;
-        if (cs_dist_parse(dist ? dist : "uniform", &o->dist, derr, sizeof derr)) {
-            fprintf(stderr, "collsim-driver: --dist: %s\n", derr);
-            return -1;
-        }
-        errno = 0;
-        o->seed = seed ? strtoul(seed, &end, 10) : 1;
-        if (seed && (end == seed || *end || errno || seed[0] == '-')) {
-            fprintf(stderr, "collsim-driver: bad --seed '%s' (an integer >= 0)\n", seed);
-            return -1;
-        }
-    } else if (dist || seed) {
-        fprintf(stderr, "collsim-driver: --dist and --seed apply to alltoallv only\n");
-        return -1;
-    }
-    if (o->desc && o->in_place && !o->desc->in_place_ok) {
-        fprintf(stderr, "collsim-driver: --in-place is not supported for %s\n", o->coll);
-        return -1;
+        char derr[512]; /* checked by cs_fields_check */
+        cs_dist_parse(o->dist ? o->dist : "uniform", &o->vdist, derr, sizeof derr);
     }
     if (o->pingpong) {
         /* no algorithm: pingpong_comm is the whole benchmark */
@@ -299,18 +264,10 @@ static int parse_args(int argc, char **argv, driver_opts *o)
         fprintf(stderr, "collsim-driver: bad --np-list '%s'\n", nps);
         return -1;
     }
-    if (o->iters < 1 || o->warmup < 0) {
-        fprintf(stderr, "collsim-driver: --iters must be >= 1 and --warmup >= 0\n");
+    if (cs_fields_check_sizes(o->dtype, o->sizes, (size_t)o->nsizes, &e)) {
+        fprintf(stderr, "collsim-driver: %s\n", e.msg);
         return -1;
     }
-    int tsize;
-    MPI_Type_size(o->dtype, &tsize);
-    for (int k = 0; k < o->nsizes; k++)
-        if (o->sizes[k] % tsize) {
-            fprintf(stderr, "collsim-driver: size %ld is not a multiple of the %s size (%d)\n",
-                    o->sizes[k], o->dtype_name, tsize);
-            return -1;
-        }
     return 0;
 }
 
@@ -456,15 +413,15 @@ static void v_layout_build(const driver_opts *o, v_layout *L, int rank, int p, l
 {
     if (o->fold) { /* counts only; displacements: v_fold_displs */
         for (int j = 0; j < p; j++) {
-            L->scounts[j] = (int)cs_dist_block(&o->dist, o->seed, rank, j, max_count);
-            L->rcounts[j] = (int)cs_dist_block(&o->dist, o->seed, j, rank, max_count);
+            L->scounts[j] = (int)cs_dist_block(&o->vdist, o->seed, rank, j, max_count);
+            L->rcounts[j] = (int)cs_dist_block(&o->vdist, o->seed, j, rank, max_count);
         }
         return;
     }
     long pos = 0;
     for (int q = 0; q < p; q++) {
         const int j = v_send_order(rank, q, p);
-        L->scounts[j] = (int)cs_dist_block(&o->dist, o->seed, rank, j, max_count);
+        L->scounts[j] = (int)cs_dist_block(&o->vdist, o->seed, rank, j, max_count);
         pos += v_gap(rank, j);
         L->sdispls[j] = (int)pos;
         pos += L->scounts[j];
@@ -473,7 +430,7 @@ static void v_layout_build(const driver_opts *o, v_layout *L, int rank, int p, l
     pos = 0;
     for (int q = 0; q < p; q++) {
         const int j = v_recv_order(rank, q, p);
-        L->rcounts[j] = (int)cs_dist_block(&o->dist, o->seed, j, rank, max_count);
+        L->rcounts[j] = (int)cs_dist_block(&o->vdist, o->seed, j, rank, max_count);
         pos += v_gap(j, rank);
         L->rdispls[j] = (int)pos;
         pos += L->rcounts[j];
@@ -656,17 +613,12 @@ static void write_row(FILE *csv, const driver_opts *o, int p, long bytes, long l
 {
     cs_result r;
     cs_result_init(&r);
+    cs_fields_row(drv_fields, o, o->coll, &r);
     r.np = p;
     snprintf(r.collective, sizeof r.collective, "%s", o->coll);
     snprintf(r.algorithm, sizeof r.algorithm, "%s", o->alg);
-    snprintf(r.dtype, sizeof r.dtype, "%s", o->dtype_name);
-    snprintf(r.mode, sizeof r.mode, "%s", o->fold ? "fold" : "check");
     r.bytes = bytes;
     r.data_bytes = data_bytes;
-    if (o->vfn) {
-        snprintf(r.dist, sizeof r.dist, "%s", o->dist.name);
-        r.seed = o->seed;
-    }
     r.avg_us = avg_us;
     r.min_us = min_us;
     r.max_us = max_us;
@@ -691,7 +643,7 @@ static int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbu
     int rank, p, tsize, failures = 0;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &p);
-    MPI_Type_size(o->dtype, &tsize);
+    MPI_Type_size(o->mpi_dtype, &tsize);
     /* SMPI's built-ins run inside SimGrid: their messages cannot be counted */
     const int counted = strcmp(o->alg, "native") != 0;
     v_layout L = {NULL, NULL, NULL, NULL, NULL, 0, 0};
@@ -728,9 +680,9 @@ static int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbu
     if (rank == 0) {
         char vinfo[96] = "";
         if (o->vfn)
-            snprintf(vinfo, sizeof vinfo, " dist=%s seed=%lu", o->dist.name, o->seed);
+            snprintf(vinfo, sizeof vinfo, " dist=%s seed=%lu", o->vdist.name, o->seed);
         printf("# collsim %s/%s np=%d mode=%s dtype=%s%s%s\n", o->coll, o->alg, p,
-               o->fold ? "fold" : "check", o->dtype_name, o->in_place ? " in-place" : "", vinfo);
+               o->fold ? "fold" : "check", o->dtype, o->in_place ? " in-place" : "", vinfo);
         printf("%-10s %18s %18s %18s %12s %12s\n", "# Size", "Avg Latency(us)", "Min Latency(us)",
                "Max Latency(us)", "Iterations", "Validation");
     }
@@ -759,10 +711,10 @@ static int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbu
             if (count_it)
                 acct_begin();
             double t0 = MPI_Wtime();
-            int e = o->vfn ? o->vfn(sendbuf, L.scounts, L.sdispls, o->dtype, recvbuf, L.rcounts,
-                                    L.rdispls, o->dtype, comm)
-                           : o->fn(o->in_place ? MPI_IN_PLACE : sendbuf, count, o->dtype, recvbuf,
-                                   count, o->dtype, comm);
+            int e = o->vfn ? o->vfn(sendbuf, L.scounts, L.sdispls, o->mpi_dtype, recvbuf, L.rcounts,
+                                    L.rdispls, o->mpi_dtype, comm)
+                           : o->fn(o->in_place ? MPI_IN_PLACE : sendbuf, count, o->mpi_dtype, recvbuf,
+                                   count, o->mpi_dtype, comm);
             double t1 = MPI_Wtime();
             if (count_it)
                 acct_end();
@@ -837,7 +789,7 @@ static int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbu
                                         "the profiling layer's sight");
             /* allgather and alltoall: every rank has p-1 blocks of `bytes` for
              * others; alltoallv: the sum of its blocks for others */
-            long long data_bytes = o->vfn ? cs_dist_total(&o->dist, o->seed, p, count) * tsize
+            long long data_bytes = o->vfn ? cs_dist_total(&o->vdist, o->seed, p, count) * tsize
                                           : (long long)p * (p - 1) * bytes;
             if (csv)
                 write_row(csv, o, p, bytes, data_bytes, sum_us / p, min_us, max_us, first_bad >= p,
@@ -865,7 +817,7 @@ static int pingpong_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sen
     int rank, p, tsize, failures = 0;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &p);
-    MPI_Type_size(o->dtype, &tsize);
+    MPI_Type_size(o->mpi_dtype, &tsize);
     if (p < 2) {
         if (rank == 0)
             fprintf(stderr, "collsim-driver: pingpong needs at least 2 ranks (got %d)\n", p);
@@ -890,11 +842,11 @@ static int pingpong_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sen
                 memcpy(recvbuf, antipattern, (size_t)bytes);
             double t0 = MPI_Wtime();
             if (rank == 0) {
-                MPI_Send(sendbuf, count, o->dtype, peer, 79, comm);
-                MPI_Recv(recvbuf, count, o->dtype, peer, 79, comm, MPI_STATUS_IGNORE);
+                MPI_Send(sendbuf, count, o->mpi_dtype, peer, 79, comm);
+                MPI_Recv(recvbuf, count, o->mpi_dtype, peer, 79, comm, MPI_STATUS_IGNORE);
             } else {
-                MPI_Recv(recvbuf, count, o->dtype, peer, 79, comm, MPI_STATUS_IGNORE);
-                MPI_Send(recvbuf, count, o->dtype, peer, 79, comm);
+                MPI_Recv(recvbuf, count, o->mpi_dtype, peer, 79, comm, MPI_STATUS_IGNORE);
+                MPI_Send(recvbuf, count, o->mpi_dtype, peer, 79, comm);
             }
             double t1 = MPI_Wtime();
             if (it >= o->warmup)
@@ -967,7 +919,7 @@ int main(int argc, char **argv)
            recvbytes = (size_t)maxbytes * (size_t)wsize;
     if (o.vfn) { /* blocks of up to maxbytes at displacements with gaps (int elements) */
         int tsize;
-        MPI_Type_size(o.dtype, &tsize);
+        MPI_Type_size(o.mpi_dtype, &tsize);
         sendbytes = recvbytes = v_buffer_bytes(wsize, maxbytes, tsize);
         if (sendbytes / (size_t)tsize > INT_MAX) {
             if (wrank == 0)
@@ -989,7 +941,7 @@ int main(int argc, char **argv)
             folded = SMPI_SHARED_MALLOC(sendbytes + recvbytes + 1);
         if (o.vfn && !fold_vdispls) {
             int tsize;
-            MPI_Type_size(o.dtype, &tsize);
+            MPI_Type_size(o.mpi_dtype, &tsize);
             fold_vdispls = v_fold_displs(wsize, maxbytes / tsize);
         }
         folded_users++;
