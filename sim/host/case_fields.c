@@ -104,6 +104,16 @@ void cs_fields_defaults(const cs_field *t, void *obj)
     }
 }
 
+void cs_fields_copy(const cs_field *dt, void *dst, const cs_field *st, const void *src)
+{
+    static const size_t size_of[] = {[CS_FK_INT] = sizeof(int), [CS_FK_ULONG] = sizeof(unsigned long),
+                                     [CS_FK_FLAG] = sizeof(int), [CS_FK_WORD] = sizeof(const char *),
+                                     [CS_FK_CHOICE] = sizeof(int), [CS_FK_TEXT] = sizeof(const char *),
+                                     [CS_FK_SPECIAL] = 0};
+    for (int k = 0; k < CS_NFIELDS; k++)
+        memcpy((char *)dst + dt[k].offset, (const char *)src + st[k].offset, size_of[dt[k].kind]);
+}
+
 static int parse_value(const cs_field *f, void *obj, const char *flag, const char *v, cs_err *err)
 {
     char *end;

@@ -101,6 +101,9 @@ enum {
 /* Every generated member of obj at its default. */
 void cs_fields_defaults(const cs_field *t, void *obj);
 
+/* Copies every generated member from src (described by st) to dst (dt). */
+void cs_fields_copy(const cs_field *dt, void *dst, const cs_field *st, const void *src);
+
 /* Parses argv[*i] (and its value) if it is a field's flag, `bench` ones or
  * (driver) the driver's: 1 consumed (*i moved past the value), 0 not a
  * field's flag, -1 error. A SPECIAL field's value goes to raw[id] (no
