@@ -175,6 +175,14 @@ static int set_field(cs_result *r, const column *c, const char *s)
     return end == s || *end || errno ? -1 : 0;
 }
 
+int cs_result_set(cs_result *r, const char *column, const char *text)
+{
+    for (size_t i = 0; i < NCOLUMNS; i++)
+        if (!strcmp(columns[i].name, column))
+            return set_field(r, &columns[i], text);
+    return -1;
+}
+
 #define MAX_FIELDS 64
 
 int cs_results_read(const char *path, cs_result **rows, size_t *n, cs_err *err)

@@ -54,6 +54,10 @@ int cs_results_several_regions(const cs_result *rows, size_t n);
  * region, else ALG (then x->algorithm itself, not buf). */
 const char *cs_result_alg_label(const cs_result *x, int several, char *buf, size_t len);
 
+/* Sets r's column `column` from its text as a file spells it: 0, or -1 for an
+ * unknown column or a value that does not read. */
+int cs_result_set(cs_result *r, const char *column, const char *text);
+
 void cs_results_write_header(FILE *f);
 void cs_results_write_row(FILE *f, const cs_result *r);
 

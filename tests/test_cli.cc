@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <unistd.h>
 
@@ -174,6 +175,14 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
         {"bench --platform yahoo --np 4 --alg ring --coll gather", "unknown collective 'gather' (valid: allgather, alltoall, alltoallv)"},
         {"bench --platform yahoo --np 4 --alg ring --dtype int --sizes 6", "size 6 is not a multiple of the int size"},
         {"bench --platform yahoo --np 0 --alg ring", "--np needs an integer >= 1"},
+        {"bench --platform yahoo --np 4 --alg ring --iters 0", "--iters needs an integer >= 1 (got '0')"},
+        {"bench --platform yahoo --np 4 --alg ring --dtype float",
+         "unknown datatype 'float' (valid: byte, int, double)"},
+        {"bench --platform yahoo --np 4 --alg pairwise --coll alltoall --in-place",
+         "--in-place is not supported for alltoall"},
+        {"bench --platform yahoo --np 4 --alg ring --seed 3", "--seed applies to alltoallv only, not allgather"},
+        {"bench --platform yahoo --np 4 --alg ring --warmup", "--warmup needs a value"},
+        {"bench --platform yahoo --np 4 --alg ring --frobnicate", "unknown option '--frobnicate'"},
         {"bench --platform fattree-32k --np 32768 --alg ring --sizes 1M", "use --fold"},
         {"bench --platform quartz --np 16 --alg loc_bruck --region rack",
          "region level 'rack' is not declared by platform 'quartz' (valid: socket, node, switch)"},
@@ -187,6 +196,38 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
         EXPECT_NE(o.text.find(c.want), std::string::npos) << c.args << "\n" << o.text;
         EXPECT_EQ(o.text.find('\n'), o.text.size() - 1) << c.args << ": not one line:\n" << o.text;
     }
+}
+
+// `collsim COMMAND --help`: that command's usage alone, on stdout, exit 0;
+// bench's options are those of the case-field table (case_fields.def).
+TEST(Cli, EachCommandPrintsItsOwnHelp)
+{
+    const char *cmds[] = {"bench", "run", "check", "report", "merge", "list", "postal", "calibrate"};
+    for (const char *cmd : cmds) {
+        /* stdout alone, and the exit code after it */
+        Out o = cli(std::string(cmd) + " --help 2>/dev/null; echo exit=$?");
+        const std::string &out = o.text;
+        EXPECT_NE(out.find("\nexit=0"), std::string::npos) << cmd << ": " << out;
+        EXPECT_EQ(out.find(std::string("usage: collsim ") + cmd), 0u) << cmd << ": " << out;
+        EXPECT_NE(out.find(std::string("  ") + cmd + " "), std::string::npos) << cmd << ": " << out;
+        for (const char *other : cmds) /* one command's usage, not all of them */
+            if (strcmp(other, cmd)) {
+                EXPECT_EQ(out.find(std::string("\n  ") + other + " "), std::string::npos)
+                    << cmd << " shows " << other << ": " << out;
+            }
+    }
+    Out b = cli("bench --help");
+    for (const char *opt : {"--platform NAME|FILE", "--np N", "--coll allgather|alltoall|alltoallv",
+                            "--region LEVEL", "--dtype byte|int|double", "--check|--fold",
+                            "--dist uniform|window:R", "--seed N", "--iters N", "--warmup N",
+                            "--in-place", "--account", "--timeout N", "--ppn N", "--smpi-cfg"})
+        EXPECT_NE(b.text.find(opt), std::string::npos) << opt << "\n" << b.text;
+    Out r = cli("run --help");
+    EXPECT_NE(r.text.find("--only KEY=VALUE"), std::string::npos) << r.text;
+    Out all = cli("help");
+    EXPECT_EQ(all.code, 0);
+    for (const char *cmd : cmds)
+        EXPECT_NE(all.text.find(std::string("  ") + cmd + " "), std::string::npos) << cmd;
 }
 
 } // namespace

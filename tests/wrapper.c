@@ -184,20 +184,17 @@ int tw_run(const tw_run_spec *spec, cs_result **rows, size_t *nrows, char *errbu
         cs_numlist_free(&sizes);
         return fail(&e, errbuf, errlen);
     }
+    static const cs_field spec_fields[CS_NFIELDS] = {
+#define CS_CASE_FIELD(...) CS_FIELD_ENTRY(tw_run_spec, __VA_ARGS__)
+#include "case_fields.def"
+#undef CS_CASE_FIELD
+    };
+    cs_fields_copy(cs_case_fields, &c, spec_fields, spec);
     c.platform = &pf;
-    c.np = spec->np;
-    c.ppn = spec->ppn;
-    c.account = spec->account;
     c.sizes = &sizes;
     c.np_list = spec->np_list ? &nps : NULL;
     c.iters = spec->iters ? spec->iters : 1;
-    c.warmup = spec->warmup;
-    c.fold = spec->fold;
-    c.in_place = spec->in_place;
     c.dtype = spec->dtype ? spec->dtype : "byte";
-    c.timeout_s = spec->timeout_s;
-    c.dist = spec->dist;
-    c.seed = spec->seed;
     char dir[256];
     int rc = tw_tempdir(dir, sizeof dir);
     pid_t pid = rc ? -1 : cs_case_start(&c, dir, 0, &e);

@@ -10,6 +10,7 @@
 extern "C" {
 #endif
 
+#include "case_fields.h"
 #include "cost_model.h"
 #include "results.h"
 
@@ -51,12 +52,13 @@ long tw_expand(const char *path, const char *only, char *regions, size_t regions
  * each p of np_list on the first p ranks. Rows are malloc'ed; free with
  * tw_free_rows. Returns 0, or -1 when the run could not start. */
 typedef struct {
-    const char *platform, *mapping, *coll, *alg, *sizes, *np_list, *dtype;
-    int np, fold, in_place, iters, warmup, timeout_s;
-    const char *dist;   /* alltoallv: --dist (NULL: uniform) */
-    unsigned long seed; /* alltoallv: --seed */
-    int ppn;            /* ranks per node; 0: the default */
-    int account;        /* print the per-level message counts (--account) */
+    /* every field of sim/host/case_fields.def (np, ppn, region, dtype, fold,
+     * dist, seed, iters, warmup, in_place, account, timeout_s, ...); zero:
+     * the default, except iters (0: 1) */
+#define CS_CASE_FIELD CS_CASE_MEMBER
+#include "case_fields.def"
+#undef CS_CASE_FIELD
+    const char *platform, *mapping, *coll, *alg, *sizes, *np_list;
 } tw_run_spec;
 int tw_run(const tw_run_spec *spec, cs_result **rows, size_t *nrows, char *errbuf, size_t errlen);
 void tw_free_rows(cs_result *rows);

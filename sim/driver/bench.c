@@ -99,9 +99,9 @@ static void print_header(const driver_opts *o, int p)
 {
     char vinfo[96] = "";
     if (o->vfn)
-        snprintf(vinfo, sizeof vinfo, " dist=%s seed=%lu", o->dist.name, o->seed);
+        snprintf(vinfo, sizeof vinfo, " dist=%s seed=%lu", o->vdist.name, o->seed);
     printf("# collsim %s/%s np=%d mode=%s dtype=%s%s%s\n", o->coll, o->alg, p,
-           o->fold ? "fold" : "check", o->dtype_name, o->in_place ? " in-place" : "", vinfo);
+           o->fold ? "fold" : "check", o->dtype, o->in_place ? " in-place" : "", vinfo);
     printf("%-10s %18s %18s %18s %12s %12s\n", "# Size", "Avg Latency(us)", "Min Latency(us)",
            "Max Latency(us)", "Iterations", "Validation");
 }
@@ -150,10 +150,10 @@ static size_run run_calls(const bench_ctx *b, long bytes, int count)
         if (count_it)
             acct_begin();
         double t0 = MPI_Wtime();
-        int e = o->vfn ? o->vfn(sendbuf, L->scounts, L->sdispls, o->dtype, recvbuf, L->rcounts,
-                                L->rdispls, o->dtype, b->comm)
-                       : o->fn(o->in_place ? MPI_IN_PLACE : sendbuf, count, o->dtype, recvbuf,
-                               count, o->dtype, b->comm);
+        int e = o->vfn ? o->vfn(sendbuf, L->scounts, L->sdispls, o->mpi_dtype, recvbuf, L->rcounts,
+                                L->rdispls, o->mpi_dtype, b->comm)
+                       : o->fn(o->in_place ? MPI_IN_PLACE : sendbuf, count, o->mpi_dtype, recvbuf,
+                               count, o->mpi_dtype, b->comm);
         double t1 = MPI_Wtime();
         if (count_it)
             acct_end();
@@ -242,7 +242,7 @@ static int bench_size(bench_ctx *b, long bytes, FILE *csv)
                                     "the profiling layer's sight");
         /* allgather and alltoall: every rank has p-1 blocks of `bytes` for
          * others; alltoallv: the sum of its blocks for others */
-        long long data_bytes = o->vfn ? cs_dist_total(&o->dist, o->seed, p, count) * tsize
+        long long data_bytes = o->vfn ? cs_dist_total(&o->vdist, o->seed, p, count) * tsize
                                       : (long long)p * (p - 1) * bytes;
         if (csv)
             driver_write_row(csv, o, p, bytes, data_bytes, sum_us / p, min_us, max_us,
@@ -258,7 +258,7 @@ int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbuf,
     int failures = 0;
     MPI_Comm_rank(comm, &b.rank);
     MPI_Comm_size(comm, &b.p);
-    MPI_Type_size(o->dtype, &b.tsize);
+    MPI_Type_size(o->mpi_dtype, &b.tsize);
     /* SMPI's built-ins run inside SimGrid: their messages cannot be counted */
     b.counted = strcmp(o->alg, "native") != 0;
     b.L = v_layout_alloc(o, b.p, fold_v_displs());

@@ -33,6 +33,7 @@
 #include "account.h"
 #include "locality.h"
 #include "distributions.h"
+#include "case_fields.h"
 
 /* ---- the registry, built from the single list in algorithms.def ----
  * A function has either the block signature (allgather, alltoall) or
@@ -101,16 +102,20 @@ static const coll_desc coll_descs[] = {
     {"alltoallv", NULL, 1, 0, alltoall_block_id, native_alltoallv},
 };
 
+static const cs_field drv_fields[CS_NFIELDS] = {
+#define CS_CASE_FIELD(...) CS_FIELD_ENTRY(driver_opts, __VA_ARGS__)
+#include "case_fields.def"
+#undef CS_CASE_FIELD
+};
+
 static void usage(void)
 {
+    fprintf(stderr, "usage: collsim-driver --coll COLL --alg NAME|native --sizes B1,B2,... [options]\n"
+                    "    (COLL: %s|pingpong)\n", cs_coll_names("|"));
+    cs_fields_usage(drv_fields, stderr, 1);
     fprintf(stderr,
-            "usage: collsim-driver --coll allgather|alltoall|alltoallv|pingpong --alg NAME|native --sizes B1,B2,...\n"
-            "         [--mode check|fold] [--iters K] [--warmup W] [--dtype byte|int|double]\n"
-            "         [--np-list P1,P2,...] [--in-place] [--csv FILE]\n"
-            "         [--account]  (print per-level message counts after each size)\n"
-            "         [--region LEVEL]  (locality-aware algorithms' region level, default node)\n"
-            "         [--dist uniform|window:R|gaussian|powerlaw:B[:K]] [--seed S]  (alltoallv;\n"
-            "         sizes are then N, the largest block; default uniform, seed 1)\n"
+            "    --np-list P1,P2,...                  each p: the first p ranks\n"
+            "    --csv FILE                           rows appended (analysis/results.h)\n"
             "Environment: COLLSIM_FAULT=rank:block:offset corrupts that received byte (tests;\n"
             "alltoallv: a negative offset corrupts the gap before the block).\n");
 }
@@ -141,11 +146,10 @@ static int parse_long_list(const char *text, long **out)
 static int parse_args(int argc, char **argv, driver_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->iters = 3;
-    o->warmup = 1;
-    o->dtype = MPI_BYTE;
-    o->dtype_name = "byte";
-    const char *sizes = NULL, *nps = NULL, *dist = NULL, *seed = NULL;
+    cs_fields_defaults(drv_fields, o);
+    const char *raw[CS_NFIELDS] = {0}, *nps = NULL;
+    unsigned long given = 0;
+    cs_err e;
     o->fault_rank = -1;
     const char *fault = getenv("COLLSIM_FAULT");
     if (fault && sscanf(fault, "%ld:%ld:%ld", &o->fault_rank, &o->fault_block, &o->fault_offset) != 3) {
@@ -153,61 +157,38 @@ static int parse_args(int argc, char **argv, driver_opts *o)
         return -1;
     }
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--in-place")) {
-            o->in_place = 1;
-            continue;
-        }
-        if (!strcmp(a, "--account")) {
-            o->account = 1;
-            continue;
-        }
-        if (!v) {
-            fprintf(stderr, "collsim-driver: option %s needs a value\n", a);
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int got = cs_fields_parse(drv_fields, o, 1, argc, argv, &i, raw, &given, &e);
+        if (got < 0) {
+            fprintf(stderr, "collsim-driver: %s\n", e.msg);
             return -1;
         }
-        i++;
-        if (!strcmp(a, "--coll")) o->coll = v;
-        else if (!strcmp(a, "--alg")) o->alg = v;
-        else if (!strcmp(a, "--sizes")) sizes = v;
-        else if (!strcmp(a, "--np-list")) nps = v;
-        else if (!strcmp(a, "--csv")) o->csv_path = v;
-        else if (!strcmp(a, "--region")) {
-            if (coll_loc_set_region_level(v)) {
-                fprintf(stderr, "collsim-driver: unknown --region '%s' (valid:", v);
-                for (int k = 0; k < coll_loc_level_count(); k++)
-                    fprintf(stderr, "%s %s", k ? "," : "", coll_loc_level_name(k));
-                fprintf(stderr, ")\n");
-                return -1;
-            }
-        }
-        else if (!strcmp(a, "--dist")) dist = v;
-        else if (!strcmp(a, "--seed")) seed = v;
-        else if (!strcmp(a, "--iters")) o->iters = atoi(v);
-        else if (!strcmp(a, "--warmup")) o->warmup = atoi(v);
-        else if (!strcmp(a, "--mode")) {
-            if (!strcmp(v, "fold")) o->fold = 1;
-            else if (strcmp(v, "check")) {
-                fprintf(stderr, "collsim-driver: unknown mode '%s' (valid: check, fold)\n", v);
-                return -1;
-            }
-        } else if (!strcmp(a, "--dtype")) {
-            o->dtype_name = v;
-            if (!strcmp(v, "byte")) o->dtype = MPI_BYTE;
-            else if (!strcmp(v, "int")) o->dtype = MPI_INT;
-            else if (!strcmp(v, "double")) o->dtype = MPI_DOUBLE;
-            else {
-                fprintf(stderr, "collsim-driver: unknown dtype '%s' (valid: byte, int, double)\n", v);
-                return -1;
-            }
-        } else {
-            fprintf(stderr, "collsim-driver: unknown option '%s'\n", a);
+        if (got)
+            continue;
+        if (!strcmp(a, "--np-list") && v) nps = argv[++i];
+        else if (!strcmp(a, "--csv") && v) o->csv_path = argv[++i];
+        else {
+            fprintf(stderr, "collsim-driver: unknown option '%s'%s\n", a, v ? "" : " (or no value)");
             return -1;
         }
     }
+    o->coll = raw[CS_F_collective];
+    o->alg = raw[CS_F_algorithm];
+    const char *sizes = raw[CS_F_sizes];
     if (!o->coll || !o->alg || !sizes) {
         usage();
+        return -1;
+    }
+    if (cs_fields_check(drv_fields, o, o->coll, given, &e)) {
+        fprintf(stderr, "collsim-driver: %s\n", e.msg);
+        return -1;
+    }
+    o->mpi_dtype = !strcmp(o->dtype, "int") ? MPI_INT : !strcmp(o->dtype, "double") ? MPI_DOUBLE : MPI_BYTE;
+    if (o->region && coll_loc_set_region_level(o->region)) {
+        fprintf(stderr, "collsim-driver: unknown --region '%s' (valid:", o->region);
+        for (int k = 0; k < coll_loc_level_count(); k++)
+            fprintf(stderr, "%s %s", k ? "," : "", coll_loc_level_name(k));
+        fprintf(stderr, ")\n");
         return -1;
     }
     o->pingpong = !strcmp(o->coll, "pingpong");
@@ -215,29 +196,13 @@ static int parse_args(int argc, char **argv, driver_opts *o)
         if (!strcmp(coll_descs[k].name, o->coll))
             o->desc = &coll_descs[k];
     if (!o->desc && !o->pingpong) {
-        fprintf(stderr, "collsim-driver: unknown collective '%s' (valid: allgather, alltoall, alltoallv, pingpong)\n",
-                o->coll);
+        fprintf(stderr, "collsim-driver: unknown collective '%s' (valid: %s, pingpong)\n", o->coll,
+                cs_coll_names(", "));
         return -1;
     }
     if (o->desc && o->desc->vnative) {
-        char derr[512], *end;
-        if (cs_dist_parse(dist ? dist : "uniform", &o->dist, derr, sizeof derr)) {
-            fprintf(stderr, "collsim-driver: --dist: %s\n", derr);
-            return -1;
-        }
-        errno = 0;
-        o->seed = seed ? strtoul(seed, &end, 10) : 1;
-        if (seed && (end == seed || *end || errno || seed[0] == '-')) {
-            fprintf(stderr, "collsim-driver: bad --seed '%s' (an integer >= 0)\n", seed);
-            return -1;
-        }
-    } else if (dist || seed) {
-        fprintf(stderr, "collsim-driver: --dist and --seed apply to alltoallv only\n");
-        return -1;
-    }
-    if (o->desc && o->in_place && !o->desc->in_place_ok) {
-        fprintf(stderr, "collsim-driver: --in-place is not supported for %s\n", o->coll);
-        return -1;
+        char derr[512]; /* checked by cs_fields_check */
+        cs_dist_parse(o->dist ? o->dist : "uniform", &o->vdist, derr, sizeof derr);
     }
     if (o->pingpong) {
         /* no algorithm: pingpong_comm is the whole benchmark */
@@ -264,18 +229,10 @@ static int parse_args(int argc, char **argv, driver_opts *o)
         fprintf(stderr, "collsim-driver: bad --np-list '%s'\n", nps);
         return -1;
     }
-    if (o->iters < 1 || o->warmup < 0) {
-        fprintf(stderr, "collsim-driver: --iters must be >= 1 and --warmup >= 0\n");
+    if (cs_fields_check_sizes(o->dtype, o->sizes, (size_t)o->nsizes, &e)) {
+        fprintf(stderr, "collsim-driver: %s\n", e.msg);
         return -1;
     }
-    int tsize;
-    MPI_Type_size(o->dtype, &tsize);
-    for (int k = 0; k < o->nsizes; k++)
-        if (o->sizes[k] % tsize) {
-            fprintf(stderr, "collsim-driver: size %ld is not a multiple of the %s size (%d)\n",
-                    o->sizes[k], o->dtype_name, tsize);
-            return -1;
-        }
     return 0;
 }
 
@@ -286,17 +243,12 @@ static void write_row(FILE *csv, const driver_opts *o, int p, long bytes, long l
 {
     cs_result r;
     cs_result_init(&r);
+    cs_fields_row(drv_fields, o, o->coll, &r);
     r.np = p;
     snprintf(r.collective, sizeof r.collective, "%s", o->coll);
     snprintf(r.algorithm, sizeof r.algorithm, "%s", o->alg);
-    snprintf(r.dtype, sizeof r.dtype, "%s", o->dtype_name);
-    snprintf(r.mode, sizeof r.mode, "%s", o->fold ? "fold" : "check");
     r.bytes = bytes;
     r.data_bytes = data_bytes;
-    if (o->vfn) {
-        snprintf(r.dist, sizeof r.dist, "%s", o->dist.name);
-        r.seed = o->seed;
-    }
     r.avg_us = avg_us;
     r.min_us = min_us;
     r.max_us = max_us;
@@ -330,7 +282,7 @@ static int alloc_buffers(const driver_opts *o, int wrank, int wsize, long maxbyt
            recvbytes = (size_t)maxbytes * (size_t)wsize;
     if (o->vfn) { /* blocks of up to maxbytes at displacements with gaps (int elements) */
         int tsize;
-        MPI_Type_size(o->dtype, &tsize);
+        MPI_Type_size(o->mpi_dtype, &tsize);
         sendbytes = recvbytes = v_buffer_bytes(wsize, maxbytes, tsize);
         if (sendbytes / (size_t)tsize > INT_MAX) {
             if (wrank == 0)

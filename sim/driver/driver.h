@@ -11,6 +11,7 @@
 #include "collsim_algorithms.h"
 #include "account.h"
 #include "distributions.h"
+#include "case_fields.h"
 
 /* ---- what differs between collectives: one descriptor each ----
  * Both move blocks of `bytes` (count x dtype); the receive buffer holds p
@@ -33,26 +34,26 @@ static inline int send_blocks(const coll_desc *c, int p) { return c->send_blocks
 
 /* What parse_args (driver.c) makes of the command line. */
 typedef struct {
+    /* case_fields.def: iters, warmup, fold, dtype (its name), in_place,
+     * account (print the per-level message counts after each size), region,
+     * dist and seed as given (v-collectives; parsed into vdist), and the
+     * host's own fields, unused here */
+#define CS_CASE_FIELD CS_CASE_MEMBER
+#include "case_fields.def"
+#undef CS_CASE_FIELD
     const char *coll;
     const char *alg;
     const coll_desc *desc; /* NULL for pingpong */
     collsim_block_coll_fn fn;
     collsim_alltoallv_fn vfn; /* set instead of fn for a v-collective */
     int region_setup;         /* coll_loc_prepare before timing (algorithms.def) */
-    cs_dist dist;             /* v-collectives: block sizes (--dist, --seed) */
-    unsigned long seed;
+    cs_dist vdist;            /* v-collectives: block sizes (--dist, --seed) */
     long *sizes;
     int nsizes;
     long *nps;
     int nnps;
-    int fold;
-    int iters;
-    int warmup;
-    int in_place;
     int pingpong; /* --coll pingpong: point-to-point timing, see pingpong_comm */
-    int account;  /* --account: print the per-level message counts after each size */
-    MPI_Datatype dtype;
-    const char *dtype_name;
+    MPI_Datatype mpi_dtype;
     const char *csv_path;
     /* test hook: COLLSIM_FAULT=rank:block:offset flips that received byte after
      * each call, so the tests can prove that the data check catches errors */

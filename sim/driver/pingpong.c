@@ -16,7 +16,7 @@ int pingpong_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbuf,
     int rank, p, tsize, failures = 0;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &p);
-    MPI_Type_size(o->dtype, &tsize);
+    MPI_Type_size(o->mpi_dtype, &tsize);
     if (p < 2) {
         if (rank == 0)
             fprintf(stderr, "collsim-driver: pingpong needs at least 2 ranks (got %d)\n", p);
@@ -41,11 +41,11 @@ int pingpong_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbuf,
                 memcpy(recvbuf, antipattern_block(0), (size_t)bytes);
             double t0 = MPI_Wtime();
             if (rank == 0) {
-                MPI_Send(sendbuf, count, o->dtype, peer, 79, comm);
-                MPI_Recv(recvbuf, count, o->dtype, peer, 79, comm, MPI_STATUS_IGNORE);
+                MPI_Send(sendbuf, count, o->mpi_dtype, peer, 79, comm);
+                MPI_Recv(recvbuf, count, o->mpi_dtype, peer, 79, comm, MPI_STATUS_IGNORE);
             } else {
-                MPI_Recv(recvbuf, count, o->dtype, peer, 79, comm, MPI_STATUS_IGNORE);
-                MPI_Send(recvbuf, count, o->dtype, peer, 79, comm);
+                MPI_Recv(recvbuf, count, o->mpi_dtype, peer, 79, comm, MPI_STATUS_IGNORE);
+                MPI_Send(recvbuf, count, o->mpi_dtype, peer, 79, comm);
             }
             double t1 = MPI_Wtime();
             if (it >= o->warmup)

@@ -74,7 +74,7 @@ static long v_side_build(const driver_opts *o, int *counts, int *displs, int ran
     for (int q = 0; q < p; q++) {
         const int j = in_send ? v_send_order(rank, q, p) : v_recv_order(rank, q, p);
         const int src = in_send ? rank : j, dst = in_send ? j : rank;
-        counts[j] = (int)cs_dist_block(&o->dist, o->seed, src, dst, max_count);
+        counts[j] = (int)cs_dist_block(&o->vdist, o->seed, src, dst, max_count);
         pos += v_gap(src, dst);
         displs[j] = (int)pos;
         pos += counts[j];
@@ -86,8 +86,8 @@ void v_layout_build(const driver_opts *o, v_layout *L, int rank, int p, long max
 {
     if (o->fold) { /* counts only; displacements: v_fold_displs */
         for (int j = 0; j < p; j++) {
-            L->scounts[j] = (int)cs_dist_block(&o->dist, o->seed, rank, j, max_count);
-            L->rcounts[j] = (int)cs_dist_block(&o->dist, o->seed, j, rank, max_count);
+            L->scounts[j] = (int)cs_dist_block(&o->vdist, o->seed, rank, j, max_count);
+            L->rcounts[j] = (int)cs_dist_block(&o->vdist, o->seed, j, rank, max_count);
         }
         return;
     }

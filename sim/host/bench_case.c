@@ -6,17 +6,17 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "distributions.h"
 
-static int dtype_size(const char *dtype)
+const cs_field cs_case_fields[CS_NFIELDS] = {
+#define CS_CASE_FIELD(...) CS_FIELD_ENTRY(cs_case, __VA_ARGS__)
+#include "case_fields.def"
+#undef CS_CASE_FIELD
+};
+
+void cs_case_init(cs_case *c)
 {
-    if (!strcmp(dtype, "byte"))
-        return 1;
-    if (!strcmp(dtype, "int"))
-        return 4;
-    if (!strcmp(dtype, "double"))
-        return 8;
-    return 0;
+    memset(c, 0, sizeof *c);
+    cs_fields_defaults(cs_case_fields, c);
 }
 
 /* Per simulated rank, beyond its buffers: its actor stack as configured, plus
@@ -71,6 +71,8 @@ double cs_mem_available(void)
     return kb * 1024;
 }
 
+/* The driver's command line: the SPECIAL fields by hand, the others from
+ * the table. */
 static void driver_args_fmt(const cs_case *c, char buf[][64], char **sizes, char **nps,
                             const char *csv, const char **argv)
 {
@@ -81,33 +83,9 @@ static void driver_args_fmt(const cs_case *c, char buf[][64], char **sizes, char
     argv[n++] = c->alg.driver_alg;
     argv[n++] = "--sizes";
     argv[n++] = *sizes = cs_numlist_join(c->sizes);
-    argv[n++] = "--mode";
-    argv[n++] = c->fold ? "fold" : "check";
-    snprintf(buf[0], 64, "%d", c->iters);
-    snprintf(buf[1], 64, "%d", c->warmup);
-    argv[n++] = "--iters";
-    argv[n++] = buf[0];
-    argv[n++] = "--warmup";
-    argv[n++] = buf[1];
-    argv[n++] = "--dtype";
-    argv[n++] = c->dtype;
     argv[n++] = "--csv";
     argv[n++] = csv;
-    if (c->in_place)
-        argv[n++] = "--in-place";
-    if (c->account)
-        argv[n++] = "--account";
-    if (c->region && c->region[0]) {
-        argv[n++] = "--region";
-        argv[n++] = c->region;
-    }
-    if (cs_collective_variable(c->alg.collective)) {
-        snprintf(buf[2], 64, "%lu", c->seed);
-        argv[n++] = "--dist";
-        argv[n++] = c->dist ? c->dist : "uniform";
-        argv[n++] = "--seed";
-        argv[n++] = buf[2];
-    }
+    n = cs_fields_argv(cs_case_fields, c, c->alg.collective, buf, argv, n);
     *nps = NULL;
     if (c->np_list) {
         argv[n++] = "--np-list";
@@ -153,8 +131,8 @@ static void fill_launch(const cs_case *c, const char *workdir, cs_launch *l, cha
 char *cs_case_cmdline(const cs_case *c, const char *workdir)
 {
     cs_launch l;
-    char paths[5][1024], nums[3][64], *sizes, *nps;
-    const char *argv[32];
+    char paths[5][1024], nums[CS_NFIELDS][64], *sizes, *nps;
+    const char *argv[2 * CS_NFIELDS + 12];
     fill_launch(c, workdir, &l, paths);
     driver_args_fmt(c, nums, &sizes, &nps, paths[1], argv);
     l.driver_args = argv;
@@ -181,27 +159,9 @@ int cs_case_check(const cs_case *c, cs_err *err)
 {
     if (c->region && c->region[0] && cs_region_check(c->platform, c->region, "", err))
         return -1;
-    int tsize = dtype_size(c->dtype);
-    if (!tsize)
-        return cs_fail(err, "unknown datatype '%s' (valid: byte, int, double)", c->dtype);
-    for (size_t i = 0; i < c->sizes->n; i++)
-        if (c->sizes->v[i] % tsize)
-            return cs_fail(err, "size %ld is not a multiple of the %s size (%d bytes)",
-                           c->sizes->v[i], c->dtype, tsize);
-    if (c->in_place && !cs_collective_in_place(c->alg.collective))
-        return cs_fail(err, "--in-place is not supported for %s", c->alg.collective);
-    if (cs_collective_variable(c->alg.collective)) {
-        cs_dist d;
-        char derr[512];
-        if (cs_dist_parse(c->dist ? c->dist : "uniform", &d, derr, sizeof derr))
-            return cs_fail(err, "%s", derr);
-    } else if (c->dist) {
-        return cs_fail(err, "a block-size distribution applies to alltoallv only, not %s",
-                       c->alg.collective);
-    }
-    if (c->iters < 1 || c->warmup < 0)
-        return cs_fail(err, "iterations must be >= 1 and warm-ups >= 0 (got %d and %d)", c->iters,
-                       c->warmup);
+    if (cs_fields_check(cs_case_fields, c, c->alg.collective, 0, err) ||
+        cs_fields_check_sizes(c->dtype, c->sizes->v, c->sizes->n, err))
+        return -1;
     for (size_t i = 0; c->np_list && i < c->np_list->n; i++)
         if (c->np_list->v[i] > c->np)
             return cs_fail(err, "process count %ld exceeds the %d simulated ranks",
@@ -236,8 +196,8 @@ pid_t cs_case_start(const cs_case *c, const char *workdir, int show_table, cs_er
         return (pid_t)cs_fail(err, "cannot create %s: %s", workdir, strerror(errno));
     int *node_of_rank = cs_xmalloc((size_t)c->np * sizeof(int));
     cs_launch l;
-    char paths[5][1024], nums[3][64], *sizes, *nps;
-    const char *argv[32];
+    char paths[5][1024], nums[CS_NFIELDS][64], *sizes, *nps;
+    const char *argv[2 * CS_NFIELDS + 12];
     fill_launch(c, workdir, &l, paths);
     int rc = cs_map_ranks(c->platform, c->mapping, c->np, c->oversubscribe, c->ppn,
                           node_of_rank, err);
@@ -287,24 +247,13 @@ static void error_tail(const char *path, char *out, size_t len)
 void cs_case_row(const cs_case *c, int np, long bytes, cs_result *r)
 {
     cs_result_init(r);
+    cs_fields_row(cs_case_fields, c, c->alg.collective, r);
     snprintf(r->platform, sizeof r->platform, "%s", c->platform->name);
     snprintf(r->mapping, sizeof r->mapping, "%s", cs_mapping_name(c->mapping));
-    r->np = np;
-    r->ppn = c->ppn;
     snprintf(r->collective, sizeof r->collective, "%s", c->alg.collective);
     snprintf(r->algorithm, sizeof r->algorithm, "%s", c->alg.name);
-    snprintf(r->region, sizeof r->region, "%s", c->region ? c->region : "");
-    snprintf(r->dtype, sizeof r->dtype, "%s", c->dtype);
-    snprintf(r->mode, sizeof r->mode, "%s", c->fold ? "fold" : "check");
-    cs_dist d;
-    char derr[512];
-    if (cs_collective_variable(c->alg.collective) &&
-        !cs_dist_parse(c->dist ? c->dist : "uniform", &d, derr, sizeof derr)) {
-        snprintf(r->dist, sizeof r->dist, "%s", d.name); /* the canonical spelling */
-        r->seed = c->seed;
-    }
+    r->np = np;
     r->bytes = bytes;
-    r->iterations = c->iters;
 }
 
 int cs_case_timed_out(const cs_case *c, int exit_code, int signaled, double wall_s)

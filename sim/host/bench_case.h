@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 
+#include "case_fields.h"
 #include "cs_error.h"
 #include "mapping.h"
 #include "numlist.h"
@@ -14,29 +15,21 @@
 #include "smpirun.h"
 
 typedef struct {
+    /* the parameters of case_fields.def: np, ppn, region, dtype, fold (0:
+     * check, real buffers and a data check; 1: fold), dist (alltoallv's
+     * block sizes as spelled for --dist, NULL: uniform; sizes are then N,
+     * the largest block), seed, iters, warmup, in_place, account, timeout_s
+     * (0: none), oversubscribe */
+#define CS_CASE_FIELD CS_CASE_MEMBER
+#include "case_fields.def"
+#undef CS_CASE_FIELD
+    /* the table's SPECIAL fields, of their own types */
     const cs_platform *platform;
     cs_mapping mapping;
-    int np;
-    int oversubscribe;
-    int ppn;                 /* ranks per node; 0: the default (mapping.h) */
-    cs_alg_sel alg;
+    cs_alg_sel alg;          /* collective and algorithm */
     const cs_numlist *sizes; /* bytes per rank */
-    int iters, warmup;
-    int fold;                /* 0: check (real buffers, data check), 1: fold */
-    const char *dtype;       /* byte | int | double */
-    int in_place;            /* call with MPI_IN_PLACE as sendbuf */
-    int account;             /* the driver prints per-level message counts (--account) */
-    /* the locality level the locality-aware algorithms take as their region
-     * (driver --region); NULL or "": the driver's default, "node" */
-    const char *region;
-    /* v-collectives (alltoallv): the block-size distribution, as spelled for
-     * --dist (sim/driver/distributions.h; NULL: uniform) and its seed; sizes
-     * are then N, the largest block */
-    const char *dist;
-    unsigned long seed;
     const char *extra_cfg[CS_MAX_CFG];
     int nextra;
-    int timeout_s;           /* 0: none */
     /* optional: run on the first p ranks of the np-rank mapping for each p
      * here (one smpirun covers many process counts; used by the tests) */
     const cs_numlist *np_list;
@@ -45,6 +38,12 @@ typedef struct {
      * case's fate does not depend on what the other workers happen to hold) */
     double mem_budget;
 } cs_case;
+
+/* case_fields.def over cs_case */
+extern const cs_field cs_case_fields[CS_NFIELDS];
+
+/* A case with every field at its default (case_fields.def). */
+void cs_case_init(cs_case *c);
 
 /* Host memory the case needs, estimated from buffers and per-rank overheads;
  * _at: the same with `maxsize` as its largest size. */

@@ -24,40 +24,71 @@ static int die(const cs_err *e)
     return 2;
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: collsim COMMAND [options]\n"
-            "  demo                          run the default scenario (scenarios/quickstart.xml)\n"
-            "  test                          build and run the whole test suite (./collsim only)\n"
-            "  list algorithms|platforms     what can be simulated\n"
-            "  bench --platform NAME|FILE --np N --alg NAME --sizes LIST\n"
-            "        [--coll allgather|alltoall|alltoallv] [--map sequential|cyclic] [--check|--fold] [--iters K]\n"
-            "        [--warmup W] [--dtype byte|int|double] [--oversubscribe] [--in-place]\n"
-            "        [--ppn K] [--account]     K ranks per node; per-level message counts\n"
-            "        [--region LEVEL]          the locality-aware algorithms' region: a level\n"
-            "                                the platform declares (default node)\n"
-            "        [--timeout S] [--dist uniform|window:R|gaussian|powerlaw:B[:K]] [--seed S]\n"
-            "                                (alltoallv: block sizes; --sizes then gives N, the largest)\n"
-            "        [--smpi-cfg NAME:VALUE]...  one simulated run, OSU-style table\n"
-            "  run SCENARIO.xml [--out DIR] [-j N] [--resume] [--force] [--memory SIZE]\n"
+/* Each command's usage, printed by `collsim help` (all) and `collsim CMD
+ * --help` (one); bench's options come from case_fields.def. */
+static const struct {
+    const char *cmd, *text;
+} usages[] = {
+    {"demo", "  demo                          run the default scenario (scenarios/quickstart.xml)\n"},
+    {"test", "  test                          build and run the whole test suite (./collsim only)\n"},
+    {"list", "  list algorithms|platforms     what can be simulated\n"},
+    {"bench", "  bench --platform NAME|FILE --np N --alg NAME [--sizes LIST] [options]\n"
+              "                                one simulated run, OSU-style table; options:\n"},
+    {"run", "  run SCENARIO.xml [--out DIR] [-j N] [--resume] [--force] [--memory SIZE]\n"
             "        [--only KEY=VALUE,...] [--case K]\n"
             "                                run a sweep; rows go to DIR/results.csv\n"
             "  run SCENARIO.xml --emit slurm|parallel [--out DIR] [--only ...] [--entry CMD]\n"
-            "                                one task per case: DIR/collsim.sbatch or DIR/jobs.txt\n"
-            "  merge DIR/tasks/*/results.csv --out DIR/results.csv\n"
-            "                                join the tasks' results\n"
-            "  check RESULTS.csv [--baseline BASE.csv [--rtol X] [--strict] [--update]]\n"
-            "        [--scenario FILE.xml]   compare with a baseline; check expectations\n"
-            "  report RESULTS.csv [--out DIR] [--focus ALG] [--baseline ALG]\n"
-            "                                figures and tables in DIR/report.md\n"
-            "                                (default DIR: the results' directory + /report)\n"
-            "  postal --platform NAME|FILE [--nodes A,B] [--sizes LIST]\n"
-            "                                Hockney alpha, beta from a simulated ping-pong\n"
-            "  calibrate PLATFORM [--sizes LIST] [--max-error PCT]\n"
-            "                                per declared locality level: ping-pong, alpha and beta\n"
-            "                                per regime, against the platform's published values\n"
-            "Sizes and process counts: 1,2,4 | 1:1048576 (doubling) | 5:253:8 (step) | 64K\n");
+            "                                one task per case: DIR/collsim.sbatch or DIR/jobs.txt\n"},
+    {"merge", "  merge DIR/tasks/*/results.csv --out DIR/results.csv\n"
+              "                                join the tasks' results\n"},
+    {"check", "  check RESULTS.csv [--baseline BASE.csv [--rtol X] [--strict] [--update]]\n"
+              "        [--scenario FILE.xml]   compare with a baseline; check expectations\n"},
+    {"report", "  report RESULTS.csv [--out DIR] [--focus ALG] [--baseline ALG]\n"
+               "                                figures and tables in DIR/report.md\n"
+               "                                (default DIR: the results' directory + /report)\n"},
+    {"postal", "  postal --platform NAME|FILE [--nodes A,B] [--sizes LIST]\n"
+               "                                Hockney alpha, beta from a simulated ping-pong\n"},
+    {"calibrate", "  calibrate PLATFORM [--sizes LIST] [--max-error PCT]\n"
+                  "                                per declared locality level: ping-pong, alpha and beta\n"
+                  "                                per regime, against the platform's published values\n"},
+};
+#define NUSAGES (sizeof usages / sizeof usages[0])
+
+static void usage_of(FILE *f, size_t i)
+{
+    fputs(usages[i].text, f);
+    if (strcmp(usages[i].cmd, "bench"))
+        return;
+    cs_fields_usage(cs_case_fields, f, 0);
+    fprintf(f, "    %-36s %s\n", "--smpi-cfg NAME:VALUE", "an SMPI 3.32 option (repeatable)");
+}
+
+static const char *const numbers_help =
+    "Sizes and process counts: 1,2,4 | 1:1048576 (doubling) | 5:253:8 (step) | 64K\n";
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: collsim COMMAND [options]   (collsim COMMAND --help: one command)\n");
+    for (size_t i = 0; i < NUSAGES; i++)
+        usage_of(f, i);
+    fputs(numbers_help, f);
+}
+
+/* `collsim CMD --help` (or -h anywhere among its arguments): CMD's usage on
+ * stdout. 1 when printed. */
+static int command_help(const char *cmd, int argc, char **argv)
+{
+    int asked = 0;
+    for (int i = 0; i < argc; i++)
+        asked |= !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
+    for (size_t i = 0; asked && i < NUSAGES; i++)
+        if (!strcmp(usages[i].cmd, cmd)) {
+            printf("usage: collsim %s ...\n", cmd);
+            usage_of(stdout, i);
+            fputs(numbers_help, stdout);
+            return 1;
+        }
+    return 0;
 }
 
 static int cmd_list(int argc, char **argv)
@@ -157,72 +188,35 @@ static void bench_cleanup_on_signal(const char *workdir)
 static int cmd_bench(int argc, char **argv)
 {
     cs_err e;
-    const char *platform = NULL, *coll = "allgather", *alg = NULL, *sizes = "1:1048576",
-               *map = "sequential";
     cs_case c;
-    memset(&c, 0, sizeof c);
-    c.iters = 3;
-    c.warmup = 1;
-    c.dtype = "byte";
-    c.seed = 1;
-    int np = 0, seed_given = 0;
+    cs_case_init(&c);
+    /* the SPECIAL fields' text, resolved below */
+    const char *raw[CS_NFIELDS];
+    for (int k = 0; k < CS_NFIELDS; k++)
+        raw[k] = cs_case_fields[k].dflt_s;
+    unsigned long given = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define VALUE()                                                                                    \
-    do {                                                                                           \
-        if (!v) {                                                                                  \
-            fprintf(stderr, "collsim: %s needs a value\n", a);                                    \
-            return 2;                                                                              \
-        }                                                                                          \
-        i++;                                                                                       \
-    } while (0)
-        if (!strcmp(a, "--platform")) { VALUE(); platform = v; }
-        else if (!strcmp(a, "--np")) { VALUE(); if (parse_int(a, v, 1, &np, &e)) return die(&e); }
-        else if (!strcmp(a, "--map")) { VALUE(); map = v; }
-        else if (!strcmp(a, "--coll")) { VALUE(); coll = v; }
-        else if (!strcmp(a, "--alg")) { VALUE(); alg = v; }
-        else if (!strcmp(a, "--sizes")) { VALUE(); sizes = v; }
-        else if (!strcmp(a, "--iters")) { VALUE(); if (parse_int(a, v, 1, &c.iters, &e)) return die(&e); }
-        else if (!strcmp(a, "--warmup")) { VALUE(); if (parse_int(a, v, 0, &c.warmup, &e)) return die(&e); }
-        else if (!strcmp(a, "--timeout")) { VALUE(); if (parse_int(a, v, 1, &c.timeout_s, &e)) return die(&e); }
-        else if (!strcmp(a, "--ppn")) { VALUE(); if (parse_int(a, v, 1, &c.ppn, &e)) return die(&e); }
-        else if (!strcmp(a, "--dtype")) { VALUE(); c.dtype = v; }
-        else if (!strcmp(a, "--dist")) { VALUE(); c.dist = v; }
-        else if (!strcmp(a, "--region")) { VALUE(); c.region = v; }
-        else if (!strcmp(a, "--seed")) {
-            VALUE();
-            char *end;
-            errno = 0;
-            c.seed = strtoul(v, &end, 10);
-            if (end == v || *end || errno || v[0] == '-') {
-                fprintf(stderr, "collsim: --seed needs an integer >= 0 (got '%s')\n", v);
-                return 2;
-            }
-            seed_given = 1;
-        }
-        else if (!strcmp(a, "--smpi-cfg")) {
-            VALUE();
+        int got = cs_fields_parse(cs_case_fields, &c, 0, argc, argv, &i, raw, &given, &e);
+        if (got < 0)
+            return die(&e);
+        if (got)
+            continue;
+        if (!strcmp(a, "--smpi-cfg") && v) {
             if (c.nextra == CS_MAX_CFG - 2 || !strchr(v, ':')) {
                 fprintf(stderr, "collsim: --smpi-cfg takes NAME:VALUE (an SMPI 3.32 option), got '%s'\n", v);
                 return 2;
             }
             c.extra_cfg[c.nextra++] = v;
-        }
-        else if (!strcmp(a, "--check")) c.fold = 0;
-        else if (!strcmp(a, "--fold")) c.fold = 1;
-        else if (!strcmp(a, "--oversubscribe")) c.oversubscribe = 1;
-        else if (!strcmp(a, "--in-place")) c.in_place = 1;
-        else if (!strcmp(a, "--account")) c.account = 1;
-        else {
-            fprintf(stderr, "collsim: bench: unknown option '%s'\n", a);
-            usage(stderr);
+            i++;
+        } else {
+            fprintf(stderr, "collsim: bench: unknown option '%s' (collsim bench --help lists them)\n", a);
             return 2;
         }
-#undef VALUE
     }
-    if (!platform || !np || !alg) {
-        fprintf(stderr, "collsim: bench needs --platform, --np and --alg\n");
-        usage(stderr);
+    const char *platform = raw[CS_F_platform], *alg = raw[CS_F_algorithm], *map = raw[CS_F_mapping];
+    if (!platform || !c.np || !alg) {
+        fprintf(stderr, "collsim: bench needs --platform, --np and --alg (collsim bench --help)\n");
         return 2;
     }
     char *path;
@@ -231,18 +225,16 @@ static int cmd_bench(int argc, char **argv)
     if (cs_platform_find(platform, &path, &e) || cs_platform_load(path, &pf, &e))
         return die(&e);
     free(path);
-    if (cs_mapping_parse(map, &c.mapping, &e) || cs_resolve_alg(coll, alg, &c.alg, &e) ||
-        cs_numlist_parse(sizes, "size list", 1, 0, &sl, &e)) {
+    if (cs_mapping_parse(map, &c.mapping, &e) ||
+        cs_resolve_alg(raw[CS_F_collective], alg, &c.alg, &e) ||
+        cs_numlist_parse(raw[CS_F_sizes], "size list", 1, 0, &sl, &e)) {
         cs_platform_free(&pf);
         return die(&e);
     }
     c.platform = &pf;
-    c.np = np;
     c.sizes = &sl;
-    if (seed_given && !cs_collective_variable(c.alg.collective))
-        cs_fail(&e, "--seed applies to alltoallv only, not %s", c.alg.collective);
-
-    if ((seed_given && !cs_collective_variable(c.alg.collective)) || cs_case_check(&c, &e)) {
+    if (cs_fields_check(cs_case_fields, &c, c.alg.collective, given, &e) ||
+        cs_case_check(&c, &e)) {
         cs_platform_free(&pf);
         cs_numlist_free(&sl);
         return die(&e);
@@ -255,7 +247,7 @@ static int cmd_bench(int argc, char **argv)
         return 2;
     }
     printf("# platform %s (%d nodes, %ld cores), %s mapping, %d ranks", pf.name, pf.nnodes,
-           pf.total_cores, map, np);
+           pf.total_cores, map, c.np);
     if (c.ppn)
         printf(", %d per node", c.ppn);
     if (c.region && c.region[0])
@@ -280,7 +272,7 @@ static int cmd_bench(int argc, char **argv)
         if (strcmp(rows[i].status, "ok")) {
             if (!bad)
                 fprintf(stderr, "collsim: %s/%s np=%d size %ld: %s: %s\n", rows[i].collective,
-                        rows[i].algorithm, np, rows[i].bytes, rows[i].status, rows[i].note);
+                        rows[i].algorithm, c.np, rows[i].bytes, rows[i].status, rows[i].note);
             bad = 1;
         }
     if (bad) {
@@ -334,8 +326,8 @@ static int cmd_run(int argc, char **argv, int demo)
         else if (!strcmp(a, "--force")) o.force = 1;
         else if (a[0] != '-' && !scenario) scenario = a;
         else {
-            fprintf(stderr, "collsim: run: unexpected argument '%s'\n", a);
-            usage(stderr);
+            fprintf(stderr, "collsim: run: unexpected argument '%s' (collsim run --help lists "
+                            "the options)\n", a);
             return 2;
         }
     }
@@ -385,6 +377,8 @@ int main(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     const char *cmd = argv[1];
+    if (command_help(cmd, argc - 2, argv + 2))
+        return 0;
     if (!strcmp(cmd, "list"))
         return cmd_list(argc - 2, argv + 2);
     if (!strcmp(cmd, "bench"))

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "case_fields.h"
+
 /* algorithms.def's words, as values: a word not listed here fails to compile */
 #define REG_in_place 1
 #define REG_no_in_place 0
@@ -62,57 +64,51 @@ static const char *const native_alltoallv[] = {
     "pair_one_barrier", "ring", "ring_light_barrier", "ring_mpi_barrier", "ring_one_barrier", NULL};
 static const char *const selectors[] = {"ompi", "mpich", "mvapich2", "impi", NULL};
 
-/* The collectives the driver runs, with their buffers in blocks. */
-static const struct {
-    const char *name;
-    const char *const *natives;
-    int send_blocks_per_rank; /* 0: one send block; 1: one per rank */
-    int in_place;             /* the driver offers MPI_IN_PLACE */
-} collectives[] = {
-    {"allgather", native_allgather, 0, 1},
-    {"alltoall", native_alltoall, 1, 0},
-    {"alltoallv", native_alltoallv, 1, 0},
-};
-#define NCOLLECTIVES (sizeof collectives / sizeof collectives[0])
+/* The collectives (collectives.def), each with its SMPI built-ins. */
+static const char *const *natives_of(const char *coll)
+{
+#define CS_COLLECTIVE(name, blocks, in_place, variable)                                            \
+    if (!strcmp(coll, #name))                                                                      \
+        return native_##name;
+#include "collectives.def"
+#undef CS_COLLECTIVE
+    return NULL;
+}
 
-static const char *const collective_names[] = {"allgather", "alltoall", "alltoallv", NULL};
+static const char *const collective_names[] = {
+#define CS_COLLECTIVE(name, blocks, in_place, variable) #name,
+#include "collectives.def"
+#undef CS_COLLECTIVE
+    NULL};
 
 const char *const *cs_collectives(void) { return collective_names; }
 
-static int collective_index(const char *coll)
-{
-    for (size_t i = 0; i < NCOLLECTIVES; i++)
-        if (!strcmp(collectives[i].name, coll))
-            return (int)i;
-    return -1;
-}
-
 int cs_collective_valid(const char *coll, cs_err *err)
 {
-    if (collective_index(coll) >= 0)
+    if (cs_coll_find(coll))
         return 0;
-    return cs_fail(err, "unknown collective '%s' (valid: allgather, alltoall, alltoallv)", coll);
+    return cs_fail(err, "unknown collective '%s' (valid: %s)", coll, cs_coll_names(", "));
 }
 
 int cs_collective_send_blocks(const char *coll, int np)
 {
-    int i = collective_index(coll);
-    return i >= 0 && collectives[i].send_blocks_per_rank ? np : 1;
+    const cs_coll_props *p = cs_coll_find(coll);
+    return p && p->send_blocks_per_rank ? np : 1;
 }
 
 int cs_collective_in_place(const char *coll)
 {
-    int i = collective_index(coll);
-    return i >= 0 && collectives[i].in_place;
+    const cs_coll_props *p = cs_coll_find(coll);
+    return p && p->in_place;
 }
 
-int cs_collective_variable(const char *coll) { return !strcmp(coll, "alltoallv"); }
-
-const char *const *cs_native_algorithms(const char *coll)
+int cs_collective_variable(const char *coll)
 {
-    int i = collective_index(coll);
-    return i < 0 ? NULL : collectives[i].natives;
+    const cs_coll_props *p = cs_coll_find(coll);
+    return p && p->variable;
 }
+
+const char *const *cs_native_algorithms(const char *coll) { return natives_of(coll); }
 
 const char *const *cs_native_selectors(void) { return selectors; }
 

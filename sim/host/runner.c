@@ -382,13 +382,12 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
             sl->c = c;
             sl->c.sizes = &sl->fit;
             sl->need = need;
-            char ppn[48] = "";
-            if (sl->c.ppn)
-                snprintf(ppn, sizeof ppn, "-ppn%d", sl->c.ppn);
-            snprintf(sl->workdir, sizeof sl->workdir, "%s/cases/%s-%s%s-np%d-%s-%s%s%s", o->out_dir,
-                     sl->c.platform->name, cs_mapping_name(sl->c.mapping), ppn, sl->c.np,
-                     sl->c.alg.collective, sl->c.alg.name, sl->c.region ? "-" : "",
-                     sl->c.region ? sl->c.region : "");
+            /* the fields a sweep varies besides these, e.g. -ppn4-socket */
+            char label[160];
+            cs_fields_label(cs_case_fields, &sl->c, '-', label, sizeof label);
+            snprintf(sl->workdir, sizeof sl->workdir, "%s/cases/%s-%s%s-np%d-%s-%s", o->out_dir,
+                     sl->c.platform->name, cs_mapping_name(sl->c.mapping), label, sl->c.np,
+                     sl->c.alg.collective, sl->c.alg.name);
             for (char *q = sl->workdir + strlen(o->out_dir); *q; q++)
                 if (*q == ':')
                     *q = '_';
@@ -428,14 +427,9 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
                 done++;
                 failed_cases++;
                 char line[2600];
-                if (sl->c.ppn)
-                    snprintf(ppn, sizeof ppn, " ppn=%d", sl->c.ppn);
-                if (sl->c.region) {
-                    size_t u = strlen(ppn);
-                    snprintf(ppn + u, sizeof ppn - u, " region=%.12s", sl->c.region);
-                }
+                cs_fields_label(cs_case_fields, &sl->c, ' ', label, sizeof label);
                 snprintf(line, sizeof line, "%s %s%s np=%d %s/%s: error: %s", sl->c.platform->name,
-                         cs_mapping_name(sl->c.mapping), ppn, sl->c.np, sl->c.alg.collective,
+                         cs_mapping_name(sl->c.mapping), label, sl->c.np, sl->c.alg.collective,
                          sl->c.alg.name, e.msg);
                 cs_progress_case(&prog, 1, case_work(&sl->c), line);
                 j--; /* reuse this slot */
@@ -489,18 +483,13 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
             done++;
             failed_cases += bad;
             char line[640];
-            char ppn[48] = "", refused[80] = "";
+            char label[160], refused[80] = "";
             if (sl->refused)
                 snprintf(refused, sizeof refused, "; %zu size%s refused: memory", sl->refused,
                          sl->refused > 1 ? "s" : "");
-            if (sl->c.ppn)
-                snprintf(ppn, sizeof ppn, " ppn=%d", sl->c.ppn);
-            if (sl->c.region) {
-                size_t u = strlen(ppn);
-                snprintf(ppn + u, sizeof ppn - u, " region=%.12s", sl->c.region);
-            }
+            cs_fields_label(cs_case_fields, &sl->c, ' ', label, sizeof label);
             snprintf(line, sizeof line, "%-8s %-10s%s np=%-5d %-30s %s (%.1f s%s)",
-                     sl->c.platform->name, cs_mapping_name(sl->c.mapping), ppn, sl->c.np,
+                     sl->c.platform->name, cs_mapping_name(sl->c.mapping), label, sl->c.np,
                      sl->c.alg.name, run_bad ? (timed_out ? "TIMEOUT" : "FAILED") : "ok", wall,
                      refused);
             cs_progress_case(&prog, bad, case_work(&sl->c), line);

@@ -6,44 +6,58 @@
 
 #include "numlist.h"
 
-enum { K_PLATFORM, K_MAPPING, K_NP, K_COLLECTIVE, K_ALG, K_PPN, K_REGION, NKEYS };
-static const char *const key_names[NKEYS] = {"platform", "mapping", "np", "collective", "alg",
-                                             "ppn", "region"};
+/* The keys are the case fields that have one (case_fields.def); a term's
+ * key is its field's index. */
+#define KEY(k) (cs_case_fields[k].only)
+#define NUMERIC(k) (cs_case_fields[k].kind == CS_FK_INT)
 
 typedef struct {
     int key;
     const char *value;
-    cs_numlist nps; /* K_NP, K_PPN: the value as a number list */
+    cs_numlist nps; /* numeric keys (np, ppn): the value as a number list */
 } term;
 
-static const char *text_of(const cs_case *c, int key)
+static const char *only_keys(void)
 {
-    switch (key) {
-    case K_PLATFORM: return c->platform->name;
-    case K_MAPPING: return cs_mapping_name(c->mapping);
-    case K_COLLECTIVE: return c->alg.collective;
-    case K_REGION: return c->region ? c->region : "";
-    default: return c->alg.name;
+    static char keys[256];
+    keys[0] = 0;
+    for (int k = 0; k < CS_NFIELDS; k++)
+        if (KEY(k)) {
+            size_t u = strlen(keys);
+            snprintf(keys + u, sizeof keys - u, "%s%s", u ? ", " : "", KEY(k));
+        }
+    return keys;
+}
+
+/* The case's value of field k as text (SPECIAL fields by hand). */
+static void text_of(const cs_case *c, int k, char *out, size_t len)
+{
+    switch (k) {
+    case CS_F_platform: snprintf(out, len, "%s", c->platform->name); break;
+    case CS_F_mapping: snprintf(out, len, "%s", cs_mapping_name(c->mapping)); break;
+    case CS_F_collective: snprintf(out, len, "%s", c->alg.collective); break;
+    case CS_F_algorithm: snprintf(out, len, "%s", c->alg.name); break;
+    default: cs_field_text(&cs_case_fields[k], c, out, len);
     }
 }
 
-static int number_of(const cs_case *c, int key) { return key == K_NP ? c->np : c->ppn; }
-
 static int matches(const cs_case *c, const term *t)
 {
-    if (t->key == K_NP || t->key == K_PPN) {
+    char v[160];
+    text_of(c, t->key, v, sizeof v);
+    if (NUMERIC(t->key)) {
         for (size_t i = 0; i < t->nps.n; i++)
-            if (t->nps.v[i] == number_of(c, t->key))
+            if (t->nps.v[i] == atol(v))
                 return 1;
         return 0;
     }
-    if (t->key == K_ALG) { /* NAME or COLLECTIVE/NAME */
+    if (t->key == CS_F_algorithm) { /* NAME or COLLECTIVE/NAME */
         char full[160];
         snprintf(full, sizeof full, "%s/%s", c->alg.collective, c->alg.name);
         if (!strcmp(t->value, full))
             return 1;
     }
-    return !strcmp(t->value, text_of(c, t->key));
+    return !strcmp(t->value, v);
 }
 
 /* The values of `key` among the cases, each once, in case order. */
@@ -51,16 +65,13 @@ static void values_of(const cs_case *cases, size_t n, int key, char *out, size_t
 {
     out[0] = 0;
     for (size_t i = 0; i < n; i++) {
-        char v[160];
-        int num = key == K_NP || key == K_PPN;
-        if (num)
-            snprintf(v, sizeof v, "%d", number_of(&cases[i], key));
-        else
-            snprintf(v, sizeof v, "%s", text_of(&cases[i], key));
+        char v[160], w[160];
+        text_of(&cases[i], key, v, sizeof v);
         int seen = 0;
-        for (size_t k = 0; k < i && !seen; k++)
-            seen = num ? number_of(&cases[k], key) == number_of(&cases[i], key)
-                       : !strcmp(text_of(&cases[k], key), v);
+        for (size_t k = 0; k < i && !seen; k++) {
+            text_of(&cases[k], key, w, sizeof w);
+            seen = !strcmp(v, w);
+        }
         if (seen)
             continue;
         size_t u = strlen(out);
@@ -82,17 +93,17 @@ static int parse_terms(const char *only, char *buf, term **out, int *nterms, cs_
             *eq = 0;
             value = eq + 1;
             const char *name = strcmp(tok, "algorithm") ? tok : "alg";
-            for (key = 0; key < NKEYS && strcmp(name, key_names[key]); key++)
+            for (key = 0; key < CS_NFIELDS && !(KEY(key) && !strcmp(name, KEY(key))); key++)
                 ;
-            if (key == NKEYS)
+            if (key == CS_NFIELDS)
                 return cs_fail(err, "--only %s: unknown key '%s' (valid keys: %s)", only, tok,
-                               CS_ONLY_KEYS);
+                               only_keys());
         } else if (last < 0) {
             return cs_fail(err, "--only %s: '%s' is not KEY=VALUE (valid keys: %s)", only, tok,
-                           CS_ONLY_KEYS);
+                           only_keys());
         }
         if (!*value)
-            return cs_fail(err, "--only %s: %s has no value", only, key_names[key]);
+            return cs_fail(err, "--only %s: %s has no value", only, KEY(key));
         if (*nterms == cap) {
             cap = cap ? 2 * cap : 8;
             *out = cs_xrealloc(*out, (size_t)cap * sizeof **out);
@@ -101,15 +112,16 @@ static int parse_terms(const char *only, char *buf, term **out, int *nterms, cs_
         memset(t, 0, sizeof *t);
         t->key = last = key;
         t->value = value;
-        if ((key == K_NP && cs_numlist_parse(value, "--only np", 0, 1, &t->nps, err)) ||
-            (key == K_PPN && cs_numlist_parse(value, "--only ppn", 0, 0, &t->nps, err))) {
+        char what[64];
+        snprintf(what, sizeof what, "--only %s", KEY(key));
+        if (NUMERIC(key) && cs_numlist_parse(value, what, 0, 0, &t->nps, err)) {
             (*nterms)--;
             return -1;
         }
     }
     if (!*nterms)
         return cs_fail(err, "--only needs KEY=VALUE terms, e.g. alg=sparbit,np=128 (valid keys: %s)",
-                       CS_ONLY_KEYS);
+                       only_keys());
     return 0;
 }
 
@@ -128,13 +140,13 @@ int cs_select_only(const char *only, cs_case *cases, size_t *n, cs_err *err)
             char valid[2048];
             values_of(cases, *n, t[i].key, valid, sizeof valid);
             rc = cs_fail(err, "--only %s: no case of the scenario has %s=%s (valid: %s)", only,
-                         key_names[t[i].key], t[i].value, valid);
+                         KEY(t[i].key), t[i].value, valid);
         }
     }
     size_t kept = 0;
     for (size_t k = 0; k < *n && !rc; k++) {
         int all = 1;
-        for (int key = 0; key < NKEYS && all; key++) {
+        for (int key = 0; key < CS_NFIELDS && all; key++) {
             int given = 0, any = 0;
             for (int i = 0; i < nt; i++)
                 if (t[i].key == key) {

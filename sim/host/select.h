@@ -10,10 +10,9 @@
 #include "bench_case.h"
 #include "cs_error.h"
 
-#define CS_ONLY_KEYS "platform, mapping, np, collective, alg, ppn, region"
-
-/* only: terms separated by commas, "alg=sparbit,np=128,mapping=cyclic". A
- * term without '=' is one more value of the key before it (alg=ring,bruck);
+/* only: terms separated by commas, "alg=sparbit,np=128,mapping=cyclic"; the
+ * keys are the case fields' (case_fields.def). A term without '=' is one
+ * more value of the key before it (alg=ring,bruck);
  * values of one key are alternatives, keys must all match. np values are
  * number-list items (8:64). Keeps the matching cases of cases[0..*n) in
  * order and updates *n. Errors: unknown keys (listing the valid ones), a

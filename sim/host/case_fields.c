@@ -1,0 +1,338 @@
+#include "case_fields.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "distributions.h"
+
+#define AT(f, obj, type) ((type *)((char *)(obj) + (f)->offset))
+#define AT_C(f, obj, type) ((const type *)((const char *)(obj) + (f)->offset))
+
+/* ---- collectives ---- */
+static const cs_coll_props collectives[] = {
+#define CS_COLLECTIVE(name, blocks, in_place, variable) {#name, blocks, in_place, variable},
+#include "collectives.def"
+#undef CS_COLLECTIVE
+};
+#define NCOLL (sizeof collectives / sizeof collectives[0])
+
+const cs_coll_props *cs_coll_find(const char *name)
+{
+    for (size_t i = 0; name && i < NCOLL; i++)
+        if (!strcmp(collectives[i].name, name))
+            return &collectives[i];
+    return NULL;
+}
+
+const char *cs_coll_names(const char *sep)
+{
+    static char joined[2][256];
+    char *out = joined[sep[0] == '|'];
+    out[0] = 0;
+    for (size_t i = 0; i < NCOLL; i++) {
+        size_t u = strlen(out);
+        snprintf(out + u, sizeof joined[0] - u, "%s%s", i ? sep : "", collectives[i].name);
+    }
+    return out;
+}
+
+static int is_variable(const char *coll)
+{
+    const cs_coll_props *p = cs_coll_find(coll);
+    return p && p->variable;
+}
+
+/* ---- words: "byte|int|double" ---- */
+
+/* The index of w among the '|'-separated words, or -1. */
+static int word_index(const char *words, const char *w)
+{
+    size_t len = strlen(w);
+    int k = 0;
+    for (const char *p = words; *p; k++) {
+        size_t n = strcspn(p, "|");
+        if (n == len && !strncmp(p, w, len))
+            return k;
+        p += n + (p[n] == '|');
+    }
+    return -1;
+}
+
+static void word_at(const char *words, int k, char *out, size_t len)
+{
+    const char *p = words;
+    for (; k > 0 && *p; k--)
+        p += strcspn(p, "|") + (p[strcspn(p, "|")] == '|');
+    snprintf(out, len, "%.*s", (int)strcspn(p, "|"), p);
+}
+
+/* "byte|int|double" as "byte, int, double" */
+static void words_list(const char *words, char *out, size_t len)
+{
+    out[0] = 0;
+    for (int k = 0;; k++) {
+        char w[64];
+        word_at(words, k, w, sizeof w);
+        if (!w[0])
+            break;
+        size_t u = strlen(out);
+        snprintf(out + u, len - u, "%s%s", k ? ", " : "", w);
+    }
+}
+
+int cs_dtype_size(const char *dtype)
+{
+    static const int sizes[] = {1, 4, 8}; /* in the order case_fields.def lists them */
+    int k = dtype ? word_index("byte|int|double", dtype) : -1;
+    return k < 0 ? 0 : sizes[k];
+}
+
+void cs_fields_defaults(const cs_field *t, void *obj)
+{
+    for (int i = 0; i < CS_NFIELDS; i++) {
+        const cs_field *f = &t[i];
+        switch (f->kind) {
+        case CS_FK_INT:
+        case CS_FK_FLAG: *AT(f, obj, int) = (int)f->dflt_n; break;
+        case CS_FK_ULONG: *AT(f, obj, unsigned long) = (unsigned long)f->dflt_n; break;
+        case CS_FK_WORD: *AT(f, obj, const char *) = f->dflt_s; break;
+        case CS_FK_CHOICE: *AT(f, obj, int) = word_index(f->arg, f->dflt_s); break;
+        case CS_FK_TEXT: *AT(f, obj, const char *) = NULL; break;
+        case CS_FK_SPECIAL: break;
+        }
+    }
+}
+
+void cs_fields_copy(const cs_field *dt, void *dst, const cs_field *st, const void *src)
+{
+    static const size_t size_of[] = {[CS_FK_INT] = sizeof(int), [CS_FK_ULONG] = sizeof(unsigned long),
+                                     [CS_FK_FLAG] = sizeof(int), [CS_FK_WORD] = sizeof(const char *),
+                                     [CS_FK_CHOICE] = sizeof(int), [CS_FK_TEXT] = sizeof(const char *),
+                                     [CS_FK_SPECIAL] = 0};
+    for (int k = 0; k < CS_NFIELDS; k++)
+        memcpy((char *)dst + dt[k].offset, (const char *)src + st[k].offset, size_of[dt[k].kind]);
+}
+
+static int parse_value(const cs_field *f, void *obj, const char *flag, const char *v, cs_err *err)
+{
+    char *end;
+    errno = 0;
+    if (f->kind == CS_FK_INT) {
+        long x = strtol(v, &end, 10);
+        if (end == v || *end || errno || x < f->min || x > 1 << 30)
+            return cs_fail(err, "%s needs an integer >= %ld (got '%s')", flag, f->min, v);
+        *AT(f, obj, int) = (int)x;
+    } else if (f->kind == CS_FK_ULONG) {
+        unsigned long x = strtoul(v, &end, 10);
+        if (end == v || *end || errno || v[0] == '-')
+            return cs_fail(err, "%s needs an integer >= 0 (got '%s')", flag, v);
+        *AT(f, obj, unsigned long) = x;
+    } else if (f->kind == CS_FK_CHOICE) {
+        int k = word_index(f->arg, v);
+        char valid[256];
+        words_list(f->arg, valid, sizeof valid);
+        if (k < 0)
+            return cs_fail(err, "%s: unknown value '%s' (valid: %s)", flag, v, valid);
+        *AT(f, obj, int) = k;
+    } else { /* WORD and TEXT: checked by cs_fields_check, with the case */
+        *AT(f, obj, const char *) = v;
+    }
+    return 0;
+}
+
+int cs_fields_parse(const cs_field *t, void *obj, int driver, int argc, char **argv, int *i,
+                    const char **raw, unsigned long *given, cs_err *err)
+{
+    const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    for (int k = 0; k < CS_NFIELDS; k++) {
+        const cs_field *f = &t[k];
+        const char *flag = driver ? f->driver : f->bench;
+        if (!driver && f->kind == CS_FK_CHOICE && !strncmp(a, "--", 2) &&
+            word_index(f->arg, a + 2) >= 0) { /* bench --fold: --mode fold */
+            *AT(f, obj, int) = word_index(f->arg, a + 2);
+            *given |= 1UL << k;
+            return 1;
+        }
+        if (!flag || strcmp(a, flag) || (f->kind == CS_FK_SPECIAL && !raw))
+            continue;
+        *given |= 1UL << k;
+        if (f->kind == CS_FK_FLAG) {
+            *AT(f, obj, int) = 1;
+            return 1;
+        }
+        if (!v)
+            return cs_fail(err, "%s needs a value (%s)", a, f->arg ? f->arg : "an integer");
+        ++*i;
+        if (f->kind == CS_FK_SPECIAL) {
+            raw[k] = v;
+            return 1;
+        }
+        return parse_value(f, obj, a, v, err) ? -1 : 1;
+    }
+    return 0;
+}
+
+/* dist: cs_dist_parse is its check and gives its canonical spelling */
+static int dist_canonical(const char *v, char *out, size_t len, cs_err *err)
+{
+    cs_dist d;
+    char derr[512];
+    if (cs_dist_parse(v && v[0] ? v : "uniform", &d, derr, sizeof derr))
+        return cs_fail(err, "%s", derr);
+    snprintf(out, len, "%s", d.name);
+    return 0;
+}
+
+int cs_fields_check(const cs_field *t, const void *obj, const char *collective,
+                    unsigned long given, cs_err *err)
+{
+    int variable = is_variable(collective);
+    for (int k = 0; k < CS_NFIELDS; k++) {
+        const cs_field *f = &t[k];
+        const char *s = f->kind == CS_FK_WORD || f->kind == CS_FK_TEXT
+                            ? *AT_C(f, obj, const char *) : NULL;
+        int set = (given >> k & 1) || (f->kind == CS_FK_TEXT && s && s[0]);
+        char valid[256], canon[64];
+        if (f->kind == CS_FK_INT && *AT_C(f, obj, int) < f->min && *AT_C(f, obj, int) != f->dflt_n)
+            return cs_fail(err, "%s must be >= %ld (got %d)", f->bench ? f->bench : f->name,
+                           f->min, *AT_C(f, obj, int));
+        if (f->kind == CS_FK_WORD && (!s || word_index(f->arg, s) < 0)) {
+            words_list(f->arg, valid, sizeof valid);
+            return cs_fail(err, "unknown %s '%s' (valid: %s)",
+                           k == CS_F_dtype ? "datatype" : f->name, s ? s : "", valid);
+        }
+        if (f->scope == CS_SCOPE_VAR && set && !variable)
+            return cs_fail(err, "%s applies to alltoallv only, not %s",
+                           k == CS_F_dist ? "a block-size distribution" : f->bench, collective);
+        if (k == CS_F_dist && variable && dist_canonical(s, canon, sizeof canon, err))
+            return -1;
+    }
+    const cs_coll_props *p = cs_coll_find(collective);
+    if (*AT_C(&t[CS_F_in_place], obj, int) && p && !p->in_place)
+        return cs_fail(err, "--in-place is not supported for %s", collective);
+    return 0;
+}
+
+int cs_fields_check_sizes(const char *dtype, const long *sizes, size_t n, cs_err *err)
+{
+    int tsize = cs_dtype_size(dtype);
+    for (size_t i = 0; tsize && i < n; i++)
+        if (sizes[i] % tsize)
+            return cs_fail(err, "size %ld is not a multiple of the %s size (%d bytes)", sizes[i],
+                           dtype, tsize);
+    return 0;
+}
+
+void cs_field_text(const cs_field *f, const void *obj, char *out, size_t len)
+{
+    out[0] = 0;
+    switch (f->kind) {
+    case CS_FK_INT:
+    case CS_FK_FLAG: snprintf(out, len, "%d", *AT_C(f, obj, int)); break;
+    case CS_FK_ULONG: snprintf(out, len, "%lu", *AT_C(f, obj, unsigned long)); break;
+    case CS_FK_CHOICE: word_at(f->arg, *AT_C(f, obj, int), out, len); break;
+    case CS_FK_WORD:
+    case CS_FK_TEXT: {
+        const char *s = *AT_C(f, obj, const char *);
+        snprintf(out, len, "%s", s ? s : "");
+        break;
+    }
+    case CS_FK_SPECIAL: break;
+    }
+}
+
+/* Whether the field is passed on / recorded for this collective. */
+static int applies(const cs_field *f, const char *collective)
+{
+    return f->kind != CS_FK_SPECIAL && (f->scope == CS_SCOPE_ALL || is_variable(collective));
+}
+
+int cs_fields_argv(const cs_field *t, const void *obj, const char *collective,
+                   char buf[][64], const char **argv, int n)
+{
+    for (int k = 0; k < CS_NFIELDS; k++) {
+        const cs_field *f = &t[k];
+        if (!f->driver || !applies(f, collective))
+            continue;
+        cs_field_text(f, obj, buf[k], 64);
+        if (f->kind == CS_FK_FLAG) {
+            if (*AT_C(f, obj, int))
+                argv[n++] = f->driver;
+        } else if (buf[k][0]) {
+            argv[n++] = f->driver;
+            argv[n++] = buf[k];
+        }
+    }
+    return n;
+}
+
+void cs_fields_row(const cs_field *t, const void *obj, const char *collective, cs_result *r)
+{
+    for (int k = 0; k < CS_NFIELDS; k++) {
+        const cs_field *f = &t[k];
+        if (!f->csv || !applies(f, collective))
+            continue;
+        char text[64];
+        cs_err ignored;
+        if (k == CS_F_dist) {
+            if (dist_canonical(*AT_C(f, obj, const char *), text, sizeof text, &ignored))
+                continue;
+        } else {
+            cs_field_text(f, obj, text, sizeof text);
+        }
+        cs_result_set(r, f->csv, text);
+    }
+}
+
+void cs_fields_label(const cs_field *t, const void *obj, char sep, char *out, size_t len)
+{
+    out[0] = 0;
+    for (int k = 0; k < CS_NFIELDS; k++) {
+        const cs_field *f = &t[k];
+        char v[64];
+        if (!f->only || k == CS_F_np || f->kind == CS_FK_SPECIAL)
+            continue;
+        cs_field_text(f, obj, v, sizeof v);
+        int dflt = f->kind == CS_FK_INT ? *AT_C(f, obj, int) == f->dflt_n : !v[0];
+        if (dflt)
+            continue;
+        size_t u = strlen(out);
+        if (sep == '-')
+            snprintf(out + u, len - u, "-%s%s", f->kind == CS_FK_INT ? f->only : "", v);
+        else
+            snprintf(out + u, len - u, "%c%s=%.12s", sep, f->only, v);
+    }
+}
+
+void cs_fields_usage(const cs_field *t, FILE *f, int driver)
+{
+    for (int k = 0; k < CS_NFIELDS; k++) {
+        const cs_field *x = &t[k];
+        const char *flag = driver ? x->driver : x->bench;
+        char opt[160], dflt[64] = "";
+        if (!flag)
+            continue;
+        if (x->kind == CS_FK_FLAG)
+            snprintf(opt, sizeof opt, "%s", flag);
+        else if (x->kind == CS_FK_CHOICE && !driver) { /* --check|--fold */
+            opt[0] = 0;
+            char w[64];
+            for (int i = 0; word_at(x->arg, i, w, sizeof w), w[0]; i++) {
+                size_t u = strlen(opt);
+                snprintf(opt + u, sizeof opt - u, "%s--%s", i ? "|" : "", w);
+            }
+        } else
+            snprintf(opt, sizeof opt, "%s %s", flag,
+                     k == CS_F_collective ? cs_coll_names("|") : x->arg ? x->arg : "N");
+        if (x->dflt_s)
+            snprintf(dflt, sizeof dflt, " (default %s)", x->dflt_s);
+        else if (x->kind == CS_FK_INT && x->dflt_n)
+            snprintf(dflt, sizeof dflt, " (default %ld)", x->dflt_n);
+        else if (x->kind == CS_FK_ULONG)
+            snprintf(dflt, sizeof dflt, " (default %ld)", x->dflt_n);
+        /* a long option takes a line of its own */
+        fprintf(f, "    %-36s%s%s%s%s\n", opt, strlen(opt) > 36 ? "\n                                         " : " ",
+                x->help, dflt, x->scope == CS_SCOPE_VAR ? "; alltoallv only" : "");
+    }
+}

@@ -1,0 +1,160 @@
+/* The case parameters of case_fields.def as data: struct members, the flag
+ * parser and usage of `bench` and of the driver, the driver's argv, result
+ * rows, checks, progress and directory names are generated from that one
+ * table. Plain C (no libxml2, no MPI): the driver includes it too. And the
+ * collectives, from collectives.def. */
+#ifndef COLLSIM_CASE_FIELDS_H
+#define COLLSIM_CASE_FIELDS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cs_error.h"
+#include "results.h"
+
+typedef enum {
+    CS_FK_INT,
+    CS_FK_ULONG,
+    CS_FK_FLAG,
+    CS_FK_WORD,
+    CS_FK_CHOICE,
+    CS_FK_TEXT,
+    CS_FK_SPECIAL
+} cs_field_kind;
+
+enum { CS_SCOPE_ALL, CS_SCOPE_VAR };
+
+typedef struct {
+    const char *name; /* the struct member */
+    cs_field_kind kind;
+    long min;         /* INT */
+    const char *arg;  /* WORD, CHOICE: the valid words; TEXT, SPECIAL: the metavariable */
+    long dflt_n;      /* INT, ULONG, FLAG */
+    const char *dflt_s; /* WORD, CHOICE, SPECIAL (as text) */
+    int scope;
+    const char *bench, *driver, *csv, *only, *scenario, *help;
+    size_t offset;    /* of the member in the struct the table describes */
+} cs_field;
+
+/* CS_F_np, CS_F_iters, ...: a field's index in every table */
+enum {
+#define CS_CASE_FIELD(m, ...) CS_F_##m,
+#include "case_fields.def"
+#undef CS_CASE_FIELD
+    CS_NFIELDS
+};
+
+/* Inside a struct: `#define CS_CASE_FIELD CS_CASE_MEMBER`, include the .def,
+ * `#undef CS_CASE_FIELD` declares one member per field (SPECIAL ones have
+ * hand-written members of their own types). */
+#define CS_CASE_MEMBER(m, kind, ...) CS_MEMBER_##kind(m)
+#define CS_MEMBER_INT(m) int m;
+#define CS_MEMBER_ULONG(m) unsigned long m;
+#define CS_MEMBER_FLAG(m) int m;
+#define CS_MEMBER_WORD(m) const char *m;
+#define CS_MEMBER_CHOICE(m) int m; /* the index in the valid words */
+#define CS_MEMBER_TEXT(m) const char *m; /* NULL or "": the default */
+#define CS_MEMBER_SPECIAL(m)
+
+/* A table over struct `type`: `#define CS_CASE_FIELD(...) CS_FIELD_ENTRY(type,
+ * __VA_ARGS__)`, include the .def inside the array's braces. */
+#define CS_FIELD_ENTRY(type, m, kind, arg, dflt, scope, bench, driver, csv, only, scen, help)      \
+    {#m,          CS_FK_##kind,       CS_MIN_##kind(arg), CS_ARG_##kind(arg), CS_DN_##kind(dflt), \
+     CS_DS_##kind(dflt), CS_SCOPE_##scope, bench, driver, csv, only, scen, help,                   \
+     CS_OFF_##kind(type, m)},
+#define CS_MIN_INT(a) (a)
+#define CS_MIN_ULONG(a) 0
+#define CS_MIN_FLAG(a) 0
+#define CS_MIN_WORD(a) 0
+#define CS_MIN_CHOICE(a) 0
+#define CS_MIN_TEXT(a) 0
+#define CS_MIN_SPECIAL(a) 0
+#define CS_ARG_INT(a) NULL
+#define CS_ARG_ULONG(a) NULL
+#define CS_ARG_FLAG(a) NULL
+#define CS_ARG_WORD(a) a
+#define CS_ARG_CHOICE(a) a
+#define CS_ARG_TEXT(a) a
+#define CS_ARG_SPECIAL(a) a
+#define CS_DN_INT(d) (d)
+#define CS_DN_ULONG(d) (d)
+#define CS_DN_FLAG(d) (d)
+#define CS_DN_WORD(d) 0
+#define CS_DN_CHOICE(d) 0
+#define CS_DN_TEXT(d) 0
+#define CS_DN_SPECIAL(d) 0
+#define CS_DS_INT(d) NULL
+#define CS_DS_ULONG(d) NULL
+#define CS_DS_FLAG(d) NULL
+#define CS_DS_WORD(d) d
+#define CS_DS_CHOICE(d) d
+#define CS_DS_TEXT(d) NULL
+#define CS_DS_SPECIAL(d) d
+#define CS_OFF_INT(t, m) offsetof(t, m)
+#define CS_OFF_ULONG(t, m) offsetof(t, m)
+#define CS_OFF_FLAG(t, m) offsetof(t, m)
+#define CS_OFF_WORD(t, m) offsetof(t, m)
+#define CS_OFF_CHOICE(t, m) offsetof(t, m)
+#define CS_OFF_TEXT(t, m) offsetof(t, m)
+#define CS_OFF_SPECIAL(t, m) 0
+
+/* Every generated member of obj at its default. */
+void cs_fields_defaults(const cs_field *t, void *obj);
+
+/* Copies every generated member from src (described by st) to dst (dt). */
+void cs_fields_copy(const cs_field *dt, void *dst, const cs_field *st, const void *src);
+
+/* Parses argv[*i] (and its value) if it is a field's flag, `bench` ones or
+ * (driver) the driver's: 1 consumed (*i moved past the value), 0 not a
+ * field's flag, -1 error. A SPECIAL field's value goes to raw[id] (no
+ * check). given: a bit per field given. */
+int cs_fields_parse(const cs_field *t, void *obj, int driver, int argc, char **argv, int *i,
+                    const char **raw, unsigned long *given, cs_err *err);
+
+/* The checks of the generated fields, the one place they live: words among
+ * the valid ones, TEXT fields' own checks (dist), VAR fields given for a
+ * collective that is not a v-collective, MPI_IN_PLACE for the collective.
+ * given: bits of fields given explicitly (TEXT fields count when set). */
+int cs_fields_check(const cs_field *t, const void *obj, const char *collective,
+                    unsigned long given, cs_err *err);
+
+/* Sizes against the datatype: each a multiple of its size. */
+int cs_fields_check_sizes(const char *dtype, const long *sizes, size_t n, cs_err *err);
+
+/* Bytes of one element of a datatype of the table (0: unknown). */
+int cs_dtype_size(const char *dtype);
+
+/* Appends the driver flags of the generated fields to argv from index n;
+ * buf holds the numbers' text (CS_NFIELDS entries). Returns the new count. */
+int cs_fields_argv(const cs_field *t, const void *obj, const char *collective,
+                   char buf[][64], const char **argv, int n);
+
+/* Sets every column the generated fields have (VAR ones for v-collectives
+ * only; dist in its canonical spelling). */
+void cs_fields_row(const cs_field *t, const void *obj, const char *collective, cs_result *r);
+
+/* The fields with an --only key that differ from their defaults, other
+ * than np: " ppn=4 region=socket" (sep ' ', with '=') or, for directory
+ * names, "-ppn4-socket" (sep '-': INT fields as KEYVALUE, others VALUE). */
+void cs_fields_label(const cs_field *t, const void *obj, char sep, char *out, size_t len);
+
+/* Usage lines of the options, bench's or (driver) the driver's. */
+void cs_fields_usage(const cs_field *t, FILE *f, int driver);
+
+/* A field's value as text (SPECIAL: ""). */
+void cs_field_text(const cs_field *f, const void *obj, char *out, size_t len);
+
+/* ---- collectives (collectives.def) ---- */
+typedef struct {
+    const char *name;
+    int send_blocks_per_rank; /* 0: one send block; 1: p of them */
+    int in_place;             /* MPI_IN_PLACE supported by the driver */
+    int variable;             /* a v-collective: block sizes from --dist, --seed */
+} cs_coll_props;
+
+/* NULL when unknown. */
+const cs_coll_props *cs_coll_find(const char *name);
+/* "allgather, alltoall, alltoallv" (sep ", ") or "allgather|alltoall|..." */
+const char *cs_coll_names(const char *sep);
+
+#endif
