@@ -72,7 +72,7 @@ double cs_mem_available(void)
 }
 
 static void driver_args_fmt(const cs_case *c, char buf[][64], char **sizes, char **nps,
-                            const char *csv, const char **argv)
+                            const char *csv, const char *locality, const char **argv)
 {
     int n = 0;
     argv[n++] = "--coll";
@@ -93,6 +93,8 @@ static void driver_args_fmt(const cs_case *c, char buf[][64], char **sizes, char
     argv[n++] = c->dtype;
     argv[n++] = "--csv";
     argv[n++] = csv;
+    argv[n++] = "--locality";
+    argv[n++] = locality;
     if (c->in_place)
         argv[n++] = "--in-place";
     if (c->account)
@@ -116,9 +118,11 @@ static void driver_args_fmt(const cs_case *c, char buf[][64], char **sizes, char
     argv[n] = NULL;
 }
 
+/* paths: hostfile, rows.csv, stdout.txt, stderr.txt, a --cfg, locality */
 static void fill_launch(const cs_case *c, const char *workdir, cs_launch *l, char paths[][1024])
 {
     memset(l, 0, sizeof *l);
+    snprintf(paths[5], 1024, "%s/locality", workdir);
     snprintf(paths[0], 1024, "%s/hostfile", workdir);
     snprintf(paths[1], 1024, "%s/rows.csv", workdir);
     snprintf(paths[2], 1024, "%s/stdout.txt", workdir);
@@ -153,10 +157,10 @@ static void fill_launch(const cs_case *c, const char *workdir, cs_launch *l, cha
 char *cs_case_cmdline(const cs_case *c, const char *workdir)
 {
     cs_launch l;
-    char paths[5][1024], nums[3][64], *sizes, *nps;
+    char paths[6][1024], nums[3][64], *sizes, *nps;
     const char *argv[32];
     fill_launch(c, workdir, &l, paths);
-    driver_args_fmt(c, nums, &sizes, &nps, paths[1], argv);
+    driver_args_fmt(c, nums, &sizes, &nps, paths[1], paths[5], argv);
     l.driver_args = argv;
     char *s = cs_smpirun_cmdline(&l);
     free(sizes);
@@ -177,7 +181,8 @@ int cs_region_check(const cs_platform *pf, const char *level, const char *where,
                    level, pf->name, valid);
 }
 
-int cs_case_check(const cs_case *c, cs_err *err)
+/* node_of_rank: NULL, or np entries that receive the mapping checked */
+static int case_check(const cs_case *c, int *node_of_rank, cs_err *err)
 {
     if (c->region && c->region[0] && cs_region_check(c->platform, c->region, "", err))
         return -1;
@@ -206,10 +211,10 @@ int cs_case_check(const cs_case *c, cs_err *err)
         if (c->np_list->v[i] > c->np)
             return cs_fail(err, "process count %ld exceeds the %d simulated ranks",
                            c->np_list->v[i], c->np);
-    int *node_of_rank = cs_xmalloc((size_t)c->np * sizeof(int));
-    int rc = cs_map_ranks(c->platform, c->mapping, c->np, c->oversubscribe, c->ppn,
-                          node_of_rank, err);
-    free(node_of_rank);
+    int *map = node_of_rank ? node_of_rank : cs_xmalloc((size_t)c->np * sizeof(int));
+    int rc = cs_map_ranks(c->platform, c->mapping, c->np, c->oversubscribe, c->ppn, map, err);
+    if (map != node_of_rank)
+        free(map);
     if (rc)
         return -1;
     double need = cs_case_memory_bytes(c);
@@ -228,26 +233,26 @@ int cs_case_check(const cs_case *c, cs_err *err)
     return 0;
 }
 
+int cs_case_check(const cs_case *c, cs_err *err) { return case_check(c, NULL, err); }
+
 pid_t cs_case_start(const cs_case *c, const char *workdir, int show_table, cs_err *err)
 {
-    if (cs_case_check(c, err))
-        return -1;
-    if (mkdir(workdir, 0755) && errno != EEXIST)
-        return (pid_t)cs_fail(err, "cannot create %s: %s", workdir, strerror(errno));
+    /* one mapping: the check's, from which both files of the case are written */
     int *node_of_rank = cs_xmalloc((size_t)c->np * sizeof(int));
     cs_launch l;
-    char paths[5][1024], nums[3][64], *sizes, *nps;
+    char paths[6][1024], nums[3][64], *sizes, *nps;
     const char *argv[32];
     fill_launch(c, workdir, &l, paths);
-    int rc = cs_map_ranks(c->platform, c->mapping, c->np, c->oversubscribe, c->ppn,
-                          node_of_rank, err);
+    int rc = case_check(c, node_of_rank, err);
+    if (!rc && mkdir(workdir, 0755) && errno != EEXIST)
+        rc = cs_fail(err, "cannot create %s: %s", workdir, strerror(errno));
     if (!rc)
-        rc = cs_write_hostfile(c->platform, node_of_rank, c->np, paths[0], err);
+        rc = cs_write_case_files(c->platform, node_of_rank, c->np, paths[0], paths[5], err);
     free(node_of_rank);
     if (rc)
         return -1;
     remove(paths[1]);
-    driver_args_fmt(c, nums, &sizes, &nps, paths[1], argv);
+    driver_args_fmt(c, nums, &sizes, &nps, paths[1], paths[5], argv);
     l.driver_args = argv;
     l.stdout_path = show_table ? NULL : paths[2];
     l.stderr_path = paths[3];
