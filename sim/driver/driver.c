@@ -930,8 +930,9 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     /* Every level the platform declares (node included), from the host's
      * locality file (--locality, taken ahead of the other options: --region
-     * needs the levels), installed as the locality provider of coll_locality.h (sim/driver/locality.h). It replaces
-     * the default provider, so coll_loc_init() (its MPI_Comm_split_type over
+     * needs the levels), installed as the locality provider of
+     * coll_locality.h (sim/driver/locality.h). It replaces the default
+     * provider, so coll_loc_init() (its MPI_Comm_split_type over
      * MPI_COMM_WORLD) is not called: at 32,768 ranks that split alone raises
      * the simulation's memory from 2.2 to 4.6 GB (measured on lassen). */
     const char *locality = NULL;

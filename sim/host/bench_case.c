@@ -122,11 +122,11 @@ static void driver_args_fmt(const cs_case *c, char buf[][64], char **sizes, char
 static void fill_launch(const cs_case *c, const char *workdir, cs_launch *l, char paths[][1024])
 {
     memset(l, 0, sizeof *l);
-    snprintf(paths[5], 1024, "%s/locality", workdir);
     snprintf(paths[0], 1024, "%s/hostfile", workdir);
     snprintf(paths[1], 1024, "%s/rows.csv", workdir);
     snprintf(paths[2], 1024, "%s/stdout.txt", workdir);
     snprintf(paths[3], 1024, "%s/stderr.txt", workdir);
+    snprintf(paths[5], 1024, "%s/locality", workdir);
     l->platform_path = c->platform->path;
     l->cpu_limit_s = c->timeout_s;
     l->hostfile = paths[0];
