@@ -8,11 +8,10 @@
 #   GROUPS   optional number of dragonfly groups to model (>= 1); default: the fewest full groups
 #            that hold 32,768 ranks at one rank per core (cori 3, cori-knl 2, theta 2)
 #
-# The committed files are exactly:
+# The build (CMakeLists.txt) writes these files, which are not committed:
+#   generate-aries.sh cori     platforms/cori.xml
 #   generate-aries.sh cori-knl platforms/cori-knl.xml
 #   generate-aries.sh theta    platforms/theta.xml
-# platforms/cori.xml (12 MB) is not committed: CMake's configure step writes it with
-#   generate-aries.sh cori     platforms/cori.xml
 # Every value and its justification is written into the output; change them here only.
 #
 # Why generated zones and not SimGrid's <cluster topology="DRAGONFLY">: see platforms/README.md

@@ -288,16 +288,18 @@ TEST(Account, EveryLevelMatchesTheScheduleOnTheFatTree)
 // unknown level is refused with the platform's list.
 std::string run_driver(const std::string &args)
 {
-    std::string f = data + "/sockets.xml", hf = "/tmp/collsim-test-sockets-hf";
-    FILE *h = fopen(hf.c_str(), "w");
-    for (int n = 0; n < 3; n++)
-        for (int k = 0; k < 4; k++)
-            fprintf(h, "node-%d-s%d\n", n, k / 2);
-    fclose(h);
+    std::string f = data + "/sockets.xml", hf = "/tmp/collsim-test-sockets-hf",
+                loc = "/tmp/collsim-test-sockets-loc";
+    // 4 ranks per node, 2 per socket: node-N-s0 twice, then node-N-s1 twice
+    const int node_of_rank[12] = {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2};
+    char err[1024];
+    if (tw_case_files(f.c_str(), nullptr, 12, 0, node_of_rank, hf.c_str(), loc.c_str(), err,
+                      sizeof err))
+        return err;
     std::string cmd = "smpirun -np 12 -platform " + f + " -hostfile " + hf +
                       " --cfg=smpi/privatization:no --cfg=smpi/simulate-computation:no"
-                      " --log=root.thresh:warning " + COLLSIM_DRIVER_PATH + " --coll allgather " +
-                      args + " 2>&1";
+                      " --log=root.thresh:warning " + COLLSIM_DRIVER_PATH + " --coll allgather" +
+                      " --locality " + loc + " " + args + " 2>&1";
     FILE *p = popen(cmd.c_str(), "r");
     std::string out;
     char buf[4096];
@@ -306,6 +308,7 @@ std::string run_driver(const std::string &args)
         out.append(buf, n);
     pclose(p);
     remove(hf.c_str());
+    remove(loc.c_str());
     return out;
 }
 

@@ -198,7 +198,7 @@ int run_command(const std::string &cmd, std::string &out)
     return pclose(p);
 }
 
-// The driver directly (smpirun, a hostfile of our own): --region picks the
+// The driver directly (smpirun, the case files of a placement of our own): --region picks the
 // level of the platform's provider. Yahoo declares "node,switch": with
 // --region switch the regions are the two leaf switches (5 and 11 nodes, so
 // uneven), and loc_bruck_multilevel's finer level is the node. An unknown
@@ -211,17 +211,20 @@ std::string driver_run(const std::vector<int> &node_of_rank, const std::string &
         *status = -1;
         return "no temporary directory";
     }
-    const std::string hosts = std::string(dir) + "/hosts";
-    FILE *f = fopen(hosts.c_str(), "w");
-    for (int node : node_of_rank)
-        fprintf(f, "node-%d\n", node);
-    fclose(f);
+    const std::string hosts = std::string(dir) + "/hosts", loc = std::string(dir) + "/locality";
+    char err[1024];
+    if (tw_case_files("yahoo", nullptr, int(node_of_rank.size()), 0, node_of_rank.data(),
+                      hosts.c_str(), loc.c_str(), err, sizeof err)) {
+        *status = -1;
+        tw_rmtree(dir);
+        return err;
+    }
     *status = run_command("timeout 600 smpirun -np " + std::to_string(node_of_rank.size()) +
                               " -platform " COLLSIM_PLATFORM_DIR "/yahoo.xml -hostfile " + hosts +
                               " --cfg=smpi/privatization:no --cfg=smpi/simulate-computation:no"
                               " --cfg=contexts/stack-size:256 --log=root.thresh:warning "
-                              COLLSIM_DRIVER_PATH " --coll allgather --sizes 1,4099 --iters 1 " +
-                              args,
+                              COLLSIM_DRIVER_PATH " --coll allgather --sizes 1,4099 --iters 1"
+                              " --locality " + loc + " " + args,
                           out);
     tw_rmtree(dir);
     return out;

@@ -1,7 +1,11 @@
 // Sequential and cyclic rank mappings, generated from a platform's hosts.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
+#include <functional>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -296,6 +300,74 @@ TEST(Levels, ShippedPlatformsDeclareTheirLevels)
     }
     auto h = levels((data + "/hetero.xml").c_str()); // no declaration: one level, the host
     EXPECT_EQ(h.names, "node");
+}
+
+// The locality file the host writes next to each case's hostfile is all the
+// driver knows of the levels: for every mapping and ranks per node, line r
+// must give rank r the regions of the host the hostfile puts it on, each
+// derived here from the host's name (the platforms' documented layouts).
+struct Placement {
+    const char *mapping;
+    int np, ppn;
+};
+
+void expect_case_files(const std::string &platform, const std::string &levels,
+                       const std::function<std::vector<int>(int node, int socket)> &regions,
+                       const std::vector<Placement> &placements)
+{
+    char dir[256], err[2048];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    const std::string hf = std::string(dir) + "/hostfile", lf = std::string(dir) + "/locality";
+    for (const Placement &p : placements) {
+        const std::string what = platform + " " + p.mapping + " np " + std::to_string(p.np) +
+                                 " ppn " + std::to_string(p.ppn);
+        ASSERT_EQ(tw_case_files(platform.c_str(), p.mapping, p.np, p.ppn, nullptr, hf.c_str(),
+                                lf.c_str(), err, sizeof err), 0) << what << ": " << err;
+        std::ifstream hosts(hf), loc(lf);
+        std::string host, line;
+        ASSERT_TRUE(std::getline(loc, line)) << what;
+        EXPECT_EQ(line, "levels " + levels) << what;
+        int r = 0;
+        for (; std::getline(hosts, host); r++) {
+            int node = -1, socket = 0;
+            ASSERT_GE(sscanf(host.c_str(), "node-%d-s%d", &node, &socket), 1) << what << host;
+            ASSERT_TRUE(std::getline(loc, line)) << what << ": no line for rank " << r;
+            std::istringstream in(line);
+            std::vector<int> got;
+            for (int c; in >> c;)
+                got.push_back(c);
+            ASSERT_EQ(got, regions(node, socket)) << what << ": rank " << r << " on " << host;
+        }
+        EXPECT_EQ(r, p.np) << what;
+        EXPECT_FALSE(std::getline(loc, line)) << what << ": more lines than ranks";
+    }
+    tw_rmtree(dir);
+}
+
+TEST(Levels, TheLocalityFileGivesEachRankItsHostsRegions)
+{
+    expect_case_files("yahoo", "node switch",
+                      [](int n, int) { return std::vector<int>{n, n < 5 ? 0 : 1}; },
+                      {{"sequential", 128, 0}, {"cyclic", 128, 0}, {"sequential", 60, 4},
+                       {"cyclic", 60, 4}, {"cyclic", 13, 1}, {"sequential", 21, 3}});
+    expect_case_files("cervino", "node", [](int n, int) { return std::vector<int>{n}; },
+                      {{"sequential", 100, 0}, {"cyclic", 100, 0}, {"cyclic", 9, 2}});
+    expect_case_files("fattree-32k", "node switch",
+                      [](int n, int) { return std::vector<int>{n, n / 32}; },
+                      {{"sequential", 4096, 32}, {"cyclic", 4096, 32}, {"cyclic", 1000, 7},
+                       {"sequential", 1000, 0}});
+    expect_case_files(data + "/sockets.xml", "socket node switch",
+                      [](int n, int s) { return std::vector<int>{2 * n + s, n, n < 2 ? 0 : 1}; },
+                      {{"sequential", 12, 4}, {"cyclic", 12, 4}, {"cyclic", 7, 3},
+                       {"sequential", 9, 3}, {"sequential", 12, 0}, {"cyclic", 5, 0}});
+    for (const auto &sw : std::map<std::string, int>{{"lassen", 18}, {"quartz", 24}})
+        expect_case_files(sw.first, "socket node switch",
+                          [&](int n, int s) { return std::vector<int>{2 * n + s, n, n / sw.second}; },
+                          {{"sequential", 4096, 32}, {"cyclic", 4096, 32}, {"cyclic", 999, 20},
+                           {"sequential", 1500, 0}});
+    expect_case_files("theta", "node router chassis group",
+                      [](int n, int) { return std::vector<int>{n, n / 4, n / 64, n / 384}; },
+                      {{"sequential", 8192, 64}, {"cyclic", 8192, 64}, {"cyclic", 3000, 5}});
 }
 
 TEST(Levels, BadDeclarationsAreErrors)

@@ -82,6 +82,28 @@ int tw_map_ppn(const char *platform, const char *mapping, int np, int oversubscr
     return rc ? fail(&e, errbuf, errlen) : 0;
 }
 
+int tw_case_files(const char *platform, const char *mapping, int np, int ppn,
+                  const int *node_of_rank, const char *hostfile, const char *locality,
+                  char *errbuf, size_t errlen)
+{
+    cs_platform pf;
+    cs_mapping m;
+    cs_err e;
+    if (load(platform, &pf, &e))
+        return fail(&e, errbuf, errlen);
+    int *map = cs_xmalloc((size_t)np * sizeof(int));
+    int rc = 0;
+    if (node_of_rank)
+        memcpy(map, node_of_rank, (size_t)np * sizeof(int));
+    else
+        rc = cs_mapping_parse(mapping, &m, &e) || cs_map_ranks(&pf, m, np, 0, ppn, map, &e);
+    if (!rc)
+        rc = cs_write_case_files(&pf, map, np, hostfile, locality, &e);
+    free(map);
+    cs_platform_free(&pf);
+    return rc ? fail(&e, errbuf, errlen) : 0;
+}
+
 int tw_platform_levels(const char *platform, char *names, size_t names_len, int *regions,
                        int max_hosts, char *errbuf, size_t errlen)
 {

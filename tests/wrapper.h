@@ -27,6 +27,13 @@ int tw_map(const char *platform, const char *mapping, int np, int oversubscribe,
  * are written to names (one per rank, '\n'-separated) when names is not NULL. */
 int tw_map_ppn(const char *platform, const char *mapping, int np, int oversubscribe, int ppn,
                int *node_of_rank, int *host_of_rank, char *errbuf, size_t errlen);
+/* The files cs_case_start writes for a case (mapping.h, cs_write_case_files):
+ * the hostfile and the driver's locality file, for np ranks mapped by
+ * mapping and ppn, or placed on the nodes node_of_rank when not NULL.
+ * Returns 0, or -1 with errbuf. */
+int tw_case_files(const char *platform, const char *mapping, int np, int ppn,
+                  const int *node_of_rank, const char *hostfile, const char *locality,
+                  char *errbuf, size_t errlen);
 /* Locality levels of a platform as the host reads them: names (space-
  * separated, finest first) and each host's region per level
  * (regions[h * CS_MAX_LEVELS + l]; at most max_hosts hosts). Returns the

@@ -74,7 +74,7 @@ double cs_mem_available(void)
 /* The driver's command line: the SPECIAL fields by hand, the others from
  * the table. */
 static void driver_args_fmt(const cs_case *c, char buf[][64], char **sizes, char **nps,
-                            const char *csv, const char **argv)
+                            const char *csv, const char *locality, const char **argv)
 {
     int n = 0;
     argv[n++] = "--coll";
@@ -85,6 +85,8 @@ static void driver_args_fmt(const cs_case *c, char buf[][64], char **sizes, char
     argv[n++] = *sizes = cs_numlist_join(c->sizes);
     argv[n++] = "--csv";
     argv[n++] = csv;
+    argv[n++] = "--locality";
+    argv[n++] = locality;
     n = cs_fields_argv(cs_case_fields, c, c->alg.collective, buf, argv, n);
     *nps = NULL;
     if (c->np_list) {
@@ -94,6 +96,7 @@ static void driver_args_fmt(const cs_case *c, char buf[][64], char **sizes, char
     argv[n] = NULL;
 }
 
+/* paths: hostfile, rows.csv, stdout.txt, stderr.txt, a --cfg, locality */
 static void fill_launch(const cs_case *c, const char *workdir, cs_launch *l, char paths[][1024])
 {
     memset(l, 0, sizeof *l);
@@ -101,6 +104,7 @@ static void fill_launch(const cs_case *c, const char *workdir, cs_launch *l, cha
     snprintf(paths[1], 1024, "%s/rows.csv", workdir);
     snprintf(paths[2], 1024, "%s/stdout.txt", workdir);
     snprintf(paths[3], 1024, "%s/stderr.txt", workdir);
+    snprintf(paths[5], 1024, "%s/locality", workdir);
     l->platform_path = c->platform->path;
     l->cpu_limit_s = c->timeout_s;
     l->hostfile = paths[0];
@@ -131,10 +135,10 @@ static void fill_launch(const cs_case *c, const char *workdir, cs_launch *l, cha
 char *cs_case_cmdline(const cs_case *c, const char *workdir)
 {
     cs_launch l;
-    char paths[5][1024], nums[CS_NFIELDS][64], *sizes, *nps;
-    const char *argv[2 * CS_NFIELDS + 12];
+    char paths[6][1024], nums[CS_NFIELDS][64], *sizes, *nps;
+    const char *argv[2 * CS_NFIELDS + 14];
     fill_launch(c, workdir, &l, paths);
-    driver_args_fmt(c, nums, &sizes, &nps, paths[1], argv);
+    driver_args_fmt(c, nums, &sizes, &nps, paths[1], paths[5], argv);
     l.driver_args = argv;
     char *s = cs_smpirun_cmdline(&l);
     free(sizes);
@@ -155,7 +159,8 @@ int cs_region_check(const cs_platform *pf, const char *level, const char *where,
                    level, pf->name, valid);
 }
 
-int cs_case_check(const cs_case *c, cs_err *err)
+/* node_of_rank: NULL, or np entries that receive the mapping checked */
+static int case_check(const cs_case *c, int *node_of_rank, cs_err *err)
 {
     if (c->region && c->region[0] && cs_region_check(c->platform, c->region, "", err))
         return -1;
@@ -166,10 +171,10 @@ int cs_case_check(const cs_case *c, cs_err *err)
         if (c->np_list->v[i] > c->np)
             return cs_fail(err, "process count %ld exceeds the %d simulated ranks",
                            c->np_list->v[i], c->np);
-    int *node_of_rank = cs_xmalloc((size_t)c->np * sizeof(int));
-    int rc = cs_map_ranks(c->platform, c->mapping, c->np, c->oversubscribe, c->ppn,
-                          node_of_rank, err);
-    free(node_of_rank);
+    int *map = node_of_rank ? node_of_rank : cs_xmalloc((size_t)c->np * sizeof(int));
+    int rc = cs_map_ranks(c->platform, c->mapping, c->np, c->oversubscribe, c->ppn, map, err);
+    if (map != node_of_rank)
+        free(map);
     if (rc)
         return -1;
     double need = cs_case_memory_bytes(c);
@@ -188,26 +193,26 @@ int cs_case_check(const cs_case *c, cs_err *err)
     return 0;
 }
 
+int cs_case_check(const cs_case *c, cs_err *err) { return case_check(c, NULL, err); }
+
 pid_t cs_case_start(const cs_case *c, const char *workdir, int show_table, cs_err *err)
 {
-    if (cs_case_check(c, err))
-        return -1;
-    if (mkdir(workdir, 0755) && errno != EEXIST)
-        return (pid_t)cs_fail(err, "cannot create %s: %s", workdir, strerror(errno));
+    /* one mapping: the check's, from which both files of the case are written */
     int *node_of_rank = cs_xmalloc((size_t)c->np * sizeof(int));
     cs_launch l;
-    char paths[5][1024], nums[CS_NFIELDS][64], *sizes, *nps;
-    const char *argv[2 * CS_NFIELDS + 12];
+    char paths[6][1024], nums[CS_NFIELDS][64], *sizes, *nps;
+    const char *argv[2 * CS_NFIELDS + 14];
     fill_launch(c, workdir, &l, paths);
-    int rc = cs_map_ranks(c->platform, c->mapping, c->np, c->oversubscribe, c->ppn,
-                          node_of_rank, err);
+    int rc = case_check(c, node_of_rank, err);
+    if (!rc && mkdir(workdir, 0755) && errno != EEXIST)
+        rc = cs_fail(err, "cannot create %s: %s", workdir, strerror(errno));
     if (!rc)
-        rc = cs_write_hostfile(c->platform, node_of_rank, c->np, paths[0], err);
+        rc = cs_write_case_files(c->platform, node_of_rank, c->np, paths[0], paths[5], err);
     free(node_of_rank);
     if (rc)
         return -1;
     remove(paths[1]);
-    driver_args_fmt(c, nums, &sizes, &nps, paths[1], argv);
+    driver_args_fmt(c, nums, &sizes, &nps, paths[1], paths[5], argv);
     l.driver_args = argv;
     l.stdout_path = show_table ? NULL : paths[2];
     l.stderr_path = paths[3];

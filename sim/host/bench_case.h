@@ -62,7 +62,8 @@ int cs_case_check(const cs_case *c, cs_err *err);
  * with an error listing them (`where`: a prefix such as "file:line: ", or ""). */
 int cs_region_check(const cs_platform *pf, const char *level, const char *where, cs_err *err);
 
-/* Checks the case, writes the hostfile into workdir, then starts smpirun; the driver's table goes to our stdout
+/* Checks the case, writes the hostfile and the driver's locality file
+ * (mapping.h) into workdir, then starts smpirun; the driver's table goes to our stdout
  * when show_table, else to workdir/stdout.txt; its stderr always to
  * workdir/stderr.txt. */
 pid_t cs_case_start(const cs_case *c, const char *workdir, int show_table, cs_err *err);
@@ -83,7 +84,7 @@ int cs_case_timed_out(const cs_case *c, int exit_code, int signaled, double wall
 void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int timed_out,
                      cs_result **rows, size_t *nrows);
 
-/* The command that re-runs the case by hand (uses workdir's hostfile). */
+/* The command that re-runs the case by hand (uses workdir's hostfile and locality file). */
 char *cs_case_cmdline(const cs_case *c, const char *workdir);
 
 #endif

@@ -158,13 +158,13 @@ static int parse_int(const char *opt, const char *v, int min, int *out, cs_err *
 /* bench's case directory: removed after a passing run, and when bench is
  * interrupted (its simulation goes down with it, sim/host/smpirun.c). The
  * paths are built beforehand: the signal handler only unlinks. */
-static char bench_files[5][2100];
+static char bench_files[6][2100];
 
 static void bench_remove_workdir(int sig)
 {
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         unlink(bench_files[i]);
-    rmdir(bench_files[4]);
+    rmdir(bench_files[5]);
     if (sig) {
         signal(sig, SIG_DFL);
         raise(sig);
@@ -173,10 +173,10 @@ static void bench_remove_workdir(int sig)
 
 static void bench_cleanup_on_signal(const char *workdir)
 {
-    const char *files[] = {"hostfile", "rows.csv", "stderr.txt", "stdout.txt"};
-    for (int i = 0; i < 4; i++)
+    const char *files[] = {"hostfile", "locality", "rows.csv", "stderr.txt", "stdout.txt"};
+    for (int i = 0; i < 5; i++)
         snprintf(bench_files[i], sizeof bench_files[i], "%s/%s", workdir, files[i]);
-    snprintf(bench_files[4], sizeof bench_files[4], "%s", workdir);
+    snprintf(bench_files[5], sizeof bench_files[5], "%s", workdir);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = bench_remove_workdir;

@@ -114,18 +114,56 @@ void cs_hosts_of_ranks(const cs_platform *pf, const int *node_of_rank, int np, i
     free(used);
 }
 
-int cs_write_hostfile(const cs_platform *pf, const int *node_of_rank, int np, const char *path,
-                      cs_err *err)
+static int close_written(FILE *f, const char *what, const char *path, cs_err *err)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return cs_fail(err, "cannot write hostfile %s: %s", path, strerror(errno));
+    int bad = ferror(f);
+    if (fclose(f) || bad)
+        return cs_fail(err, "cannot write %s %s: %s", what, path, strerror(errno));
+    return 0;
+}
+
+/* The host a one-host node (nhosts 0) stands for: its first_host on a loaded
+ * platform, else (a cs_node literal, such as postal's view of two hosts) the
+ * host of its name; -1 when pf lists none, and the node is then its own
+ * region at every level. */
+static int host_named(const cs_platform *pf, const cs_node *n)
+{
+    if (n->first_host < pf->nhosts && !strcmp(pf->hosts[n->first_host].name, n->name))
+        return n->first_host;
+    for (int h = 0; h < pf->nhosts; h++)
+        if (!strcmp(pf->hosts[h].name, n->name))
+            return h;
+    return -1;
+}
+
+int cs_write_case_files(const cs_platform *pf, const int *node_of_rank, int np,
+                        const char *hostfile, const char *locality, cs_err *err)
+{
+    FILE *hf = fopen(hostfile, "w");
+    if (!hf)
+        return cs_fail(err, "cannot write hostfile %s: %s", hostfile, strerror(errno));
+    FILE *lf = fopen(locality, "w");
+    if (!lf) {
+        fclose(hf);
+        return cs_fail(err, "cannot write locality file %s: %s", locality, strerror(errno));
+    }
     int *host = cs_xmalloc((size_t)np * sizeof(int));
     cs_hosts_of_ranks(pf, node_of_rank, np, host);
-    for (int r = 0; r < np; r++)
-        fprintf(f, "%s\n", host[r] < 0 ? pf->nodes[node_of_rank[r]].name : pf->hosts[host[r]].name);
+    fprintf(lf, "levels");
+    for (int l = 0; l < pf->nlevels; l++)
+        fprintf(lf, " %s", pf->levels[l]);
+    fprintf(lf, "\n");
+    for (int r = 0; r < np; r++) {
+        const cs_node *n = &pf->nodes[node_of_rank[r]];
+        const int h = host[r] >= 0 ? host[r] : host_named(pf, n);
+        fprintf(hf, "%s\n", host[r] < 0 ? n->name : pf->hosts[h].name);
+        for (int l = 0; l < pf->nlevels; l++)
+            fprintf(lf, l ? " %d" : "%d", h < 0 ? node_of_rank[r] : pf->hosts[h].region[l]);
+        fprintf(lf, "\n");
+    }
     free(host);
-    if (fclose(f))
-        return cs_fail(err, "cannot write hostfile %s: %s", path, strerror(errno));
-    return 0;
+    int rc = close_written(hf, "hostfile", hostfile, err);
+    if (close_written(lf, "locality file", locality, rc ? NULL : err))
+        rc = -1;
+    return rc;
 }

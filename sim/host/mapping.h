@@ -32,8 +32,14 @@ int cs_map_ranks(const cs_platform *pf, cs_mapping m, int np, int oversubscribe,
  * the node is a single host not listed in pf->hosts (a cs_node literal). */
 void cs_hosts_of_ranks(const cs_platform *pf, const int *node_of_rank, int np, int *host_of_rank);
 
-/* The SMPI hostfile: line r names the host of rank r. */
-int cs_write_hostfile(const cs_platform *pf, const int *node_of_rank, int np, const char *path,
-                      cs_err *err);
+/* The two files a case's simulation reads, both from one mapping:
+ * - the SMPI hostfile: line r names the host of rank r;
+ * - the driver's locality file (its --locality): the line "levels L0 L1 ..."
+ *   (the platform's levels, finest first), then line r + 2 holds rank r's
+ *   region at each level, space-separated: its host's cs_host.region numbers
+ *   (equal for two ranks exactly when they share that region). The driver
+ *   takes the levels from it rather than deriving them again inside SimGrid. */
+int cs_write_case_files(const cs_platform *pf, const int *node_of_rank, int np,
+                        const char *hostfile, const char *locality, cs_err *err);
 
 #endif

@@ -2,7 +2,7 @@
  * document order with their core counts, how hosts form nodes, the locality
  * levels the file declares (platforms/README.md, "Locality levels"), and its
  * description. Read with libxml2; SimGrid itself parses the file again inside
- * smpirun, and the driver derives the same levels from SimGrid's zone tree. */
+ * smpirun; the driver gets the levels from the host (mapping.h, the locality file). */
 #ifndef COLLSIM_PLATFORM_H
 #define COLLSIM_PLATFORM_H
 

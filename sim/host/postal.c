@@ -43,7 +43,8 @@ int cs_postal_fit(const long *bytes, const double *t_s, size_t n, cs_hockney *h,
 
 static void remove_case_files(const char *dir)
 {
-    static const char *const files[] = {"hostfile", "rows.csv", "stdout.txt", "stderr.txt"};
+    static const char *const files[] = {"hostfile", "locality", "rows.csv", "stdout.txt",
+                                                "stderr.txt"};
     char path[1100];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
