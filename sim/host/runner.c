@@ -14,6 +14,8 @@
 #include "best.h"
 #include "bench_case.h"
 #include "expect.h"
+#include "fits.h"
+#include "postal.h"
 #include "progress.h"
 #include "regression.h"
 #include "results.h"
@@ -239,6 +241,32 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
         return -1;
     }
     return 0;
+}
+
+/* The alpha/beta fits of the platforms this run's cases ran on, beside
+ * results.csv, for the report's cost models (analysis does not simulate). A
+ * resumed run keeps the rows it has: the same platform file fits the same. */
+static int write_platform_fits(const cs_caselist *l, const cs_run_opts *o, cs_err *err)
+{
+    char path[2100];
+    snprintf(path, sizeof path, "%s/" CS_FITS_FILE, o->out_dir);
+    cs_platform_fit *fits = NULL;
+    size_t n = 0;
+    if (o->resume && cs_fits_read(path, &fits, &n, err) < 0)
+        return -1;
+    size_t nold = n;
+    for (int p = 0; p < l->npfs; p++) {
+        size_t c = 0;
+        while (c < l->n && l->v[c].platform != &l->pfs[p])
+            c++;
+        if (c == l->n || cs_fits_find(fits, nold, l->pfs[p].name))
+            continue;
+        fits = cs_xrealloc(fits, (n + 1) * sizeof *fits);
+        cs_postal_platform_fit(&l->pfs[p], &fits[n++]);
+    }
+    int rc = n == nold && o->resume ? 0 : cs_fits_write(path, fits, n, err);
+    free(fits);
+    return rc;
 }
 
 int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
@@ -512,6 +540,8 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
     double wall = now_s() - t0;
     printf("# %zu cases (%zu already recorded), %zu failed, %.1f s; results: %s\n", ncases,
            skipped, failed_cases, wall, csv_path);
+    if (!rc && write_platform_fits(&list, o, err))
+        rc = -1;
     if (!rc) {
         /* the best-algorithm table covers the whole file, resumed rows included */
         cs_result *rows;
