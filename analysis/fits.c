@@ -131,6 +131,12 @@ int cs_fits_read(const char *path, cs_platform_fit **f, size_t *n, cs_err *err)
     return rc ? -1 : 0;
 }
 
+void cs_fits_path_beside(const char *results, char *buf, size_t len)
+{
+    const char *slash = strrchr(results, '/');
+    snprintf(buf, len, "%.*s" CS_FITS_FILE, slash ? (int)(slash - results) + 1 : 0, results);
+}
+
 const cs_platform_fit *cs_fits_find(const cs_platform_fit *f, size_t n, const char *platform)
 {
     for (size_t i = 0; i < n; i++)

@@ -45,6 +45,9 @@ int cs_fits_write(const char *path, const cs_platform_fit *f, size_t n, cs_err *
 /* Reads a fits file: 0, or 1 when there is none (*n = 0), or -1 (err). */
 int cs_fits_read(const char *path, cs_platform_fit **f, size_t *n, cs_err *err);
 
+/* The fits file beside a results file (same directory). */
+void cs_fits_path_beside(const char *results, char *buf, size_t len);
+
 /* The row of `platform`, or NULL. */
 const cs_platform_fit *cs_fits_find(const cs_platform_fit *f, size_t n, const char *platform);
 

@@ -344,10 +344,8 @@ int sec_models(const report *r, int multi_coll)
         free(without.v);
         return 0;
     }
-    const char *slash = strrchr(r->o->results, '/');
     char path[1200];
-    snprintf(path, sizeof path, "%.*s" CS_FITS_FILE, slash ? (int)(slash - r->o->results) + 1 : 0,
-             r->o->results);
+    cs_fits_path_beside(r->o->results, path, sizeof path);
     cs_platform_fit *fits;
     size_t nfits;
     int found = cs_fits_read(path, &fits, &nfits, r->err);
