@@ -243,6 +243,91 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
     return 0;
 }
 
+/* The case's sizes that fit in the memory budget alone go to sl->fit (the
+ * others are refused); sizes the resumed file holds are counted in *have_out.
+ * Returns the memory the case needs while it runs. */
+static double fit_sizes(slot *sl, cs_case c, double budget, const cs_result *old, size_t nold,
+                        size_t *have_out)
+{
+    sl->fit.v = cs_xrealloc(sl->fit.v, c.sizes->n * sizeof(long));
+    sl->fit.n = 0;
+    long maxfit = 0;
+    size_t have = 0;
+    for (size_t i = 0; i < c.sizes->n; i++) {
+        cs_result probe;
+        cs_case_row(&c, c.np, c.sizes->v[i], &probe);
+        if (have_row(&probe, old, nold))
+            have++;
+        else if (budget <= 0 || cs_case_memory_at(&c, c.sizes->v[i]) <= budget) {
+            sl->fit.v[sl->fit.n++] = c.sizes->v[i];
+            if (c.sizes->v[i] > maxfit)
+                maxfit = c.sizes->v[i];
+        }
+    }
+    *have_out = have;
+    return sl->fit.n ? cs_case_memory_at(&c, maxfit) : 0;
+}
+
+/* The sizes refused for memory, recorded as errors that say why. */
+static void record_refused(int csv, const char *csv_path, const slot *sl, cs_case c, double budget,
+                           const cs_run_opts *o, const cs_result *old, size_t nold)
+{
+    cs_result *rows = cs_xmalloc(sl->refused * sizeof *rows);
+    size_t k = 0;
+    for (size_t i = 0; i < c.sizes->n; i++) {
+        long b = c.sizes->v[i];
+        size_t f = 0;
+        while (f < sl->fit.n && sl->fit.v[f] != b)
+            f++;
+        cs_case_row(&c, c.np, b, &rows[k]);
+        if (f < sl->fit.n || have_row(&rows[k], old, nold))
+            continue;
+        snprintf(rows[k].status, sizeof rows[k].status, "error");
+        snprintf(rows[k].note, sizeof rows[k].note,
+                 "%d ranks at %ld bytes need about %.1f GB; this sweep may use %.1f GB "
+                 "(%s): use fewer ranks or smaller sizes",
+                 c.np, b, cs_case_memory_at(&c, b) / 1e9, budget / 1e9,
+                 o->memory > 0 ? "run --memory"
+                               : "90% of the memory available when it started");
+        k++;
+    }
+    cs_err we;
+    if (append_rows(csv, csv_path, rows, k, old, nold, &we))
+        fprintf(stderr, "collsim: %s\n", we.msg);
+    free(rows);
+}
+
+/* Kills the cases past their wall-clock backstop, then naps before the next poll. */
+static void kill_overdue(slot *slots, int jobs)
+{
+    for (int j = 0; j < jobs; j++) {
+        slot *sl = &slots[j];
+        if (sl->pid > 0 && sl->c.timeout_s > 0 &&
+            now_s() - sl->started > cs_wall_backstop(sl->c.timeout_s))
+            kill(-sl->pid, SIGKILL);
+    }
+    struct timespec nap = {0, 20 * 1000 * 1000};
+    nanosleep(&nap, NULL);
+}
+
+/* After the sweep: the best-algorithm table and the scenario's expectations.
+ * Returns whether an expectation failed. */
+static int print_outcome(const cs_scenario *s, const cs_run_opts *o, const char *csv_path,
+                         cs_err *err)
+{
+    int expect_failed = 0;
+    /* the best-algorithm table covers the whole file, resumed rows included */
+    cs_result *rows;
+    size_t n;
+    if (!cs_results_read(csv_path, &rows, &n, err)) {
+        cs_print_best(stdout, rows, n);
+        /* a selection (--only, --case) leaves points unmeasured: skipped, not failed */
+        expect_failed = cs_expect_check(stdout, s, rows, n, o->only || o->pick_case) > 0;
+        free(rows);
+    }
+    return expect_failed;
+}
+
 /* The alpha/beta fits of the platforms this run's cases ran on, beside
  * results.csv, for the report's cost models (analysis does not simulate). A
  * resumed run keeps the rows it has: the same platform file fits the same. */
@@ -269,6 +354,56 @@ static int write_platform_fits(const cs_caselist *l, const cs_run_opts *o, cs_er
     return rc;
 }
 
+/* Opens OUT/results.csv (csv_path, 2048 bytes) for appending: a new file
+ * with its header, or with --resume the recorded rows (sorted, for
+ * recorded()/have_row()) after repairing what a killed run left. Returns the
+ * descriptor, or -1 (err). */
+static int open_results(const cs_run_opts *o, const cs_caselist *list, char *csv_path,
+                        cs_result **old_out, size_t *nold_out, cs_err *err)
+{
+    snprintf(csv_path, 2048, "%s/results.csv", o->out_dir);
+    cs_result *old = NULL;
+    size_t nold = 0;
+    struct stat st;
+    int exists = !stat(csv_path, &st);
+    if (exists && o->resume) {
+        if (drop_torn_tail(csv_path, err) || stat(csv_path, &st)) {
+            return -1;
+        }
+        exists = st.st_size > 0; /* killed before the header: start afresh */
+    }
+    if (exists && o->resume) {
+        if (cs_results_read(csv_path, &old, &nold, err)) {
+            return -1;
+        }
+        if (drop_error_rows(csv_path, old, &nold, list->v, list->n, err)) {
+            free(old);
+            return -1;
+        }
+        qsort(old, nold, sizeof *old, key_qsort);
+    } else if (exists && !o->force) {
+        return cs_fail(err, "%s already exists: add --resume to continue that sweep, or --force "
+                            "to start a new one (it is overwritten), or choose --out DIR",
+                       csv_path);
+    }
+    int csv = open(csv_path, O_WRONLY | O_CREAT | O_APPEND | (exists && o->resume ? 0 : O_TRUNC),
+                   0644);
+    if (csv < 0) {
+        free(old);
+        return cs_fail(err, "cannot write %s: %s", csv_path, strerror(errno));
+    }
+    if (!(exists && o->resume)) {
+        FILE *h = fdopen(dup(csv), "w");
+        if (h) {
+            cs_results_write_header(h);
+            fclose(h);
+        }
+    }
+    *old_out = old;
+    *nold_out = nold;
+    return csv;
+}
+
 int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
 {
     /* selection errors (--only, --case) come before anything is written */
@@ -280,48 +415,12 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
         return -1;
     }
     char csv_path[2048];
-    snprintf(csv_path, sizeof csv_path, "%s/results.csv", o->out_dir);
     cs_result *old = NULL;
     size_t nold = 0;
-    struct stat st;
-    int exists = !stat(csv_path, &st);
-    if (exists && o->resume) {
-        if (drop_torn_tail(csv_path, err) || stat(csv_path, &st)) {
-            cs_caselist_free(&list);
-            return -1;
-        }
-        exists = st.st_size > 0; /* killed before the header: start afresh */
-    }
-    if (exists && o->resume) {
-        if (cs_results_read(csv_path, &old, &nold, err)) {
-            cs_caselist_free(&list);
-            return -1;
-        }
-        if (drop_error_rows(csv_path, old, &nold, list.v, list.n, err)) {
-            cs_caselist_free(&list);
-            free(old);
-            return -1;
-        }
-        qsort(old, nold, sizeof *old, key_qsort);
-    } else if (exists && !o->force) {
-        cs_caselist_free(&list);
-        return cs_fail(err, "%s already exists: add --resume to continue that sweep, or --force "
-                            "to start a new one (it is overwritten), or choose --out DIR",
-                       csv_path);
-    }
-    int csv = open(csv_path, O_WRONLY | O_CREAT | O_APPEND | (exists && o->resume ? 0 : O_TRUNC),
-                   0644);
+    int csv = open_results(o, &list, csv_path, &old, &nold, err);
     if (csv < 0) {
         cs_caselist_free(&list);
-        free(old);
-        return cs_fail(err, "cannot write %s: %s", csv_path, strerror(errno));
-    }
-    if (!(exists && o->resume)) {
-        FILE *h = fdopen(dup(csv), "w");
-        if (h) {
-            cs_results_write_header(h);
-            fclose(h);
-        }
+        return -1;
     }
 
     cs_case *cases = list.v;
@@ -360,53 +459,16 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
              * waits while the running cases hold the memory it needs */
             cs_case c = cases[next];
             c.mem_budget = budget;
-            sl->fit.v = cs_xrealloc(sl->fit.v, c.sizes->n * sizeof(long));
-            sl->fit.n = 0;
-            long maxfit = 0;
-            size_t have = 0; /* sizes a resumed file already holds are not run again */
-            for (size_t i = 0; i < c.sizes->n; i++) {
-                cs_result probe;
-                cs_case_row(&c, c.np, c.sizes->v[i], &probe);
-                if (have_row(&probe, old, nold))
-                    have++;
-                else if (budget <= 0 || cs_case_memory_at(&c, c.sizes->v[i]) <= budget) {
-                    sl->fit.v[sl->fit.n++] = c.sizes->v[i];
-                    if (c.sizes->v[i] > maxfit)
-                        maxfit = c.sizes->v[i];
-                }
-            }
-            double need = sl->fit.n ? cs_case_memory_at(&c, maxfit) : 0, held = 0;
+            size_t have; /* sizes a resumed file already holds are not run again */
+            double need = fit_sizes(sl, c, budget, old, nold, &have), held = 0;
             for (int k = 0; k < jobs; k++)
                 held += slots[k].pid > 0 ? slots[k].need : 0;
             if (budget > 0 && held > 0 && held + need > budget)
                 break; /* started when a running case ends */
             next++;
             sl->refused = c.sizes->n - have - sl->fit.n;
-            if (sl->refused) {
-                cs_result *rows = cs_xmalloc(sl->refused * sizeof *rows);
-                size_t k = 0;
-                for (size_t i = 0; i < c.sizes->n; i++) {
-                    long b = c.sizes->v[i];
-                    size_t f = 0;
-                    while (f < sl->fit.n && sl->fit.v[f] != b)
-                        f++;
-                    cs_case_row(&c, c.np, b, &rows[k]);
-                    if (f < sl->fit.n || have_row(&rows[k], old, nold))
-                        continue;
-                    snprintf(rows[k].status, sizeof rows[k].status, "error");
-                    snprintf(rows[k].note, sizeof rows[k].note,
-                             "%d ranks at %ld bytes need about %.1f GB; this sweep may use %.1f GB "
-                             "(%s): use fewer ranks or smaller sizes",
-                             c.np, b, cs_case_memory_at(&c, b) / 1e9, budget / 1e9,
-                             o->memory > 0 ? "run --memory"
-                                           : "90% of the memory available when it started");
-                    k++;
-                }
-                cs_err we;
-                if (append_rows(csv, csv_path, rows, k, old, nold, &we))
-                    fprintf(stderr, "collsim: %s\n", we.msg);
-                free(rows);
-            }
+            if (sl->refused)
+                record_refused(csv, csv_path, sl, c, budget, o, old, nold);
             sl->c = c;
             sl->c.sizes = &sl->fit;
             sl->need = need;
@@ -480,14 +542,7 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
         int status;
         pid_t pid = waitpid(-1, &status, WNOHANG);
         if (pid == 0) {
-            for (int j = 0; j < jobs; j++) {
-                slot *sl = &slots[j];
-                if (sl->pid > 0 && sl->c.timeout_s > 0 &&
-                    now_s() - sl->started > cs_wall_backstop(sl->c.timeout_s))
-                    kill(-sl->pid, SIGKILL);
-            }
-            struct timespec nap = {0, 20 * 1000 * 1000};
-            nanosleep(&nap, NULL);
+            kill_overdue(slots, jobs);
             continue;
         }
         if (pid < 0) {
@@ -542,17 +597,8 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
            skipped, failed_cases, wall, csv_path);
     if (!rc && write_platform_fits(&list, o, err))
         rc = -1;
-    if (!rc) {
-        /* the best-algorithm table covers the whole file, resumed rows included */
-        cs_result *rows;
-        size_t n;
-        if (!cs_results_read(csv_path, &rows, &n, err)) {
-            cs_print_best(stdout, rows, n);
-            /* a selection (--only, --case) leaves points unmeasured: skipped, not failed */
-            expect_failed = cs_expect_check(stdout, s, rows, n, o->only || o->pick_case) > 0;
-            free(rows);
-        }
-    }
+    if (!rc)
+        expect_failed = print_outcome(s, o, csv_path, err);
     for (int j = 0; j < jobs; j++)
         free(slots[j].fit.v);
     free(slots);
