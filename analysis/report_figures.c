@@ -266,20 +266,38 @@ int fig_latency(const report *r, const group *g, long np, const char *title, cha
 
 static long rgb_of(const char *hex) { return strtol(hex + 1, NULL, 16); }
 
-/* The Sparbit paper's Figure 5: columns = np, rows = sizes; a cell is the
- * winner's colour, or a grey level by the focus's improvement when the focus
- * wins. Returns 1 written, -1 error. */
-int fig_heatmap(const report *r, const group *g, const char *title, char *name, size_t nlen)
+/* The heat map's data files and what they hold. */
+typedef struct {
+    char bname[600], fname[600], ename[600], iname[600]; /* best, focus, empty, incomplete */
+    size_t ncols, nrows;
+    int nb, nf, ne, ni; /* cells in each file */
+    int *wins;          /* per algorithm of r->algs: cells it wins (not the focus') */
+    double cbmax;       /* top of the focus' improvement scale */
+} heatmap;
+
+/* The focus' largest improvement over the second best in a compared case,
+ * rounded up to 10 %: the grey scale's top. */
+static double heatmap_cbmax(const report *r, const group *g)
 {
-    snprintf(name, nlen, "heatmap-%s", g->slug);
-    char bname[600], fname[600], ename[600], iname[600];
-    snprintf(bname, sizeof bname, "%s-best", name);
-    snprintf(fname, sizeof fname, "%s-focus", name);
-    snprintf(ename, sizeof ename, "%s-empty", name);
-    snprintf(iname, sizeof iname, "%s-incomplete", name);
-    FILE *bd = open_in(r, bname, "dat", r->err), *fd = bd ? open_in(r, fname, "dat", r->err) : NULL,
-         *ed = fd ? open_in(r, ename, "dat", r->err) : NULL,
-         *id = ed ? open_in(r, iname, "dat", r->err) : NULL;
+    double cbmax = 0;
+    for (size_t i = 0; i < g->nps.n; i++)
+        for (size_t j = 0; j < g->sizes.n; j++) {
+            const cs_best *b = find_best(r->best, r->nbest, g, g->nps.v[i], g->sizes.v[j]);
+            if (b && r->focus && !strcmp(b->best->algorithm, r->focus) && b->second &&
+                b->improvement_pct > cbmax && case_complete(r, g, g->nps.v[i], g->sizes.v[j]))
+                cbmax = b->improvement_pct;
+        }
+    cbmax = cbmax > 0 ? ceil(cbmax / 10) * 10 : 10;
+    return cbmax;
+}
+
+/* Writes the four data files: a cell per (np, size), in the file of its kind. */
+static int heatmap_files(const report *r, const group *g, heatmap *hm)
+{
+    FILE *bd = open_in(r, hm->bname, "dat", r->err),
+         *fd = bd ? open_in(r, hm->fname, "dat", r->err) : NULL,
+         *ed = fd ? open_in(r, hm->ename, "dat", r->err) : NULL,
+         *id = ed ? open_in(r, hm->iname, "dat", r->err) : NULL;
     if (!id) {
         if (bd)
             fclose(bd);
@@ -289,59 +307,117 @@ int fig_heatmap(const report *r, const group *g, const char *title, char *name, 
             fclose(ed);
         return -1;
     }
-    size_t ncols = g->nps.n, nrows = g->sizes.n;
-    int nb = 0, nf = 0, ne = 0, ni = 0;
-    int *wins = calloc(r->algs.n + 1, sizeof *wins);
-    double cbmax = 0;
-    for (size_t i = 0; i < ncols; i++)
-        for (size_t j = 0; j < nrows; j++) {
-            const cs_best *b = find_best(r->best, r->nbest, g, g->nps.v[i], g->sizes.v[j]);
-            if (b && r->focus && !strcmp(b->best->algorithm, r->focus) && b->second &&
-                b->improvement_pct > cbmax && case_complete(r, g, g->nps.v[i], g->sizes.v[j]))
-                cbmax = b->improvement_pct;
-        }
-    cbmax = cbmax > 0 ? ceil(cbmax / 10) * 10 : 10;
+    hm->ncols = g->nps.n;
+    hm->nrows = g->sizes.n;
+    hm->wins = calloc(r->algs.n + 1, sizeof *hm->wins);
+    hm->cbmax = heatmap_cbmax(r, g);
     fprintf(bd, "# column(np index) row(size index) rgb algorithm\n");
     fprintf(fd, "# column row improvement_pct label_rgb label\n");
-    for (size_t i = 0; i < ncols; i++)
-        for (size_t j = 0; j < nrows; j++) {
+    for (size_t i = 0; i < hm->ncols; i++)
+        for (size_t j = 0; j < hm->nrows; j++) {
             const cs_best *b = find_best(r->best, r->nbest, g, g->nps.v[i], g->sizes.v[j]);
             if (!b) {
                 fprintf(ed, "%zu %zu\n", i, j);
-                ne++;
+                hm->ne++;
                 continue;
             }
             if (!case_complete(r, g, g->nps.v[i], g->sizes.v[j])) {
                 fprintf(id, "%zu %zu\n", i, j);
-                ni++;
+                hm->ni++;
                 continue;
             }
             const char *alg = b->best->algorithm;
             int focus = r->focus && !strcmp(alg, r->focus);
             if (focus && b->second) {
-                double level = b->improvement_pct / cbmax;
+                double level = b->improvement_pct / hm->cbmax;
                 /* one decimal below 10 %, so that a near tie does not read as 0 */
                 fprintf(fd, "%zu %zu %.6g %ld \"%.*f\"\n", i, j, b->improvement_pct,
                         level < 0.45 ? 0xffffffL : 0L, b->improvement_pct < 9.95 ? 1 : 0,
                         b->improvement_pct);
-                nf++;
+                hm->nf++;
             } else {
                 fprintf(bd, "%zu %zu %ld %s\n", i, j, rgb_of(alg_colour(r, alg)), alg);
-                wins[strset_index(&r->algs, alg)]++;
-                nb++;
+                hm->wins[strset_index(&r->algs, alg)]++;
+                hm->nb++;
             }
         }
     fclose(bd);
     fclose(fd);
     fclose(ed);
     fclose(id);
+    return 0;
+}
 
+/* The axes: a tick per column and row (thinned when many). */
+static void heatmap_ticks(FILE *gp, const group *g, size_t ncols, size_t nrows)
+{
+    size_t xstep = (ncols + 31) / 32, ystep = (nrows + 39) / 40;
+    fprintf(gp, "set xtics (");
+    for (size_t i = 0; i < ncols; i += xstep)
+        fprintf(gp, "%s'%ld' %zu", i ? ", " : "", g->nps.v[i], i);
+    fprintf(gp, ")%s\nset ytics (", ncols > 20 ? " rotate by 90 right" : "");
+    for (size_t j = 0; j < nrows; j += ystep) {
+        char lab[32];
+        fprintf(gp, "%s'%s' %zu", j ? ", " : "", size_label(g->sizes.v[j], lab, sizeof lab), j);
+    }
+    fprintf(gp, ")\n");
+}
+
+/* The plot command: the cells, their labels and the key. */
+static void heatmap_plot(const report *r, FILE *gp, const heatmap *hm)
+{
+    char q[256];
+    clauses c = {{0}, 0, 0};
+    const char *box = "using 1:2:($1-0.5):($1+0.5):($2-0.5):($2+0.5)";
+    if (hm->nb)
+        clause(&c, "'%s.dat' %s:3 with boxxy fc rgb variable notitle", hm->bname, box);
+    if (hm->nf)
+        clause(&c, "'%s.dat' %s:3 with boxxy fc palette notitle", hm->fname, box);
+    if (hm->nf && hm->ncols <= LABEL_MAX_COLS)
+        clause(&c, "'%s.dat' using 1:2:5:4 with labels tc rgb variable font ',%d' notitle", hm->fname,
+               hm->nrows > 24 ? 7 : 9);
+    if (hm->ne)
+        clause(&c, "'%s.dat' using 1:2:('×') with labels tc rgb '#909090' notitle", hm->ename);
+    if (hm->ni) {
+        clause(&c, "'%s.dat' %s with boxxy fc rgb '#f4f4f4' notitle", hm->iname, box);
+        clause(&c, "'%s.dat' using 1:2:('?') with labels tc rgb '#707070' notitle", hm->iname);
+    }
+    for (size_t a = 0; a < r->algs.n; a++)
+        if (hm->wins[a]) {
+            const char *alg = r->algs.v[a];
+            int focus = r->focus && !strcmp(alg, r->focus);
+            clause(&c, "NaN with boxes fc rgb '%s' title '%s%s'", alg_colour(r, alg),
+                   gq(alg, q, sizeof q), focus ? " (no other algorithm ran)" : "");
+        }
+    if (hm->nf)
+        clause(&c, "NaN with boxes fc rgb '#8a8a8a' title '%s (grey scale)'", gq(r->focus, q, sizeof q));
+    if (hm->ne)
+        clause(&c, "NaN with points pt 2 lc rgb '#909090' title 'no ok result'");
+    if (hm->ni)
+        clause(&c, "NaN with boxes fc rgb '#f4f4f4' title '? an algorithm has no ok result (not compared)'");
+    fprintf(gp, "%s\n", c.text);
+}
+
+/* The Sparbit paper's Figure 5: columns = np, rows = sizes; a cell is the
+ * winner's colour, or a grey level by the focus's improvement when the focus
+ * wins. Returns 1 written, -1 error. */
+int fig_heatmap(const report *r, const group *g, const char *title, char *name, size_t nlen)
+{
+    snprintf(name, nlen, "heatmap-%s", g->slug);
+    heatmap hm_ = {0}, *hm = &hm_;
+    snprintf(hm->bname, sizeof hm->bname, "%s-best", name);
+    snprintf(hm->fname, sizeof hm->fname, "%s-focus", name);
+    snprintf(hm->ename, sizeof hm->ename, "%s-empty", name);
+    snprintf(hm->iname, sizeof hm->iname, "%s-incomplete", name);
+    if (heatmap_files(r, g, hm))
+        return -1;
+    size_t ncols = hm->ncols, nrows = hm->nrows;
     int w = 300 + 46 * (int)ncols, h = 250 + 24 * (int)nrows;
     w = w < 760 ? 760 : w > 1800 ? 1800 : w;
     h = h < 460 ? 460 : h > 1400 ? 1400 : h;
     figure f;
     if (fig_begin(r, &f, name, w, h)) {
-        free(wins);
+        free(hm->wins);
         return -1;
     }
     char t[512], q[256];
@@ -355,56 +431,20 @@ int fig_heatmap(const report *r, const group *g, const char *title, char *name, 
                   "set xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\n"
                   "set border 15\nset tics out nomirror scale 0.5\n",
             ncols - 1, nrows - 1);
-    size_t xstep = (ncols + 31) / 32, ystep = (nrows + 39) / 40;
-    fprintf(f.gp, "set xtics (");
-    for (size_t i = 0; i < ncols; i += xstep)
-        fprintf(f.gp, "%s'%ld' %zu", i ? ", " : "", g->nps.v[i], i);
-    fprintf(f.gp, ")%s\nset ytics (", ncols > 20 ? " rotate by 90 right" : "");
-    for (size_t j = 0; j < nrows; j += ystep) {
-        char lab[32];
-        fprintf(f.gp, "%s'%s' %zu", j ? ", " : "", size_label(g->sizes.v[j], lab, sizeof lab), j);
-    }
-    fprintf(f.gp, ")\nset style fill solid 1.0 border lc rgb '#ffffff'\n"
+    heatmap_ticks(f.gp, g, ncols, nrows);
+    fprintf(f.gp, "set style fill solid 1.0 border lc rgb '#ffffff'\n"
                   "set key below horizontal Left reverse samplen 1.5 height 1.5 "
                   "width 2\n");
-    if (nf)
+    if (hm->nf)
         fprintf(f.gp, "set palette defined (0 '#2b2b2b', 1 '#efefef')\nset cbrange [0:%g]\n"
                       "set cblabel '%s improvement over the second best (%%)'\n"
                       "set colorbox vertical user origin graph 1.02, graph 0 size character 2, graph 1\n"
                       "set rmargin 16\n",
-                cbmax, gq(r->focus, q, sizeof q));
+                hm->cbmax, gq(r->focus, q, sizeof q));
     else
         fprintf(f.gp, "unset colorbox\n");
-    clauses c = {{0}, 0, 0};
-    const char *box = "using 1:2:($1-0.5):($1+0.5):($2-0.5):($2+0.5)";
-    if (nb)
-        clause(&c, "'%s.dat' %s:3 with boxxy fc rgb variable notitle", bname, box);
-    if (nf)
-        clause(&c, "'%s.dat' %s:3 with boxxy fc palette notitle", fname, box);
-    if (nf && ncols <= LABEL_MAX_COLS)
-        clause(&c, "'%s.dat' using 1:2:5:4 with labels tc rgb variable font ',%d' notitle", fname,
-               nrows > 24 ? 7 : 9);
-    if (ne)
-        clause(&c, "'%s.dat' using 1:2:('×') with labels tc rgb '#909090' notitle", ename);
-    if (ni) {
-        clause(&c, "'%s.dat' %s with boxxy fc rgb '#f4f4f4' notitle", iname, box);
-        clause(&c, "'%s.dat' using 1:2:('?') with labels tc rgb '#707070' notitle", iname);
-    }
-    for (size_t a = 0; a < r->algs.n; a++)
-        if (wins[a]) {
-            const char *alg = r->algs.v[a];
-            int focus = r->focus && !strcmp(alg, r->focus);
-            clause(&c, "NaN with boxes fc rgb '%s' title '%s%s'", alg_colour(r, alg),
-                   gq(alg, q, sizeof q), focus ? " (no other algorithm ran)" : "");
-        }
-    if (nf)
-        clause(&c, "NaN with boxes fc rgb '#8a8a8a' title '%s (grey scale)'", gq(r->focus, q, sizeof q));
-    if (ne)
-        clause(&c, "NaN with points pt 2 lc rgb '#909090' title 'no ok result'");
-    if (ni)
-        clause(&c, "NaN with boxes fc rgb '#f4f4f4' title '? an algorithm has no ok result (not compared)'");
-    fprintf(f.gp, "%s\n", c.text);
-    free(wins);
+    heatmap_plot(r, f.gp, hm);
+    free(hm->wins);
     return fig_end(r, &f) ? -1 : 1;
 }
 
