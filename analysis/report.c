@@ -129,6 +129,78 @@ static void header(const report *r, int multi_coll)
     free(sizes.v);
 }
 
+/* An algorithm run at two region levels is two competitors: name both
+ * (ALG@LEVEL); results of a single level keep the plain names. */
+static void label_levels(report *r)
+{
+    int levels = cs_results_several_regions(r->rows, r->n);
+    for (size_t i = 0; i < r->n && levels; i++)
+        if (r->rows[i].region[0]) {
+            cs_result *x = &r->rows[i];
+            char label[sizeof x->algorithm + sizeof x->region];
+            snprintf(x->algorithm, sizeof x->algorithm, "%s",
+                     cs_result_alg_label(x, levels, label, sizeof label));
+        }
+}
+
+/* --focus (default: sparbit when the results have it) and --baseline. */
+static int choose_focus(report *r, const cs_report_opts *o, cs_err *err)
+{
+    if (o->focus && !(r->focus = resolve_alg(r, o->focus, "--focus", err)))
+        return -1;
+    if (!o->focus && strset_index(&r->algs, "sparbit") < r->algs.n)
+        r->focus = "sparbit";
+    if (o->baseline) {
+        if (!r->focus) {
+            cs_fail(err, "--baseline needs a focus algorithm: %s has no sparbit, so give --focus ALG",
+                    o->results);
+            return -1;
+        }
+        if (!(r->baseline = resolve_alg(r, o->baseline, "--baseline", err)))
+            return -1;
+        if (!strcmp(r->baseline, r->focus)) {
+            cs_fail(err, "--baseline '%s' is the focus algorithm; choose another one", o->baseline);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* --out, else the results file's directory + "/report". */
+static void report_dir(report *r, const cs_report_opts *o)
+{
+    if (o->out_dir) {
+        snprintf(r->dir, sizeof r->dir, "%s", o->out_dir);
+    } else {
+        const char *slash = strrchr(o->results, '/');
+        if (slash)
+            snprintf(r->dir, sizeof r->dir, "%.*s/report", (int)(slash - o->results), o->results);
+        else
+            snprintf(r->dir, sizeof r->dir, "report");
+    }
+}
+
+static void report_free(report *r)
+{
+    for (size_t k = 0; k < r->ng; k++) {
+        free(r->g[k].nps.v);
+        free(r->g[k].sizes.v);
+        free(r->g[k].algs.v);
+    }
+    for (size_t k = 0; k < r->nws; k++) {
+        free(r->ws[k].g);
+        free(r->ws[k].nps.v);
+        free(r->ws[k].sizes.v);
+        free(r->ws[k].algs.v);
+    }
+    free(r->ws);
+    free(r->g);
+    free(r->ok);
+    free(r->algs.v);
+    free(r->best);
+    free(r->rows);
+}
+
 int cs_report(const cs_report_opts *o, char *md_path, size_t md_len, cs_err *err)
 {
     report r;
@@ -137,45 +209,13 @@ int cs_report(const cs_report_opts *o, char *md_path, size_t md_len, cs_err *err
     r.err = err;
     if (cs_results_read(o->results, &r.rows, &r.n, err))
         return -1;
-    /* an algorithm run at two region levels is two competitors: name both
-     * (ALG@LEVEL); results of a single level keep the plain names */
-    int levels = cs_results_several_regions(r.rows, r.n);
-    for (size_t i = 0; i < r.n && levels; i++)
-        if (r.rows[i].region[0]) {
-            cs_result *x = &r.rows[i];
-            char label[sizeof x->algorithm + sizeof x->region];
-            snprintf(x->algorithm, sizeof x->algorithm, "%s",
-                     cs_result_alg_label(x, levels, label, sizeof label));
-        }
+    label_levels(&r);
     int rc = -1;
     build_groups(&r);
     plan_whatif(&r);
-    if (o->focus && !(r.focus = resolve_alg(&r, o->focus, "--focus", err)))
+    if (choose_focus(&r, o, err))
         goto out;
-    if (!o->focus && strset_index(&r.algs, "sparbit") < r.algs.n)
-        r.focus = "sparbit";
-    if (o->baseline) {
-        if (!r.focus) {
-            cs_fail(err, "--baseline needs a focus algorithm: %s has no sparbit, so give --focus ALG",
-                    o->results);
-            goto out;
-        }
-        if (!(r.baseline = resolve_alg(&r, o->baseline, "--baseline", err)))
-            goto out;
-        if (!strcmp(r.baseline, r.focus)) {
-            cs_fail(err, "--baseline '%s' is the focus algorithm; choose another one", o->baseline);
-            goto out;
-        }
-    }
-    if (o->out_dir) {
-        snprintf(r.dir, sizeof r.dir, "%s", o->out_dir);
-    } else {
-        const char *slash = strrchr(o->results, '/');
-        if (slash)
-            snprintf(r.dir, sizeof r.dir, "%.*s/report", (int)(slash - o->results), o->results);
-        else
-            snprintf(r.dir, sizeof r.dir, "report");
-    }
+    report_dir(&r, o);
     snprintf(r.figdir, sizeof r.figdir, "%s/figures", r.dir);
     if (mkdir_p(r.figdir, err))
         goto out;
@@ -206,22 +246,6 @@ int cs_report(const cs_report_opts *o, char *md_path, size_t md_len, cs_err *err
 out:
     if (r.md && fclose(r.md) && !rc)
         rc = cs_fail(err, "cannot write %s: %s", md_path, strerror(errno));
-    for (size_t k = 0; k < r.ng; k++) {
-        free(r.g[k].nps.v);
-        free(r.g[k].sizes.v);
-        free(r.g[k].algs.v);
-    }
-    for (size_t k = 0; k < r.nws; k++) {
-        free(r.ws[k].g);
-        free(r.ws[k].nps.v);
-        free(r.ws[k].sizes.v);
-        free(r.ws[k].algs.v);
-    }
-    free(r.ws);
-    free(r.g);
-    free(r.ok);
-    free(r.algs.v);
-    free(r.best);
-    free(r.rows);
+    report_free(&r);
     return rc;
 }
