@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "platform.h"
+#include "platform_name.h"
 #include "regression.h"
 
 static int cmp_probe(const void *key, const void *elem)

@@ -3,7 +3,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fits.h"
 #include "regression.h"
+
+/* The tasks' platform fits (platforms.csv beside each input) beside out, each
+ * platform once, for the report's cost models; inputs without one add none. */
+static int merge_fits(const char *const *inputs, int ninputs, const char *out, cs_err *err)
+{
+    cs_platform_fit *all = NULL;
+    size_t n = 0;
+    char path[4096];
+    for (int i = 0; i < ninputs; i++) {
+        cs_platform_fit *fits;
+        size_t k;
+        cs_fits_path_beside(inputs[i], path, sizeof path);
+        if (cs_fits_read(path, &fits, &k, err) < 0) {
+            free(all);
+            return -1;
+        }
+        for (size_t q = 0; q < k; q++)
+            if (!cs_fits_find(all, n, fits[q].platform)) {
+                all = cs_xrealloc(all, (n + 1) * sizeof *all);
+                all[n++] = fits[q];
+            }
+        free(fits);
+    }
+    cs_fits_path_beside(out, path, sizeof path);
+    int rc = n ? cs_fits_write(path, all, n, err) : 0;
+    free(all);
+    return rc;
+}
 
 int cs_merge_files(FILE *f, const char *const *inputs, int ninputs, const char *out, cs_err *err)
 {
@@ -48,7 +77,8 @@ int cs_merge_files(FILE *f, const char *const *inputs, int ninputs, const char *
         rc = 1;
     } else {
         cs_result *sorted = cs_rows_copy(v, n);
-        rc = cs_results_write_file(out, sorted, n, err);
+        if (cs_results_write_file(out, sorted, n, err) || merge_fits(inputs, ninputs, out, err))
+            rc = -1;
         free(sorted);
         if (!rc)
             fprintf(f, "# merged %zu rows from %d files into %s; %zu rows did not pass\n", n,

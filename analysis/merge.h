@@ -1,6 +1,7 @@
 /* `collsim merge`: the per-task results of a scale-out run (Slurm array tasks,
  * GNU parallel jobs) joined into one results file, as one `run` would have
- * written it: one header, rows in key order, each case once. */
+ * written it: one header, rows in key order, each case once; the tasks'
+ * platform fits (fits.h) are joined beside it the same way. */
 #ifndef COLLSIM_MERGE_H
 #define COLLSIM_MERGE_H
 

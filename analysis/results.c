@@ -59,7 +59,7 @@ const char *cs_result_alg_label(const cs_result *x, int several, char *buf, size
 
 void cs_results_write_header(FILE *f) { fprintf(f, "%s\n", CS_RESULTS_HEADER); }
 
-static void write_field(FILE *f, const char *s)
+void cs_csv_write_field(FILE *f, const char *s)
 {
     if (!strpbrk(s, ",\"\n\r")) {
         fputs(s, f);
@@ -82,7 +82,7 @@ void cs_results_write_row(FILE *f, const cs_result *r)
         if (i)
             fputc(',', f);
         switch (c->type) {
-        case COL_STR: write_field(f, p); break;
+        case COL_STR: cs_csv_write_field(f, p); break;
         case COL_INT: fprintf(f, "%d", *(const int *)p); break;
         case COL_LONG: fprintf(f, "%ld", *(const long *)p); break;
         case COL_LLONG: fprintf(f, "%lld", *(const long long *)p); break;
@@ -94,22 +94,40 @@ void cs_results_write_row(FILE *f, const cs_result *r)
     fputc('\n', f);
 }
 
-int cs_results_write_file(const char *path, const cs_result *rows, size_t n, cs_err *err)
+int cs_write_replacing(const char *path, void (*body)(FILE *f, const void *arg), const void *arg,
+                       cs_err *err)
 {
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
     if (!f)
         return cs_fail(err, "cannot write %s: %s", tmp, strerror(errno));
-    cs_results_write_header(f);
-    for (size_t i = 0; i < n; i++)
-        cs_results_write_row(f, &rows[i]);
+    body(f, arg);
     int bad = ferror(f);
     if (fclose(f) || bad || rename(tmp, path)) {
         remove(tmp);
         return cs_fail(err, "cannot write %s: %s", path, strerror(errno));
     }
     return 0;
+}
+
+typedef struct {
+    const cs_result *rows;
+    size_t n;
+} row_span;
+
+static void write_rows(FILE *f, const void *arg)
+{
+    const row_span *r = arg;
+    cs_results_write_header(f);
+    for (size_t i = 0; i < r->n; i++)
+        cs_results_write_row(f, &r->rows[i]);
+}
+
+int cs_results_write_file(const char *path, const cs_result *rows, size_t n, cs_err *err)
+{
+    row_span r = {rows, n};
+    return cs_write_replacing(path, write_rows, &r, err);
 }
 
 int cs_csv_split(char *line, char **fields, int max)

@@ -65,6 +65,11 @@ void cs_results_write_row(FILE *f, const cs_result *r);
  * file renamed over it, so a reader never sees half a file. */
 int cs_results_write_file(const char *path, const cs_result *rows, size_t n, cs_err *err);
 
+/* Writes path through a temporary file renamed over it: body(f, arg) writes
+ * the content. */
+int cs_write_replacing(const char *path, void (*body)(FILE *f, const void *arg), const void *arg,
+                       cs_err *err);
+
 /* Reads a results CSV (header line required; the columns up to status must be
  * there, the others are optional). */
 int cs_results_read(const char *path, cs_result **rows, size_t *n, cs_err *err);
@@ -72,5 +77,9 @@ int cs_results_read(const char *path, cs_result **rows, size_t *n, cs_err *err);
 /* Splits one CSV line into fields (RFC 4180 quotes). Returns the field count;
  * fields point into `line`, which is modified. */
 int cs_csv_split(char *line, char **fields, int max);
+
+/* Writes one CSV field, quoted when it holds a comma, quote or line break
+ * (line breaks become spaces). */
+void cs_csv_write_field(FILE *f, const char *s);
 
 #endif

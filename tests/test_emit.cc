@@ -186,6 +186,11 @@ TEST(Emit, GnuParallelTasksMergedEqualADirectRunBitForBit)
     ASSERT_EQ(sorted.code, 0) << sorted.text;
     std::string merged = slurp(dir + "/results.csv");
     EXPECT_EQ(merged, slurp(d / "direct-sorted.csv"));
+    // the tasks' platform fits are joined beside the merged results as a
+    // direct run writes them
+    std::string fits = slurp(dir + "/platforms.csv");
+    EXPECT_NE(fits.find("\nyahoo,ok,"), std::string::npos) << fits;
+    EXPECT_EQ(fits, slurp(d / "direct/platforms.csv"));
     size_t rows;
     EXPECT_EQ(cases_in(dir + "/results.csv", &rows).size(), 4u);
     EXPECT_EQ(rows, 8u);

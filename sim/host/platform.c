@@ -483,16 +483,6 @@ static int resolve_levels(cs_platform *pf, walk_ctx *w, cs_err *err)
     return 0;
 }
 
-char *cs_platform_name_of(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    char *name = cs_xstrdup(base ? base + 1 : path);
-    size_t len = strlen(name);
-    if (len > 4 && !strcmp(name + len - 4, ".xml"))
-        name[len - 4] = 0;
-    return name;
-}
-
 int cs_platform_load(const char *path, cs_platform *pf, cs_err *err)
 {
     memset(pf, 0, sizeof *pf);

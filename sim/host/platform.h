@@ -7,6 +7,7 @@
 #define COLLSIM_PLATFORM_H
 
 #include "cs_error.h"
+#include "platform_name.h" /* cs_platform_name_of */
 
 /* declared levels, finest first; the accounting adds "system" (everything)
  * and "nonlocal" on top (sim/driver/account.h) */
@@ -51,9 +52,6 @@ typedef struct {
  * Errors list the valid names. */
 int cs_platform_find(const char *name_or_file, char **path_out, cs_err *err);
 int cs_platform_load(const char *path, cs_platform *pf, cs_err *err);
-/* The name results use for a platform file: its file name without .xml
- * (malloc'ed). */
-char *cs_platform_name_of(const char *path);
 void cs_platform_free(cs_platform *pf);
 
 /* Names of the project's platforms (sorted); returns the count; free with

@@ -169,3 +169,14 @@ int cs_postal_pairs(const cs_platform *pf, const cs_numlist *sizes, cs_postal *i
         return -1;
     return *has_inter ? cs_postal_measure(pf, 0, pf->nnodes - 1, sizes, inter, err) : 0;
 }
+
+void cs_postal_platform_fit(const cs_platform *pf, cs_platform_fit *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->platform, sizeof out->platform, "%s", pf->name);
+    cs_err e;
+    if (cs_postal_pairs(pf, NULL, &out->intra, &out->inter, &out->has_inter, &e))
+        snprintf(out->why, sizeof out->why, "%s", e.msg);
+    else
+        out->measured = 1;
+}

@@ -10,15 +10,10 @@
 
 #include "cost_model.h"
 #include "cs_error.h"
+#include "fits.h"
 #include "numlist.h"
 #include "platform.h"
 
-typedef struct {
-    char node_a[128], node_b[128]; /* the pair (equal: two ranks on one node) */
-    cs_hockney h;                  /* alpha (s), beta (s/B) */
-    double max_rel_residual;       /* worst |fit - measured| / measured over the sizes */
-    size_t nsizes;
-} cs_postal;
 
 /* Sizes used when none are given: 0 and 1, 2, 4, ..., 1 MiB. */
 #define CS_POSTAL_SIZES "0,1:1M"
@@ -39,6 +34,10 @@ int cs_postal_points(const cs_platform *pf, const char *host_a, const char *host
  * and the last node; *has_inter = 0 on a one-node platform). sizes as above. */
 int cs_postal_pairs(const cs_platform *pf, const cs_numlist *sizes, cs_postal *intra,
                     cs_postal *inter, int *has_inter, cs_err *err);
+
+/* The same pairs as a row of platforms.csv (fits.h): a failure is recorded in
+ * the row (measured 0, why), not returned. */
+void cs_postal_platform_fit(const cs_platform *pf, cs_platform_fit *out);
 
 /* Least squares of t = alpha + beta * bytes over n points, weighted by 1/t^2
  * (relative residuals), so that the small sizes that fix alpha weigh as much

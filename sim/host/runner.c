@@ -15,6 +15,7 @@
 #include "bench_case.h"
 #include "expect.h"
 #include "progress.h"
+#include "resume.h"
 #include "regression.h"
 #include "results.h"
 #include "select.h"
@@ -58,76 +59,6 @@ typedef struct {
  * in flight, about np^2 for the allgather and alltoall families. */
 static double case_work(const cs_case *c) { return (double)c->np * c->np; }
 
-static int key_qsort(const void *a, const void *b) { return cs_key_cmp(a, b); }
-
-/* Whether a row with r's key is among the sorted rows of the resumed file. */
-static int have_row(const cs_result *r, const cs_result *sorted, size_t n)
-{
-    return n && bsearch(r, sorted, n, sizeof *sorted, key_qsort) != NULL;
-}
-
-/* A case is recorded when a row exists for each of its sizes. */
-static int recorded(const cs_case *c, const cs_result *sorted, size_t n)
-{
-    for (size_t i = 0; i < c->sizes->n; i++) {
-        cs_result probe;
-        cs_case_row(c, c->np, c->sizes->v[i], &probe);
-        if (!have_row(&probe, sorted, n))
-            return 0;
-    }
-    return 1;
-}
-
-/* One case's rows reach the file in a single write(2) on an O_APPEND
- * descriptor, so a sweep killed between cases never leaves part of a case;
- * rows the resumed file already holds are not written twice. */
-static int append_rows(int fd, const char *path, const cs_result *rows, size_t n,
-                       const cs_result *old, size_t nold, cs_err *err)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    if (!m)
-        return cs_fail(err, "cannot format rows for %s: %s", path, strerror(errno));
-    for (size_t i = 0; i < n; i++)
-        if (!have_row(&rows[i], old, nold))
-            cs_results_write_row(m, &rows[i]);
-    fclose(m);
-    int rc = 0;
-    for (size_t off = 0; off < len && !rc;) {
-        ssize_t w = write(fd, buf + off, len - off);
-        if (w < 0 && errno != EINTR)
-            rc = cs_fail(err, "cannot write %s: %s", path, strerror(errno));
-        else if (w > 0)
-            off += (size_t)w;
-    }
-    free(buf);
-    return rc;
-}
-
-/* A run killed inside a write can leave an incomplete last line: cut it off
- * (its case is then not recorded and runs again) so that the file reads. */
-static int drop_torn_tail(const char *path, cs_err *err)
-{
-    int fd = open(path, O_RDWR);
-    if (fd < 0)
-        return cs_fail(err, "cannot open %s: %s", path, strerror(errno));
-    off_t end = lseek(fd, 0, SEEK_END), keep = end;
-    char c = '\n';
-    while (keep > 0 && pread(fd, &c, 1, keep - 1) == 1 && c != '\n')
-        keep--;
-    int rc = 0;
-    if (keep < end) {
-        if (ftruncate(fd, keep))
-            rc = cs_fail(err, "cannot repair %s: %s", path, strerror(errno));
-        else
-            printf("# %s: dropped an incomplete last line (%ld bytes) left by an interrupted run\n",
-                   path, (long)(end - keep));
-    }
-    close(fd);
-    return rc;
-}
-
 void cs_caselist_free(cs_caselist *l)
 {
     for (int i = 0; i < l->npfs; i++)
@@ -135,41 +66,6 @@ void cs_caselist_free(cs_caselist *l)
     free(l->pfs);
     free(l->v);
     memset(l, 0, sizeof *l);
-}
-
-/* Whether one of the cases, at one of its sizes, has r's key. */
-static int row_of_cases(const cs_result *r, const cs_case *cases, size_t ncases)
-{
-    for (size_t c = 0; c < ncases; c++)
-        for (size_t i = 0; i < cases[c].sizes->n; i++) {
-            cs_result probe;
-            cs_case_row(&cases[c], cases[c].np, cases[c].sizes->v[i], &probe);
-            if (!cs_key_cmp(r, &probe))
-                return 1;
-        }
-    return 0;
-}
-
-/* Rows with status "error" say a case could not run here (no memory, could
- * not start, the simulator died): a resumed sweep runs those cases again, so
- * their rows leave the file first (rewritten whole, then renamed over it).
- * Only cases this run will run (after --only) lose theirs. Failed data checks
- * and timeouts stay: running them again changes nothing. */
-static int drop_error_rows(const char *path, cs_result *rows, size_t *n, const cs_case *cases,
-                           size_t ncases, cs_err *err)
-{
-    size_t keep = 0;
-    for (size_t i = 0; i < *n; i++)
-        if (strcmp(rows[i].status, "error") || !row_of_cases(&rows[i], cases, ncases))
-            rows[keep++] = rows[i];
-    if (keep == *n)
-        return 0;
-    if (cs_results_write_file(path, rows, keep, err))
-        return -1;
-    printf("# %s: %zu row%s recorded as errors dropped; their cases run again\n", path, *n - keep,
-           *n - keep > 1 ? "s" : "");
-    *n = keep;
-    return 0;
 }
 
 int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out, cs_err *err)
@@ -241,6 +137,91 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
     return 0;
 }
 
+/* The case's sizes that fit in the memory budget alone go to sl->fit (the
+ * others are refused); sizes the resumed file holds are counted in *have_out.
+ * Returns the memory the case needs while it runs. */
+static double fit_sizes(slot *sl, cs_case c, double budget, const cs_result *old, size_t nold,
+                        size_t *have_out)
+{
+    sl->fit.v = cs_xrealloc(sl->fit.v, c.sizes->n * sizeof(long));
+    sl->fit.n = 0;
+    long maxfit = 0;
+    size_t have = 0;
+    for (size_t i = 0; i < c.sizes->n; i++) {
+        cs_result probe;
+        cs_case_row(&c, c.np, c.sizes->v[i], &probe);
+        if (have_row(&probe, old, nold))
+            have++;
+        else if (budget <= 0 || cs_case_memory_at(&c, c.sizes->v[i]) <= budget) {
+            sl->fit.v[sl->fit.n++] = c.sizes->v[i];
+            if (c.sizes->v[i] > maxfit)
+                maxfit = c.sizes->v[i];
+        }
+    }
+    *have_out = have;
+    return sl->fit.n ? cs_case_memory_at(&c, maxfit) : 0;
+}
+
+/* The sizes refused for memory, recorded as errors that say why. */
+static void record_refused(int csv, const char *csv_path, const slot *sl, cs_case c, double budget,
+                           const cs_run_opts *o, const cs_result *old, size_t nold)
+{
+    cs_result *rows = cs_xmalloc(sl->refused * sizeof *rows);
+    size_t k = 0;
+    for (size_t i = 0; i < c.sizes->n; i++) {
+        long b = c.sizes->v[i];
+        size_t f = 0;
+        while (f < sl->fit.n && sl->fit.v[f] != b)
+            f++;
+        cs_case_row(&c, c.np, b, &rows[k]);
+        if (f < sl->fit.n || have_row(&rows[k], old, nold))
+            continue;
+        snprintf(rows[k].status, sizeof rows[k].status, "error");
+        snprintf(rows[k].note, sizeof rows[k].note,
+                 "%d ranks at %ld bytes need about %.1f GB; this sweep may use %.1f GB "
+                 "(%s): use fewer ranks or smaller sizes",
+                 c.np, b, cs_case_memory_at(&c, b) / 1e9, budget / 1e9,
+                 o->memory > 0 ? "run --memory"
+                               : "90% of the memory available when it started");
+        k++;
+    }
+    cs_err we;
+    if (append_rows(csv, csv_path, rows, k, old, nold, &we))
+        fprintf(stderr, "collsim: %s\n", we.msg);
+    free(rows);
+}
+
+/* Kills the cases past their wall-clock backstop, then naps before the next poll. */
+static void kill_overdue(slot *slots, int jobs)
+{
+    for (int j = 0; j < jobs; j++) {
+        slot *sl = &slots[j];
+        if (sl->pid > 0 && sl->c.timeout_s > 0 &&
+            now_s() - sl->started > cs_wall_backstop(sl->c.timeout_s))
+            kill(-sl->pid, SIGKILL);
+    }
+    struct timespec nap = {0, 20 * 1000 * 1000};
+    nanosleep(&nap, NULL);
+}
+
+/* After the sweep: the best-algorithm table and the scenario's expectations.
+ * Returns whether an expectation failed. */
+static int print_outcome(const cs_scenario *s, const cs_run_opts *o, const char *csv_path,
+                         cs_err *err)
+{
+    int expect_failed = 0;
+    /* the best-algorithm table covers the whole file, resumed rows included */
+    cs_result *rows;
+    size_t n;
+    if (!cs_results_read(csv_path, &rows, &n, err)) {
+        cs_print_best(stdout, rows, n);
+        /* a selection (--only, --case) leaves points unmeasured: skipped, not failed */
+        expect_failed = cs_expect_check(stdout, s, rows, n, o->only || o->pick_case) > 0;
+        free(rows);
+    }
+    return expect_failed;
+}
+
 int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
 {
     /* selection errors (--only, --case) come before anything is written */
@@ -252,48 +233,12 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
         return -1;
     }
     char csv_path[2048];
-    snprintf(csv_path, sizeof csv_path, "%s/results.csv", o->out_dir);
     cs_result *old = NULL;
     size_t nold = 0;
-    struct stat st;
-    int exists = !stat(csv_path, &st);
-    if (exists && o->resume) {
-        if (drop_torn_tail(csv_path, err) || stat(csv_path, &st)) {
-            cs_caselist_free(&list);
-            return -1;
-        }
-        exists = st.st_size > 0; /* killed before the header: start afresh */
-    }
-    if (exists && o->resume) {
-        if (cs_results_read(csv_path, &old, &nold, err)) {
-            cs_caselist_free(&list);
-            return -1;
-        }
-        if (drop_error_rows(csv_path, old, &nold, list.v, list.n, err)) {
-            cs_caselist_free(&list);
-            free(old);
-            return -1;
-        }
-        qsort(old, nold, sizeof *old, key_qsort);
-    } else if (exists && !o->force) {
-        cs_caselist_free(&list);
-        return cs_fail(err, "%s already exists: add --resume to continue that sweep, or --force "
-                            "to start a new one (it is overwritten), or choose --out DIR",
-                       csv_path);
-    }
-    int csv = open(csv_path, O_WRONLY | O_CREAT | O_APPEND | (exists && o->resume ? 0 : O_TRUNC),
-                   0644);
+    int csv = open_results(o, &list, csv_path, &old, &nold, err);
     if (csv < 0) {
         cs_caselist_free(&list);
-        free(old);
-        return cs_fail(err, "cannot write %s: %s", csv_path, strerror(errno));
-    }
-    if (!(exists && o->resume)) {
-        FILE *h = fdopen(dup(csv), "w");
-        if (h) {
-            cs_results_write_header(h);
-            fclose(h);
-        }
+        return -1;
     }
 
     cs_case *cases = list.v;
@@ -332,53 +277,16 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
              * waits while the running cases hold the memory it needs */
             cs_case c = cases[next];
             c.mem_budget = budget;
-            sl->fit.v = cs_xrealloc(sl->fit.v, c.sizes->n * sizeof(long));
-            sl->fit.n = 0;
-            long maxfit = 0;
-            size_t have = 0; /* sizes a resumed file already holds are not run again */
-            for (size_t i = 0; i < c.sizes->n; i++) {
-                cs_result probe;
-                cs_case_row(&c, c.np, c.sizes->v[i], &probe);
-                if (have_row(&probe, old, nold))
-                    have++;
-                else if (budget <= 0 || cs_case_memory_at(&c, c.sizes->v[i]) <= budget) {
-                    sl->fit.v[sl->fit.n++] = c.sizes->v[i];
-                    if (c.sizes->v[i] > maxfit)
-                        maxfit = c.sizes->v[i];
-                }
-            }
-            double need = sl->fit.n ? cs_case_memory_at(&c, maxfit) : 0, held = 0;
+            size_t have; /* sizes a resumed file already holds are not run again */
+            double need = fit_sizes(sl, c, budget, old, nold, &have), held = 0;
             for (int k = 0; k < jobs; k++)
                 held += slots[k].pid > 0 ? slots[k].need : 0;
             if (budget > 0 && held > 0 && held + need > budget)
                 break; /* started when a running case ends */
             next++;
             sl->refused = c.sizes->n - have - sl->fit.n;
-            if (sl->refused) {
-                cs_result *rows = cs_xmalloc(sl->refused * sizeof *rows);
-                size_t k = 0;
-                for (size_t i = 0; i < c.sizes->n; i++) {
-                    long b = c.sizes->v[i];
-                    size_t f = 0;
-                    while (f < sl->fit.n && sl->fit.v[f] != b)
-                        f++;
-                    cs_case_row(&c, c.np, b, &rows[k]);
-                    if (f < sl->fit.n || have_row(&rows[k], old, nold))
-                        continue;
-                    snprintf(rows[k].status, sizeof rows[k].status, "error");
-                    snprintf(rows[k].note, sizeof rows[k].note,
-                             "%d ranks at %ld bytes need about %.1f GB; this sweep may use %.1f GB "
-                             "(%s): use fewer ranks or smaller sizes",
-                             c.np, b, cs_case_memory_at(&c, b) / 1e9, budget / 1e9,
-                             o->memory > 0 ? "run --memory"
-                                           : "90% of the memory available when it started");
-                    k++;
-                }
-                cs_err we;
-                if (append_rows(csv, csv_path, rows, k, old, nold, &we))
-                    fprintf(stderr, "collsim: %s\n", we.msg);
-                free(rows);
-            }
+            if (sl->refused)
+                record_refused(csv, csv_path, sl, c, budget, o, old, nold);
             sl->c = c;
             sl->c.sizes = &sl->fit;
             sl->need = need;
@@ -446,14 +354,7 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
         int status;
         pid_t pid = waitpid(-1, &status, WNOHANG);
         if (pid == 0) {
-            for (int j = 0; j < jobs; j++) {
-                slot *sl = &slots[j];
-                if (sl->pid > 0 && sl->c.timeout_s > 0 &&
-                    now_s() - sl->started > cs_wall_backstop(sl->c.timeout_s))
-                    kill(-sl->pid, SIGKILL);
-            }
-            struct timespec nap = {0, 20 * 1000 * 1000};
-            nanosleep(&nap, NULL);
+            kill_overdue(slots, jobs);
             continue;
         }
         if (pid < 0) {
@@ -501,17 +402,10 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
     double wall = now_s() - t0;
     printf("# %zu cases (%zu already recorded), %zu failed, %.1f s; results: %s\n", ncases,
            skipped, failed_cases, wall, csv_path);
-    if (!rc) {
-        /* the best-algorithm table covers the whole file, resumed rows included */
-        cs_result *rows;
-        size_t n;
-        if (!cs_results_read(csv_path, &rows, &n, err)) {
-            cs_print_best(stdout, rows, n);
-            /* a selection (--only, --case) leaves points unmeasured: skipped, not failed */
-            expect_failed = cs_expect_check(stdout, s, rows, n, o->only || o->pick_case) > 0;
-            free(rows);
-        }
-    }
+    if (!rc && write_platform_fits(&list, o, err))
+        rc = -1;
+    if (!rc)
+        expect_failed = print_outcome(s, o, csv_path, err);
     for (int j = 0; j < jobs; j++)
         free(slots[j].fit.v);
     free(slots);

@@ -64,26 +64,6 @@ static void label(const cs_vary *v, int k, char *out, size_t len)
         snprintf(out, len, "%s=x%.10g", v->name, v->values[k]);
 }
 
-int cs_variant_parse(const char *platform, cs_variant *v)
-{
-    /* the name cannot hold '@' (cs_vary_parse replaces it) and the value no '=' */
-    const char *at = strrchr(platform, '@'), *eq = at ? strrchr(at, '=') : NULL;
-    if (!eq || at == platform || eq == at + 1 || (size_t)(at - platform) >= sizeof v->base ||
-        (size_t)(eq - at - 1) >= sizeof v->name)
-        return -1;
-    const char *num = eq + 1;
-    v->absolute = *num != 'x';
-    if (!v->absolute)
-        num++;
-    char *end;
-    v->value = strtod(num, &end);
-    if (end == num || *end || !(v->value > 0) || !isfinite(v->value))
-        return -1;
-    snprintf(v->base, sizeof v->base, "%.*s", (int)(at - platform), platform);
-    snprintf(v->name, sizeof v->name, "%.*s", (int)(eq - at - 1), at + 1);
-    return 0;
-}
-
 char *cs_vary_write(const cs_vary *v, int k, const char *platform_path, const char *dir,
                     cs_err *err)
 {

@@ -13,6 +13,7 @@
 #define COLLSIM_WHATIF_H
 
 #include "cs_error.h"
+#include "platform_name.h" /* the names cs_vary_write gives variants */
 
 typedef struct {
     char name[64];      /* e.g. uplinks.bandwidth, cores, or the given name */
@@ -37,16 +38,5 @@ int cs_vary_level(const char *level, const char *quantity, cs_vary *v, cs_err *e
  * (without .xml) is the platform's name in results. Returns the path (malloc). */
 char *cs_vary_write(const cs_vary *v, int k, const char *platform_path, const char *dir,
                     cs_err *err);
-
-/* The parts of a variant's platform name (what cs_vary_write names the file):
- * BASE@NAME=xF (absolute 0, value F) or BASE@NAME=V (absolute 1, value V). */
-typedef struct {
-    char base[128], name[64];
-    int absolute;
-    double value;
-} cs_variant;
-
-/* 0 with the parts when `platform` is a variant name, -1 when it is not. */
-int cs_variant_parse(const char *platform, cs_variant *v);
 
 #endif

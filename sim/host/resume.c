@@ -1,0 +1,197 @@
+/* The results directory of a sweep: OUT/results.csv written case by case so
+ * that a killed run resumes without losing or repeating a case, and
+ * OUT/platforms.csv, the platforms' fits for the report. */
+#include "resume.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fits.h"
+#include "postal.h"
+#include "regression.h"
+
+static int key_qsort(const void *a, const void *b) { return cs_key_cmp(a, b); }
+
+/* Whether a row with r's key is among the sorted rows of the resumed file. */
+int have_row(const cs_result *r, const cs_result *sorted, size_t n)
+{
+    return n && bsearch(r, sorted, n, sizeof *sorted, key_qsort) != NULL;
+}
+
+/* A case is recorded when a row exists for each of its sizes. */
+int recorded(const cs_case *c, const cs_result *sorted, size_t n)
+{
+    for (size_t i = 0; i < c->sizes->n; i++) {
+        cs_result probe;
+        cs_case_row(c, c->np, c->sizes->v[i], &probe);
+        if (!have_row(&probe, sorted, n))
+            return 0;
+    }
+    return 1;
+}
+
+/* One case's rows reach the file in a single write(2) on an O_APPEND
+ * descriptor, so a sweep killed between cases never leaves part of a case;
+ * rows the resumed file already holds are not written twice. */
+int append_rows(int fd, const char *path, const cs_result *rows, size_t n,
+                const cs_result *old, size_t nold, cs_err *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return cs_fail(err, "cannot format rows for %s: %s", path, strerror(errno));
+    for (size_t i = 0; i < n; i++)
+        if (!have_row(&rows[i], old, nold))
+            cs_results_write_row(m, &rows[i]);
+    fclose(m);
+    int rc = 0;
+    for (size_t off = 0; off < len && !rc;) {
+        ssize_t w = write(fd, buf + off, len - off);
+        if (w < 0 && errno != EINTR)
+            rc = cs_fail(err, "cannot write %s: %s", path, strerror(errno));
+        else if (w > 0)
+            off += (size_t)w;
+    }
+    free(buf);
+    return rc;
+}
+
+/* A run killed inside a write can leave an incomplete last line: cut it off
+ * (its case is then not recorded and runs again) so that the file reads. */
+static int drop_torn_tail(const char *path, cs_err *err)
+{
+    int fd = open(path, O_RDWR);
+    if (fd < 0)
+        return cs_fail(err, "cannot open %s: %s", path, strerror(errno));
+    off_t end = lseek(fd, 0, SEEK_END), keep = end;
+    char c = '\n';
+    while (keep > 0 && pread(fd, &c, 1, keep - 1) == 1 && c != '\n')
+        keep--;
+    int rc = 0;
+    if (keep < end) {
+        if (ftruncate(fd, keep))
+            rc = cs_fail(err, "cannot repair %s: %s", path, strerror(errno));
+        else
+            printf("# %s: dropped an incomplete last line (%ld bytes) left by an interrupted run\n",
+                   path, (long)(end - keep));
+    }
+    close(fd);
+    return rc;
+}
+
+/* Whether one of the cases, at one of its sizes, has r's key. */
+static int row_of_cases(const cs_result *r, const cs_case *cases, size_t ncases)
+{
+    for (size_t c = 0; c < ncases; c++)
+        for (size_t i = 0; i < cases[c].sizes->n; i++) {
+            cs_result probe;
+            cs_case_row(&cases[c], cases[c].np, cases[c].sizes->v[i], &probe);
+            if (!cs_key_cmp(r, &probe))
+                return 1;
+        }
+    return 0;
+}
+
+/* Rows with status "error" say a case could not run here (no memory, could
+ * not start, the simulator died): a resumed sweep runs those cases again, so
+ * their rows leave the file first (rewritten whole, then renamed over it).
+ * Only cases this run will run (after --only) lose theirs. Failed data checks
+ * and timeouts stay: running them again changes nothing. */
+static int drop_error_rows(const char *path, cs_result *rows, size_t *n, const cs_case *cases,
+                           size_t ncases, cs_err *err)
+{
+    size_t keep = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(rows[i].status, "error") || !row_of_cases(&rows[i], cases, ncases))
+            rows[keep++] = rows[i];
+    if (keep == *n)
+        return 0;
+    if (cs_results_write_file(path, rows, keep, err))
+        return -1;
+    printf("# %s: %zu row%s recorded as errors dropped; their cases run again\n", path, *n - keep,
+           *n - keep > 1 ? "s" : "");
+    *n = keep;
+    return 0;
+}
+
+/* The alpha/beta fits of the platforms this run's cases ran on, beside
+ * results.csv, for the report's cost models (analysis does not simulate). A
+ * resumed run keeps the rows it has: the same platform file fits the same. */
+int write_platform_fits(const cs_caselist *l, const cs_run_opts *o, cs_err *err)
+{
+    char path[2100];
+    snprintf(path, sizeof path, "%s/" CS_FITS_FILE, o->out_dir);
+    cs_platform_fit *fits = NULL;
+    size_t n = 0;
+    if (o->resume && cs_fits_read(path, &fits, &n, err) < 0)
+        return -1;
+    size_t nold = n;
+    for (int p = 0; p < l->npfs; p++) {
+        size_t c = 0;
+        while (c < l->n && l->v[c].platform != &l->pfs[p])
+            c++;
+        if (c == l->n || cs_fits_find(fits, nold, l->pfs[p].name))
+            continue;
+        fits = cs_xrealloc(fits, (n + 1) * sizeof *fits);
+        cs_postal_platform_fit(&l->pfs[p], &fits[n++]);
+    }
+    int rc = n == nold && o->resume ? 0 : cs_fits_write(path, fits, n, err);
+    free(fits);
+    return rc;
+}
+
+/* Opens OUT/results.csv (csv_path, 2048 bytes) for appending: a new file
+ * with its header, or with --resume the recorded rows (sorted, for
+ * recorded()/have_row()) after repairing what a killed run left. Returns the
+ * descriptor, or -1 (err). */
+int open_results(const cs_run_opts *o, const cs_caselist *list, char *csv_path,
+                 cs_result **old_out, size_t *nold_out, cs_err *err)
+{
+    snprintf(csv_path, 2048, "%s/results.csv", o->out_dir);
+    cs_result *old = NULL;
+    size_t nold = 0;
+    struct stat st;
+    int exists = !stat(csv_path, &st);
+    if (exists && o->resume) {
+        if (drop_torn_tail(csv_path, err) || stat(csv_path, &st)) {
+            return -1;
+        }
+        exists = st.st_size > 0; /* killed before the header: start afresh */
+    }
+    if (exists && o->resume) {
+        if (cs_results_read(csv_path, &old, &nold, err)) {
+            return -1;
+        }
+        if (drop_error_rows(csv_path, old, &nold, list->v, list->n, err)) {
+            free(old);
+            return -1;
+        }
+        qsort(old, nold, sizeof *old, key_qsort);
+    } else if (exists && !o->force) {
+        return cs_fail(err, "%s already exists: add --resume to continue that sweep, or --force "
+                            "to start a new one (it is overwritten), or choose --out DIR",
+                       csv_path);
+    }
+    int csv = open(csv_path, O_WRONLY | O_CREAT | O_APPEND | (exists && o->resume ? 0 : O_TRUNC),
+                   0644);
+    if (csv < 0) {
+        free(old);
+        return cs_fail(err, "cannot write %s: %s", csv_path, strerror(errno));
+    }
+    if (!(exists && o->resume)) {
+        FILE *h = fdopen(dup(csv), "w");
+        if (h) {
+            cs_results_write_header(h);
+            fclose(h);
+        }
+    }
+    *old_out = old;
+    *nold_out = nold;
+    return csv;
+}
