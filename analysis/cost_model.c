@@ -196,7 +196,7 @@ static const cs_cost_model models[] = {
 #define none NULL
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
                     procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes)     \
-    {#coll, #name, cost, cost_formula, cost_note},
+    {#coll, #name, #cost, cost, cost_formula, cost_note},
 #include "algorithms.def"
 #undef COLLSIM_ALG
 #undef none
@@ -206,6 +206,15 @@ const cs_cost_model *cs_cost_models(size_t *n)
 {
     *n = sizeof models / sizeof models[0];
     return models;
+}
+
+const char *cs_cost_model_alg(const char *collective, const char *model)
+{
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
+        if (models[i].fn && !strcmp(models[i].collective, collective) &&
+            !strcmp(models[i].model, model))
+            return models[i].algorithm;
+    return NULL;
 }
 
 const cs_cost_model *cs_cost_model_find(const char *collective, const char *algorithm)

@@ -46,6 +46,7 @@ typedef double (*cs_cost_fn)(int p, long bytes, const cs_cost_params *c);
 
 typedef struct {
     const char *collective, *algorithm;
+    const char *model;   /* the function's name (algorithms.def's cost column) */
     cs_cost_fn fn;
     const char *formula; /* as a report prints it */
     const char *note;    /* where it comes from, and what differs from the paper */
@@ -54,6 +55,11 @@ typedef struct {
 /* Every algorithm of algorithms.def, in its order; fn is NULL for those
  * without a model. */
 const cs_cost_model *cs_cost_models(size_t *n);
+
+/* The first algorithm of `collective`, in algorithms.def's order, whose
+ * cost model is `model` (e.g. two_phase_bruck, Fan et al.'s Eq. (2)); NULL
+ * when none has it. Lets a report name a paper's algorithm by its model. */
+const char *cs_cost_model_alg(const char *collective, const char *model);
 
 /* algorithm is NAME or COLLECTIVE/NAME; NULL when there is no model. */
 const cs_cost_model *cs_cost_model_find(const char *collective, const char *algorithm);

@@ -148,8 +148,10 @@ static int choose_focus(report *r, const cs_report_opts *o, cs_err *err)
 {
     if (o->focus && !(r->focus = resolve_alg(r, o->focus, "--focus", err)))
         return -1;
-    if (!o->focus && strset_index(&r->algs, "sparbit") < r->algs.n)
-        r->focus = "sparbit";
+    /* default: the Sparbit paper's layout (Table II) when its algorithm ran */
+    const char *sparbit = cs_cost_model_alg("allgather", "sparbit");
+    if (!o->focus && sparbit && strset_index(&r->algs, sparbit) < r->algs.n)
+        r->focus = sparbit;
     if (o->baseline) {
         if (!r->focus) {
             cs_fail(err, "--baseline needs a focus algorithm: %s has no sparbit, so give --focus ALG",

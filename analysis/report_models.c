@@ -78,14 +78,19 @@ static void fmt_wins(char *buf, size_t len, long last, int all)
  * the spread-out exchange. */
 static void sec_fan_crossovers(const report *r, const cs_platform_fit *pm, size_t npm, int multi_coll)
 {
+    /* the algorithms modelled by Fan's Eqs. (1) and (2) and the linear exchange */
+    const char *pad = cs_cost_model_alg("alltoallv", "padded_bruck"),
+               *two = cs_cost_model_alg("alltoallv", "two_phase_bruck"),
+               *lin = cs_cost_model_alg("alltoallv", "spread_out_v");
+    if (!pad || !two || !lin)
+        return;
     int any = 0;
     for (size_t k = 0; k < r->ng; k++) {
         const group *g = &r->g[k];
-        if (strcmp(g->collective, "alltoallv") || g->hidden ||
-            strset_index(&g->algs, "two_phase_bruck") >= g->algs.n)
+        if (strcmp(g->collective, "alltoallv") || g->hidden || strset_index(&g->algs, two) >= g->algs.n)
             continue;
-        int has_pad = strset_index(&g->algs, "padded_bruck") < g->algs.n,
-            has_so = strset_index(&g->algs, "spread_out") < g->algs.n;
+        int has_pad = strset_index(&g->algs, pad) < g->algs.n,
+            has_so = strset_index(&g->algs, lin) < g->algs.n;
         if (!has_pad && !has_so)
             continue;
         const cs_hockney *h = NULL;
@@ -112,11 +117,11 @@ static void sec_fan_crossovers(const report *r, const cs_platform_fit *pm, size_
             char w1[64] = "-", w2[64] = "-", ns[32] = "-";
             /* wins_up_to sets `all`: call it before reading `all` */
             if (has_pad) {
-                long last = wins_up_to(r, g, np, "padded_bruck", "two_phase_bruck", &all);
+                long last = wins_up_to(r, g, np, pad, two, &all);
                 fmt_wins(w1, sizeof w1, last, all);
             }
             if (has_so) {
-                long last = wins_up_to(r, g, np, "two_phase_bruck", "spread_out", &all);
+                long last = wins_up_to(r, g, np, two, lin, &all);
                 fmt_wins(w2, sizeof w2, last, all);
             }
             if (h)
@@ -194,7 +199,7 @@ static void models_formulas(const report *r, const strset *with, const strset *w
         fprintf(md, "\nNo model: ");
         for (size_t a = 0; a < without->n; a++)
             fprintf(md, "%s%s", a ? ", " : "", without->v[a]);
-        fprintf(md, " (SMPI's own algorithms, or no row in analysis/cost_model.c).\n");
+        fprintf(md, " (SMPI's own algorithms, or `none` in the cost column of algorithms/algorithms.def).\n");
     }
 }
 

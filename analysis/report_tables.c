@@ -309,7 +309,7 @@ static int cmp_account(const void *a, const void *b)
 }
 
 /* Per case, the messages and bytes that left the sender's node in one call
- * (columns nonlocal_*; README, "Per-level message accounting"). Only rows that
+ * (columns nonlocal_*; docs/running.md, "Per-level message accounting"). Only rows that
  * measured them (collsim's own algorithms); nothing when there is none. */
 void sec_accounting(const report *r)
 {
@@ -332,7 +332,7 @@ void sec_accounting(const report *r)
     FILE *md = r->md;
     fprintf(md, "## Non-local messages\n\n"
                 "Messages and payload bytes that left the sender's node in one call: the busiest "
-                "rank's count (messages and bytes separately) and the total over ranks (README, "
+                "rank's count (messages and bytes separately) and the total over ranks (docs/running.md, "
                 "\"Per-level message accounting\"; the `account` column has every level).%s\n\n",
             skipped ? " Rows without counts (SMPI's built-ins) are left out." : "");
     for (size_t i = 0; i < n;) {
