@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "platform_name.h"
 #include "regression.h"
 
 static int cmp_probe(const void *key, const void *elem)
@@ -19,7 +18,7 @@ static const cs_result *find(const cs_result **sorted, size_t n, cs_result *prob
 }
 
 /* "yahoo sequential np=5 1 B: bruck 2.14 us vs ring 2.84 us (24.9% faster)" */
-static void describe(char *buf, size_t len, const cs_expect *x, const cs_result *p,
+static void describe(char *buf, size_t len, const cs_expect_points *x, const cs_result *p,
                      const cs_result *a, const cs_result *b)
 {
     char ppn[32] = "", region[48] = "";
@@ -46,65 +45,39 @@ static void describe(char *buf, size_t len, const cs_expect *x, const cs_result 
 
 #define SHOW_FAILED 20
 
-static int check_one(FILE *f, const cs_scenario *s, const cs_expect *x, char **pnames,
+static int check_one(FILE *f, const char *path, const cs_expect_points *x,
                      const cs_result **sorted, size_t n, int partial)
 {
-    const cs_numlist *nps = x->nps.n ? &x->nps : &s->nps;
-    const cs_numlist *sizes = x->bytes.n ? &x->bytes : &s->sizes;
     size_t points = 0, passed = 0, skipped = 0, failed = 0;
     double closest = 0;
     char closest_text[512] = "", failures[SHOW_FAILED][512];
-    cs_result probe;
-    memset(&probe, 0, sizeof probe);
-    snprintf(probe.collective, sizeof probe.collective, "%s", x->collective);
-    snprintf(probe.dtype, sizeof probe.dtype, "%s", s->dtype);
-    snprintf(probe.mode, sizeof probe.mode, "%s", s->fold ? "fold" : "check");
-    for (int p = 0; p < s->nplatforms; p++) {
-        if (x->platform[0] && strcmp(x->platform, pnames[p]))
+    for (size_t i = 0; i < x->npoints; i++) {
+        cs_result probe = x->points[i];
+        const cs_result *a = find(sorted, n, &probe, x->faster);
+        const cs_result *b = find(sorted, n, &probe, x->than);
+        points++;
+        if ((!a || !b) && partial) {
+            skipped++;
             continue;
-        snprintf(probe.platform, sizeof probe.platform, "%s", pnames[p]);
-        for (int m = 0; m < s->nmappings; m++) {
-            if (x->mapping >= 0 && (int)s->mappings[m] != x->mapping)
-                continue;
-            snprintf(probe.mapping, sizeof probe.mapping, "%s", cs_mapping_name(s->mappings[m]));
-            /* every ranks-per-node value and region level of the scenario
-             * (none given: the one default, 0 and "") is a point of its own */
-            size_t nppn = s->ppns.n ? s->ppns.n : 1, nreg = s->nregions ? (size_t)s->nregions : 1;
-            for (size_t w = 0; w < nppn * nreg; w++)
-            for (size_t q = 0; q < nps->n; q++)
-                for (size_t z = 0; z < sizes->n; z++) {
-                    probe.ppn = s->ppns.n ? (int)s->ppns.v[w / nreg] : 0;
-                    snprintf(probe.region, sizeof probe.region, "%s",
-                             s->nregions ? s->regions[w % nreg] : "");
-                    probe.np = (int)nps->v[q];
-                    probe.bytes = sizes->v[z];
-                    const cs_result *a = find(sorted, n, &probe, x->faster);
-                    const cs_result *b = find(sorted, n, &probe, x->than);
-                    points++;
-                    if ((!a || !b) && partial) {
-                        skipped++;
-                        continue;
-                    }
-                    char text[512];
-                    describe(text, sizeof text, x, &probe, a, b);
-                    int ok = a && b && !strcmp(a->status, "ok") && !strcmp(b->status, "ok");
-                    double gain = ok && b->avg_us > 0 ? 100.0 * (b->avg_us - a->avg_us) / b->avg_us : 0;
-                    if (ok && a->avg_us < b->avg_us && gain >= x->by_pct) {
-                        if (!passed++ || gain < closest) {
-                            closest = gain;
-                            snprintf(closest_text, sizeof closest_text, "%s", text);
-                        }
-                    } else if (failed++ < SHOW_FAILED) {
-                        snprintf(failures[failed - 1], sizeof failures[0], "%s", text);
-                    }
-                }
+        }
+        char text[512];
+        describe(text, sizeof text, x, &probe, a, b);
+        int ok = a && b && !strcmp(a->status, "ok") && !strcmp(b->status, "ok");
+        double gain = ok && b->avg_us > 0 ? 100.0 * (b->avg_us - a->avg_us) / b->avg_us : 0;
+        if (ok && a->avg_us < b->avg_us && gain >= x->by_pct) {
+            if (!passed++ || gain < closest) {
+                closest = gain;
+                snprintf(closest_text, sizeof closest_text, "%s", text);
+            }
+        } else if (failed++ < SHOW_FAILED) {
+            snprintf(failures[failed - 1], sizeof failures[0], "%s", text);
         }
     }
     char by[64] = "";
     if (x->by_pct > 0)
         snprintf(by, sizeof by, " by %g%%", x->by_pct);
     const char *verdict = failed ? "FAIL" : passed ? "PASS" : "SKIP";
-    fprintf(f, "%s %s:%ld: %s faster than %s%s (%s): ", verdict, s->path, x->line, x->faster,
+    fprintf(f, "%s %s:%ld: %s faster than %s%s (%s): ", verdict, path, x->line, x->faster,
             x->than, by, x->scope);
     if (failed)
         fprintf(f, "%zu of %zu points fail\n", failed, points - skipped);
@@ -121,26 +94,21 @@ static int check_one(FILE *f, const cs_scenario *s, const cs_expect *x, char **p
     return failed ? 1 : passed ? 0 : -1;
 }
 
-int cs_expect_check(FILE *f, const cs_scenario *s, const cs_result *rows, size_t n, int partial)
+int cs_expect_check(FILE *f, const char *path, const cs_expect_points *x, size_t nx,
+                    const cs_result *rows, size_t n, int partial)
 {
-    if (!s->nexpects)
+    if (!nx)
         return 0;
     const cs_result **sorted = cs_sort_by_key(rows, n);
-    char **pnames = cs_xmalloc((size_t)s->nplatforms * sizeof *pnames);
-    for (int i = 0; i < s->nplatforms; i++)
-        pnames[i] = cs_platform_name_of(s->platforms[i]);
     int failed = 0, passed = 0, skipped = 0;
-    fprintf(f, "# Expectations of %s\n", s->path);
-    for (int i = 0; i < s->nexpects; i++) {
-        int r = check_one(f, s, &s->expects[i], pnames, sorted, n, partial);
+    fprintf(f, "# Expectations of %s\n", path);
+    for (size_t i = 0; i < nx; i++) {
+        int r = check_one(f, path, &x[i], sorted, n, partial);
         failed += r > 0;
         passed += r == 0;
         skipped += r < 0;
     }
     fprintf(f, "# expectations: %d passed, %d failed, %d skipped\n", passed, failed, skipped);
-    for (int i = 0; i < s->nplatforms; i++)
-        free(pnames[i]);
-    free(pnames);
     free(sorted);
     return failed;
 }

@@ -1,22 +1,34 @@
-/* Scenario expectations (<expect faster="A" than="B" .../>, parsed by
- * sim/host/scenario.c) checked on result rows: after `run`, and by
- * `collsim check RESULTS --scenario FILE`, through this one function. */
+/* Scenario expectations (<expect faster="A" than="B" .../>) checked on
+ * result rows: after `run`, and by `collsim check RESULTS --scenario FILE`.
+ * The host expands each expectation's scope over the scenario into the
+ * points it covers (sim/host/expect_points.c); this file only reads rows. */
 #ifndef COLLSIM_EXPECT_H
 #define COLLSIM_EXPECT_H
 
 #include <stdio.h>
 
 #include "results.h"
-#include "scenario.h"
+
+/* One expectation: A's average time is below B's by at least by_pct percent
+ * of B's at every point. A point is a row key without its algorithm
+ * (platform, mapping, ppn, region, np, bytes, collective, dtype, mode). */
+typedef struct {
+    long line; /* in the scenario file */
+    const char *faster, *than;
+    double by_pct;
+    const char *scope; /* the filters as written */
+    cs_result *points;
+    size_t npoints;
+} cs_expect_points;
 
 /* Prints one line per expectation, PASS, FAIL or SKIP, with the numbers
  * (the closest point of a pass, every failing point of a failure), then a
- * summary; nothing when the scenario has no expectation. A point is one
- * (platform, mapping, np, bytes) of the expectation's scope; it fails when A
- * is not faster than B by the margin, or a row is not ok, or (unless
- * `partial`) a row is missing. `partial`: the rows cover only some cases
- * (--only, --case), so points without both rows are skipped. Returns the
- * number of failed expectations. */
-int cs_expect_check(FILE *f, const cs_scenario *s, const cs_result *rows, size_t n, int partial);
+ * summary; nothing when there is no expectation. A point fails when A is not
+ * faster than B by the margin, or a row is not ok, or (unless `partial`) a
+ * row is missing. `partial`: the rows cover only some cases (--only,
+ * --case), so points without both rows are skipped. `path` names the
+ * scenario. Returns the number of failed expectations. */
+int cs_expect_check(FILE *f, const char *path, const cs_expect_points *x, size_t nx,
+                    const cs_result *rows, size_t n, int partial);
 
 #endif

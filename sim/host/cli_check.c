@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "cs_error.h"
-#include "expect.h"
+#include "expect_points.h"
 #include "merge.h"
 #include "regression.h"
 #include "scenario.h"
@@ -52,7 +52,7 @@ static int check_expectations(const char *results, const char *scenario)
         cs_scenario_free(&s);
         return die(&e);
     }
-    int failed = cs_expect_check(stdout, &s, rows, n, 0);
+    int failed = cs_scenario_expect_check(stdout, &s, rows, n, 0);
     free(rows);
     cs_scenario_free(&s);
     return failed ? 1 : 0;

@@ -13,7 +13,7 @@
 
 #include "best.h"
 #include "bench_case.h"
-#include "expect.h"
+#include "expect_points.h"
 #include "progress.h"
 #include "resume.h"
 #include "regression.h"
@@ -216,7 +216,7 @@ static int print_outcome(const cs_scenario *s, const cs_run_opts *o, const char 
     if (!cs_results_read(csv_path, &rows, &n, err)) {
         cs_print_best(stdout, rows, n);
         /* a selection (--only, --case) leaves points unmeasured: skipped, not failed */
-        expect_failed = cs_expect_check(stdout, s, rows, n, o->only || o->pick_case) > 0;
+        expect_failed = cs_scenario_expect_check(stdout, s, rows, n, o->only || o->pick_case) > 0;
         free(rows);
     }
     return expect_failed;

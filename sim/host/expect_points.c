@@ -1,0 +1,66 @@
+#include "expect_points.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "platform.h"
+
+/* The points of one expectation: the scenario's values, narrowed by the
+ * expectation's filters (an empty filter keeps every value). Every ranks-per-
+ * node value and region level of the scenario (none given: the one default,
+ * 0 and "") is a point of its own. */
+static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_expect_points *out)
+{
+    const cs_numlist *nps = x->nps.n ? &x->nps : &s->nps;
+    const cs_numlist *sizes = x->bytes.n ? &x->bytes : &s->sizes;
+    size_t nppn = s->ppns.n ? s->ppns.n : 1, nreg = s->nregions ? (size_t)s->nregions : 1;
+    size_t cap = (size_t)s->nplatforms * (size_t)s->nmappings * nppn * nreg * nps->n * sizes->n;
+    *out = (cs_expect_points){x->line, x->faster, x->than, x->by_pct, x->scope,
+                              cs_xmalloc((cap ? cap : 1) * sizeof(cs_result)), 0};
+    cs_result probe;
+    memset(&probe, 0, sizeof probe);
+    snprintf(probe.collective, sizeof probe.collective, "%s", x->collective);
+    snprintf(probe.dtype, sizeof probe.dtype, "%s", s->dtype);
+    snprintf(probe.mode, sizeof probe.mode, "%s", s->fold ? "fold" : "check");
+    for (int p = 0; p < s->nplatforms; p++) {
+        if (x->platform[0] && strcmp(x->platform, pnames[p]))
+            continue;
+        snprintf(probe.platform, sizeof probe.platform, "%s", pnames[p]);
+        for (int m = 0; m < s->nmappings; m++) {
+            if (x->mapping >= 0 && (int)s->mappings[m] != x->mapping)
+                continue;
+            snprintf(probe.mapping, sizeof probe.mapping, "%s", cs_mapping_name(s->mappings[m]));
+            for (size_t w = 0; w < nppn * nreg; w++)
+                for (size_t q = 0; q < nps->n; q++)
+                    for (size_t z = 0; z < sizes->n; z++) {
+                        probe.ppn = s->ppns.n ? (int)s->ppns.v[w / nreg] : 0;
+                        snprintf(probe.region, sizeof probe.region, "%s",
+                                 s->nregions ? s->regions[w % nreg] : "");
+                        probe.np = (int)nps->v[q];
+                        probe.bytes = sizes->v[z];
+                        out->points[out->npoints++] = probe;
+                    }
+        }
+    }
+}
+
+int cs_scenario_expect_check(FILE *f, const cs_scenario *s, const cs_result *rows, size_t n,
+                             int partial)
+{
+    if (!s->nexpects)
+        return 0;
+    char **pnames = cs_xmalloc((size_t)s->nplatforms * sizeof *pnames);
+    for (int i = 0; i < s->nplatforms; i++)
+        pnames[i] = cs_platform_name_of(s->platforms[i]);
+    cs_expect_points *x = cs_xmalloc((size_t)s->nexpects * sizeof *x);
+    for (int i = 0; i < s->nexpects; i++)
+        expand(s, &s->expects[i], pnames, &x[i]);
+    int failed = cs_expect_check(f, s->path, x, (size_t)s->nexpects, rows, n, partial);
+    for (int i = 0; i < s->nexpects; i++)
+        free(x[i].points);
+    free(x);
+    for (int i = 0; i < s->nplatforms; i++)
+        free(pnames[i]);
+    free(pnames);
+    return failed;
+}
