@@ -327,3 +327,12 @@ void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int t
         }
     free(got);
 }
+
+void cs_case_wait(const cs_case *c, const char *workdir, pid_t pid, cs_result **rows,
+                  size_t *nrows)
+{
+    int signaled;
+    int code = cs_smpirun_wait(pid, cs_wall_backstop(c->timeout_s), &signaled);
+    int timed_out = cs_exit_over_cpu_limit(code) ? CS_OVER_CPU : signaled ? CS_OVER_WALL : CS_IN_TIME;
+    cs_case_collect(c, workdir, code, timed_out, rows, nrows);
+}

@@ -84,6 +84,11 @@ int cs_case_timed_out(const cs_case *c, int exit_code, int signaled, double wall
 void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int timed_out,
                      cs_result **rows, size_t *nrows);
 
+/* Waits for the case started as `pid` (the CPU limit, and a wall-clock
+ * backstop), then cs_case_collect. */
+void cs_case_wait(const cs_case *c, const char *workdir, pid_t pid, cs_result **rows,
+                  size_t *nrows);
+
 /* The command that re-runs the case by hand (uses workdir's hostfile and locality file). */
 char *cs_case_cmdline(const cs_case *c, const char *workdir);
 

@@ -497,18 +497,10 @@ int cs_cmd_calibrate(int argc, char **argv)
             return 2;
         }
     }
-    if (!platform) {
-        fprintf(stderr, "collsim: calibrate needs a platform (a name or a SimGrid XML file)\n");
-        return 2;
-    }
     cs_err e;
-    char *path;
     cs_platform pf;
-    if (cs_platform_find(platform, &path, &e) || cs_platform_load(path, &pf, &e)) {
-        fprintf(stderr, "collsim: %s\n", e.msg);
+    if (cs_platform_open_for(platform, "calibrate needs a platform (a name or a SimGrid XML file)", &pf))
         return 2;
-    }
-    free(path);
     cs_calibration cal;
     cs_numlist sl = {NULL, 0};
     cs_cal_row *rows = NULL;

@@ -88,18 +88,10 @@ int cs_cmd_postal(int argc, char **argv)
         *slot = v;
         i++;
     }
-    if (!platform) {
-        fprintf(stderr, "collsim: postal needs --platform NAME|FILE\n");
-        return 2;
-    }
     cs_err e;
-    char *path;
     cs_platform pf;
-    if (cs_platform_find(platform, &path, &e) || cs_platform_load(path, &pf, &e)) {
-        fprintf(stderr, "collsim: %s\n", e.msg);
+    if (cs_platform_open_for(platform, "postal needs --platform NAME|FILE", &pf))
         return 2;
-    }
-    free(path);
     int rc = 0;
     cs_numlist sl = {NULL, 0};
     if (sizes && cs_numlist_parse(sizes, "size list", 1, 0, &sl, &e))

@@ -125,17 +125,15 @@ static int cmd_list(int argc, char **argv)
         printf("%-16s %7s %9s  %s\n", "# platform", "nodes", "cores", "description");
         int rc = 0;
         for (int i = 0; i < n; i++) {
-            char *path;
             cs_platform pf;
             cs_err e;
-            if (cs_platform_find(names[i], &path, &e) || cs_platform_load(path, &pf, &e)) {
+            if (cs_platform_open(names[i], &pf, &e)) {
                 fprintf(stderr, "collsim: %s\n", e.msg);
                 rc = 2;
                 continue;
             }
             printf("%-16s %7d %9ld  %s\n", pf.name, pf.nnodes, pf.total_cores, pf.description);
             cs_platform_free(&pf);
-            free(path);
         }
         cs_platform_names_free(names, n);
         return rc;
@@ -219,12 +217,10 @@ static int cmd_bench(int argc, char **argv)
         fprintf(stderr, "collsim: bench needs --platform, --np and --alg (collsim bench --help)\n");
         return 2;
     }
-    char *path;
     cs_platform pf;
     cs_numlist sl;
-    if (cs_platform_find(platform, &path, &e) || cs_platform_load(path, &pf, &e))
+    if (cs_platform_open(platform, &pf, &e))
         return die(&e);
-    free(path);
     if (cs_mapping_parse(map, &c.mapping, &e) ||
         cs_resolve_alg(raw[CS_F_collective], alg, &c.alg, &e) ||
         cs_numlist_parse(raw[CS_F_sizes], "size list", 1, 0, &sl, &e)) {
@@ -261,12 +257,9 @@ static int cmd_bench(int argc, char **argv)
         cs_numlist_free(&sl);
         return die(&e);
     }
-    int timed_out;
-    int code = cs_smpirun_wait(pid, cs_wall_backstop(c.timeout_s), &timed_out);
-    timed_out = cs_exit_over_cpu_limit(code) ? CS_OVER_CPU : timed_out ? CS_OVER_WALL : CS_IN_TIME;
     cs_result *rows;
     size_t n;
-    cs_case_collect(&c, workdir, code, timed_out, &rows, &n);
+    cs_case_wait(&c, workdir, pid, &rows, &n);
     int bad = 0;
     for (size_t i = 0; i < n; i++)
         if (strcmp(rows[i].status, "ok")) {

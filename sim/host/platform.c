@@ -538,3 +538,25 @@ void cs_platform_free(cs_platform *pf)
     free(pf->description);
     memset(pf, 0, sizeof *pf);
 }
+
+int cs_platform_open(const char *name_or_file, cs_platform *pf, cs_err *err)
+{
+    char *path;
+    if (cs_platform_find(name_or_file, &path, err))
+        return -1;
+    int rc = cs_platform_load(path, pf, err);
+    free(path);
+    return rc;
+}
+
+int cs_platform_open_for(const char *name_or_file, const char *missing, cs_platform *pf)
+{
+    cs_err e;
+    if (!name_or_file)
+        fprintf(stderr, "collsim: %s\n", missing);
+    else if (cs_platform_open(name_or_file, pf, &e))
+        fprintf(stderr, "collsim: %s\n", e.msg);
+    else
+        return 0;
+    return -1;
+}

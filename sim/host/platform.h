@@ -53,6 +53,11 @@ typedef struct {
 int cs_platform_find(const char *name_or_file, char **path_out, cs_err *err);
 int cs_platform_load(const char *path, cs_platform *pf, cs_err *err);
 void cs_platform_free(cs_platform *pf);
+/* cs_platform_find then cs_platform_load. */
+int cs_platform_open(const char *name_or_file, cs_platform *pf, cs_err *err);
+/* The same for a command: prints "collsim: MISSING" when name_or_file is
+ * NULL, or the error, to stderr; 0 when pf was loaded. */
+int cs_platform_open_for(const char *name_or_file, const char *missing, cs_platform *pf);
 
 /* Names of the project's platforms (sorted); returns the count; free with
  * cs_platform_names_free. */

@@ -103,12 +103,9 @@ int cs_postal_points(const cs_platform *pf, const char *host_a, const char *host
         cs_numlist_free(&dflt);
         return -1;
     }
-    int timed_out;
-    int code = cs_smpirun_wait(pid, cs_wall_backstop(c.timeout_s), &timed_out);
-    timed_out = cs_exit_over_cpu_limit(code) ? CS_OVER_CPU : timed_out ? CS_OVER_WALL : CS_IN_TIME;
     cs_result *rows;
     size_t n;
-    cs_case_collect(&c, dir, code, timed_out, &rows, &n);
+    cs_case_wait(&c, dir, pid, &rows, &n);
     long *x = cs_xmalloc((n ? n : 1) * sizeof *x);
     double *t = cs_xmalloc((n ? n : 1) * sizeof *t);
     for (size_t i = 0; i < n && !rc; i++) {
