@@ -222,194 +222,238 @@ static int print_outcome(const cs_scenario *s, const cs_run_opts *o, const char 
     return expect_failed;
 }
 
+/* A sweep in progress: the cases, the results file, the worker slots and
+ * the counts its progress lines and summary report. */
+typedef struct {
+    const cs_run_opts *o;
+    cs_case *cases;
+    size_t ncases, next, done, skipped, failed;
+    int csv;
+    char csv_path[2048];
+    cs_result *old; /* what a resumed file already holds */
+    size_t nold;
+    slot *slots;
+    int jobs;
+    double budget; /* what the running cases may hold together; 0: unknown, no limit */
+    cs_progress prog;
+} sweep;
+
+/* Counts a case that ends before it runs (refused, or cannot start). */
+static void end_unrun(sweep *w, const cs_case *c, const char *line)
+{
+    w->done++;
+    w->failed++;
+    cs_progress_case(&w->prog, 1, case_work(c), line);
+}
+
+/* cases/PLATFORM-MAPPING[-ppn4-socket...]-npN-COLL-ALG, ':' made '_'. */
+static void case_workdir(const sweep *w, slot *sl)
+{
+    char label[160]; /* the fields a sweep varies besides these, e.g. -ppn4-socket */
+    cs_fields_label(cs_case_fields, &sl->c, '-', label, sizeof label);
+    snprintf(sl->workdir, sizeof sl->workdir, "%s/cases/%s-%s%s-np%d-%s-%s", w->o->out_dir,
+             sl->c.platform->name, cs_mapping_name(sl->c.mapping), label, sl->c.np,
+             sl->c.alg.collective, sl->c.alg.name);
+    for (char *q = sl->workdir + strlen(w->o->out_dir); *q; q++)
+        if (*q == ':')
+            *q = '_';
+}
+
+/* A case that cannot even start is recorded as an error for each of its
+ * sizes, and the sweep goes on. */
+static void record_start_error(sweep *w, slot *sl, const cs_err *e)
+{
+    cs_result r;
+    cs_case_row(&sl->c, sl->c.np, 0, &r);
+    snprintf(r.status, sizeof r.status, "error");
+    snprintf(r.note, sizeof r.note, "%s", e->msg);
+    cs_result *rows = cs_xmalloc(sl->c.sizes->n * sizeof *rows);
+    for (size_t i = 0; i < sl->c.sizes->n; i++) {
+        rows[i] = r;
+        rows[i].bytes = sl->c.sizes->v[i];
+    }
+    cs_err we;
+    if (append_rows(w->csv, w->csv_path, rows, sl->c.sizes->n, w->old, w->nold, &we))
+        fprintf(stderr, "collsim: %s\n", we.msg);
+    free(rows);
+    sl->pid = 0;
+    char line[2600], label[160];
+    cs_fields_label(cs_case_fields, &sl->c, ' ', label, sizeof label);
+    snprintf(line, sizeof line, "%s %s%s np=%d %s/%s: error: %s", sl->c.platform->name,
+             cs_mapping_name(sl->c.mapping), label, sl->c.np, sl->c.alg.collective,
+             sl->c.alg.name, e->msg);
+    end_unrun(w, &sl->c, line);
+}
+
+/* Skips the cases a resumed file already holds. */
+static void skip_recorded(sweep *w)
+{
+    while (w->next < w->ncases && w->o->resume && recorded(&w->cases[w->next], w->old, w->nold)) {
+        w->prog.work_skipped += case_work(&w->cases[w->next]);
+        w->next++;
+        w->skipped++;
+        w->done++;
+        w->prog.done++; /* already recorded: no time spent, not in the ETA */
+        w->prog.skipped++;
+    }
+}
+
+/* Puts the next case into the free slot sl. Returns 1 when the slot is
+ * busy now, 0 when the case ended at once (the slot is free again), -1
+ * when the case must wait for memory. Memory is estimated against the
+ * budget rather than read live, so that no outcome depends on -j: sizes
+ * that cannot fit even alone are recorded as errors and the case runs the
+ * others; a case waits while the running cases hold the memory it needs. */
+static int admit(sweep *w, slot *sl)
+{
+    cs_case c = w->cases[w->next];
+    c.mem_budget = w->budget;
+    size_t have; /* sizes a resumed file already holds are not run again */
+    double need = fit_sizes(sl, c, w->budget, w->old, w->nold, &have), held = 0;
+    for (int k = 0; k < w->jobs; k++)
+        held += w->slots[k].pid > 0 ? w->slots[k].need : 0;
+    if (w->budget > 0 && held > 0 && held + need > w->budget)
+        return -1; /* started when a running case ends */
+    w->next++;
+    sl->refused = c.sizes->n - have - sl->fit.n;
+    if (sl->refused)
+        record_refused(w->csv, w->csv_path, sl, c, w->budget, w->o, w->old, w->nold);
+    sl->c = c;
+    sl->c.sizes = &sl->fit;
+    sl->need = need;
+    case_workdir(w, sl);
+    if (!sl->fit.n) { /* every size left to run was refused above */
+        sl->pid = 0;
+        char line[2600];
+        snprintf(line, sizeof line, "%s %s np=%d %s/%s: error: %zu size%s refused: memory%s",
+                 sl->c.platform->name, cs_mapping_name(sl->c.mapping), sl->c.np,
+                 sl->c.alg.collective, sl->c.alg.name, sl->refused, sl->refused > 1 ? "s" : "",
+                 have ? " (the others were recorded before)" : "");
+        end_unrun(w, &sl->c, line);
+        return 0;
+    }
+    cs_err e;
+    char parent[2100];
+    snprintf(parent, sizeof parent, "%s/cases", w->o->out_dir);
+    if (mkdirs(parent, &e) || (sl->pid = cs_case_start(&sl->c, sl->workdir, 0, &e)) < 0) {
+        record_start_error(w, sl, &e);
+        return 0;
+    }
+    sl->started = now_s();
+    return 1;
+}
+
+/* Starts cases in the free slots, as far as memory allows. */
+static void fill_slots(sweep *w)
+{
+    for (int j = 0; j < w->jobs && w->next < w->ncases; j++) {
+        if (w->slots[j].pid > 0)
+            continue;
+        skip_recorded(w);
+        if (w->next >= w->ncases)
+            break;
+        int r = admit(w, &w->slots[j]);
+        if (r < 0)
+            break;
+        if (r == 0)
+            j--; /* reuse this slot */
+    }
+}
+
+/* The case of slot sl ended with `status`: its rows into the results file,
+ * its progress line. Returns -1 when the rows could not be written. */
+static int finish_case(sweep *w, slot *sl, int status, cs_err *err)
+{
+    double wall = now_s() - sl->started;
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    int timed_out = cs_case_timed_out(&sl->c, code, WIFSIGNALED(status), wall);
+    cs_result *rows;
+    size_t nrows;
+    cs_case_collect(&sl->c, sl->workdir, code, timed_out, &rows, &nrows);
+    int run_bad = 0; /* what ran failed; refused sizes make the case failed too */
+    for (size_t i = 0; i < nrows; i++)
+        run_bad |= strcmp(rows[i].status, "ok") != 0;
+    int bad = run_bad || sl->refused;
+    int rc = append_rows(w->csv, w->csv_path, rows, nrows, w->old, w->nold, err);
+    free(rows);
+    w->done++;
+    w->failed += bad;
+    char line[640], label[160], refused[80] = "";
+    if (sl->refused)
+        snprintf(refused, sizeof refused, "; %zu size%s refused: memory", sl->refused,
+                 sl->refused > 1 ? "s" : "");
+    cs_fields_label(cs_case_fields, &sl->c, ' ', label, sizeof label);
+    snprintf(line, sizeof line, "%-8s %-10s%s np=%-5d %-30s %s (%.1f s%s)", sl->c.platform->name,
+             cs_mapping_name(sl->c.mapping), label, sl->c.np, sl->c.alg.name,
+             run_bad ? (timed_out ? "TIMEOUT" : "FAILED") : "ok", wall, refused);
+    cs_progress_case(&w->prog, bad, case_work(&sl->c), line);
+    sl->pid = 0;
+    return rc;
+}
+
+/* Runs every case through the slots until all ended. */
+static int run_cases(sweep *w, cs_err *err)
+{
+    int rc = 0;
+    for (;;) {
+        fill_slots(w);
+        int running = 0;
+        for (int j = 0; j < w->jobs; j++)
+            running += w->slots[j].pid > 0;
+        if (!running && w->next >= w->ncases)
+            return rc;
+        /* reap: poll so that per-case timeouts are honoured */
+        int status;
+        pid_t pid = waitpid(-1, &status, WNOHANG);
+        if (pid == 0) {
+            kill_overdue(w->slots, w->jobs);
+            continue;
+        }
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            return cs_fail(err, "lost track of running cases: %s", strerror(errno));
+        }
+        for (int j = 0; j < w->jobs; j++) {
+            cs_err we;
+            if (w->slots[j].pid == pid && finish_case(w, &w->slots[j], status, &we) && !rc)
+                rc = cs_fail(err, "%s", we.msg);
+        }
+    }
+}
+
 int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
 {
     /* selection errors (--only, --case) come before anything is written */
     cs_caselist list;
     if (cs_expand_cases(s, o, &list, err))
         return -1;
-    if (mkdirs(o->out_dir, err)) {
+    sweep w = {.o = o, .cases = list.v, .ncases = list.n};
+    if (mkdirs(o->out_dir, err) ||
+        (w.csv = open_results(o, &list, w.csv_path, &w.old, &w.nold, err)) < 0) {
         cs_caselist_free(&list);
         return -1;
     }
-    char csv_path[2048];
-    cs_result *old = NULL;
-    size_t nold = 0;
-    int csv = open_results(o, &list, csv_path, &old, &nold, err);
-    if (csv < 0) {
-        cs_caselist_free(&list);
-        return -1;
-    }
-
-    cs_case *cases = list.v;
-    size_t ncases = list.n;
-
-    int jobs = o->jobs > 0 ? o->jobs : 1;
-    slot *slots = calloc((size_t)jobs, sizeof(slot));
-    /* what the running cases may hold together; 0: unknown, no limit */
-    double budget = o->memory > 0 ? o->memory : 0.9 * cs_mem_available();
-    size_t next = 0, done = 0, skipped = 0, failed_cases = 0;
+    w.jobs = o->jobs > 0 ? o->jobs : 1;
+    w.slots = calloc((size_t)w.jobs, sizeof(slot));
+    w.budget = o->memory > 0 ? o->memory : 0.9 * cs_mem_available();
     double t0 = now_s();
-    int rc = 0, expect_failed = 0;
-    cs_progress prog;
-    cs_progress_start(&prog, stdout, ncases, 0);
-    for (size_t i = 0; i < ncases; i++)
-        prog.work_total += case_work(&cases[i]);
-    for (;;) {
-        /* fill free slots */
-        for (int j = 0; j < jobs && next < ncases; j++) {
-            if (slots[j].pid > 0)
-                continue;
-            while (next < ncases && o->resume && recorded(&cases[next], old, nold)) {
-                next++;
-                skipped++;
-                done++;
-                prog.done++; /* already recorded: no time spent, not in the ETA */
-                prog.skipped++;
-                prog.work_skipped += case_work(&cases[next - 1]);
-            }
-            if (next >= ncases)
-                break;
-            slot *sl = &slots[j];
-            /* memory, estimated against the budget rather than read live, so
-             * that no outcome depends on -j: sizes that cannot fit even alone
-             * are recorded as errors and the case runs the others; a case
-             * waits while the running cases hold the memory it needs */
-            cs_case c = cases[next];
-            c.mem_budget = budget;
-            size_t have; /* sizes a resumed file already holds are not run again */
-            double need = fit_sizes(sl, c, budget, old, nold, &have), held = 0;
-            for (int k = 0; k < jobs; k++)
-                held += slots[k].pid > 0 ? slots[k].need : 0;
-            if (budget > 0 && held > 0 && held + need > budget)
-                break; /* started when a running case ends */
-            next++;
-            sl->refused = c.sizes->n - have - sl->fit.n;
-            if (sl->refused)
-                record_refused(csv, csv_path, sl, c, budget, o, old, nold);
-            sl->c = c;
-            sl->c.sizes = &sl->fit;
-            sl->need = need;
-            /* the fields a sweep varies besides these, e.g. -ppn4-socket */
-            char label[160];
-            cs_fields_label(cs_case_fields, &sl->c, '-', label, sizeof label);
-            snprintf(sl->workdir, sizeof sl->workdir, "%s/cases/%s-%s%s-np%d-%s-%s", o->out_dir,
-                     sl->c.platform->name, cs_mapping_name(sl->c.mapping), label, sl->c.np,
-                     sl->c.alg.collective, sl->c.alg.name);
-            for (char *q = sl->workdir + strlen(o->out_dir); *q; q++)
-                if (*q == ':')
-                    *q = '_';
-            cs_err e;
-            char parent[2100];
-            snprintf(parent, sizeof parent, "%s/cases", o->out_dir);
-            if (!sl->fit.n) {
-                /* every size left to run was refused above */
-                sl->pid = 0;
-                done++;
-                failed_cases++;
-                char line[2600];
-                snprintf(line, sizeof line, "%s %s np=%d %s/%s: error: %zu size%s refused: memory%s",
-                         sl->c.platform->name, cs_mapping_name(sl->c.mapping), sl->c.np,
-                         sl->c.alg.collective, sl->c.alg.name, sl->refused,
-                         sl->refused > 1 ? "s" : "",
-                         have ? " (the others were recorded before)" : "");
-                cs_progress_case(&prog, 1, case_work(&sl->c), line);
-                j--; /* reuse this slot */
-                continue;
-            }
-            if (mkdirs(parent, &e) || (sl->pid = cs_case_start(&sl->c, sl->workdir, 0, &e)) < 0) {
-                /* a case that cannot even start is recorded, and the sweep goes on */
-                cs_result r;
-                cs_case_row(&sl->c, sl->c.np, 0, &r);
-                snprintf(r.status, sizeof r.status, "error");
-                snprintf(r.note, sizeof r.note, "%s", e.msg);
-                cs_result *rows = cs_xmalloc(sl->c.sizes->n * sizeof *rows);
-                for (size_t i = 0; i < sl->c.sizes->n; i++) {
-                    rows[i] = r;
-                    rows[i].bytes = sl->c.sizes->v[i];
-                }
-                if (append_rows(csv, csv_path, rows, sl->c.sizes->n, old, nold, &e))
-                    fprintf(stderr, "collsim: %s\n", e.msg);
-                free(rows);
-                sl->pid = 0;
-                done++;
-                failed_cases++;
-                char line[2600];
-                cs_fields_label(cs_case_fields, &sl->c, ' ', label, sizeof label);
-                snprintf(line, sizeof line, "%s %s%s np=%d %s/%s: error: %s", sl->c.platform->name,
-                         cs_mapping_name(sl->c.mapping), label, sl->c.np, sl->c.alg.collective,
-                         sl->c.alg.name, e.msg);
-                cs_progress_case(&prog, 1, case_work(&sl->c), line);
-                j--; /* reuse this slot */
-                continue;
-            }
-            sl->started = now_s();
-        }
-        int running = 0;
-        for (int j = 0; j < jobs; j++)
-            running += slots[j].pid > 0;
-        if (!running && next >= ncases)
-            break;
-        /* reap: poll so that per-case timeouts are honoured */
-        int status;
-        pid_t pid = waitpid(-1, &status, WNOHANG);
-        if (pid == 0) {
-            kill_overdue(slots, jobs);
-            continue;
-        }
-        if (pid < 0) {
-            if (errno == EINTR)
-                continue;
-            rc = cs_fail(err, "lost track of running cases: %s", strerror(errno));
-            break;
-        }
-        for (int j = 0; j < jobs; j++) {
-            slot *sl = &slots[j];
-            if (sl->pid != pid)
-                continue;
-            double wall = now_s() - sl->started;
-            int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-            int timed_out = cs_case_timed_out(&sl->c, code, WIFSIGNALED(status), wall);
-            cs_result *rows;
-            size_t nrows;
-            cs_case_collect(&sl->c, sl->workdir, code, timed_out, &rows, &nrows);
-            int run_bad = 0; /* what ran failed; refused sizes make the case failed too */
-            for (size_t i = 0; i < nrows; i++)
-                run_bad |= strcmp(rows[i].status, "ok") != 0;
-            int bad = run_bad || sl->refused;
-            cs_err we;
-            if (append_rows(csv, csv_path, rows, nrows, old, nold, &we) && !rc)
-                rc = cs_fail(err, "%s", we.msg);
-            free(rows);
-            done++;
-            failed_cases += bad;
-            char line[640];
-            char label[160], refused[80] = "";
-            if (sl->refused)
-                snprintf(refused, sizeof refused, "; %zu size%s refused: memory", sl->refused,
-                         sl->refused > 1 ? "s" : "");
-            cs_fields_label(cs_case_fields, &sl->c, ' ', label, sizeof label);
-            snprintf(line, sizeof line, "%-8s %-10s%s np=%-5d %-30s %s (%.1f s%s)",
-                     sl->c.platform->name, cs_mapping_name(sl->c.mapping), label, sl->c.np,
-                     sl->c.alg.name, run_bad ? (timed_out ? "TIMEOUT" : "FAILED") : "ok", wall,
-                     refused);
-            cs_progress_case(&prog, bad, case_work(&sl->c), line);
-            sl->pid = 0;
-        }
-    }
-    cs_progress_end(&prog);
-    close(csv);
-    double wall = now_s() - t0;
-    printf("# %zu cases (%zu already recorded), %zu failed, %.1f s; results: %s\n", ncases,
-           skipped, failed_cases, wall, csv_path);
+    cs_progress_start(&w.prog, stdout, w.ncases, 0);
+    for (size_t i = 0; i < w.ncases; i++)
+        w.prog.work_total += case_work(&w.cases[i]);
+    int rc = run_cases(&w, err), expect_failed = 0;
+    cs_progress_end(&w.prog);
+    close(w.csv);
+    printf("# %zu cases (%zu already recorded), %zu failed, %.1f s; results: %s\n", w.ncases,
+           w.skipped, w.failed, now_s() - t0, w.csv_path);
     if (!rc && write_platform_fits(&list, o, err))
         rc = -1;
     if (!rc)
-        expect_failed = print_outcome(s, o, csv_path, err);
-    for (int j = 0; j < jobs; j++)
-        free(slots[j].fit.v);
-    free(slots);
+        expect_failed = print_outcome(s, o, w.csv_path, err);
+    for (int j = 0; j < w.jobs; j++)
+        free(w.slots[j].fit.v);
+    free(w.slots);
     cs_caselist_free(&list);
-    free(old);
-    return rc ? -1 : failed_cases || expect_failed ? 1 : 0;
+    free(w.old);
+    return rc ? -1 : w.failed || expect_failed ? 1 : 0;
 }
