@@ -140,4 +140,23 @@ TEST(Results, ColumnsAreReadByNameOldAndExtendedFilesRead)
     tw_rmtree(dir);
 }
 
+// A column case_fields.def names must be one results.c has: cs_fields_row
+// would otherwise lose the value (it now aborts on one).
+TEST(Results, EveryCaseFieldColumnIsAResultsColumn)
+{
+    const cs_field *t = tw_case_fields();
+    std::string header = std::string(",") + CS_RESULTS_HEADER + ",";
+    int columns = 0;
+    for (int k = 0; k < CS_NFIELDS; k++) {
+        if (!t[k].csv)
+            continue;
+        cs_result r;
+        cs_result_init(&r);
+        EXPECT_EQ(cs_result_set(&r, t[k].csv, "1"), 0) << t[k].name << ": " << t[k].csv;
+        EXPECT_NE(header.find(std::string(",") + t[k].csv + ","), std::string::npos) << t[k].csv;
+        columns++;
+    }
+    EXPECT_GE(columns, 10);
+}
+
 } // namespace
