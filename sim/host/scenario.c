@@ -1,6 +1,5 @@
 #include "scenario.h"
 
-#include <errno.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <stdio.h>

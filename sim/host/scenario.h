@@ -46,10 +46,10 @@ typedef struct {
     cs_expect *expects;
     int nexpects;
     long dist_line; /* 0: no <distribution> */
-    /* The case fields (case_fields.def), at their defaults unless an attribute
-     * the table names sets them (<buffers dtype="int">, <iterations timed>,
-     * <distribution name seed>, ...); np, ppn and region are swept by hand
-     * (nps, ppns, regions) and stay unused here. */
+    /* The case fields (case_fields.def), at their defaults unless the
+     * attribute the table names sets them (<buffers dtype="int">, <iterations
+     * timed>, <distribution name seed>, ...). Fields without one stay at their
+     * defaults: np, ppn and region are swept by hand (nps, ppns, regions). */
 #define CS_CASE_FIELD CS_CASE_MEMBER
 #include "case_fields.def"
 #undef CS_CASE_FIELD
