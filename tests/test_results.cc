@@ -159,4 +159,12 @@ TEST(Results, EveryCaseFieldColumnIsAResultsColumn)
     EXPECT_GE(columns, 10);
 }
 
+TEST(ResultsDeathTest, RowOfAColumnResultsLacksAborts)
+{
+    cs_result r;
+    tw_fields_row_as("np", &r);
+    EXPECT_EQ(r.np, 6);
+    EXPECT_DEATH(tw_fields_row_as("nprocs", &r), "case_fields.def: np: no results column 'nprocs'");
+}
+
 } // namespace

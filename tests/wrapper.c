@@ -170,6 +170,19 @@ long tw_expand(const char *path, const char *only, char *regions, size_t regions
 const cs_field *tw_case_fields(void) { return cs_case_fields; }
 const cs_field *tw_scenario_fields(void) { return cs_scenario_fields; }
 
+void tw_fields_row_as(const char *column, cs_result *r)
+{
+    cs_field t[CS_NFIELDS];
+    cs_case c;
+    memcpy(t, cs_case_fields, sizeof t);
+    t[CS_F_np].csv = column;
+    memset(&c, 0, sizeof c);
+    cs_fields_defaults(t, &c);
+    c.np = 6;
+    cs_result_init(r);
+    cs_fields_row(t, &c, "allgather", r);
+}
+
 long tw_expand_field(const char *path, const char *only, int field, char *values,
                      size_t values_len, char *errbuf, size_t errlen)
 {

@@ -61,6 +61,9 @@ long tw_expand_field(const char *path, const char *only, int field, char *values
 /* The tables of case_fields.def over cs_case and over cs_scenario. */
 const cs_field *tw_case_fields(void);
 const cs_field *tw_scenario_fields(void);
+/* cs_fields_row of a default allgather case with np's column renamed to
+ * `column` (aborts when results.c has no such column); r gets the row. */
+void tw_fields_row_as(const char *column, cs_result *r);
 
 /* Runs the driver once under smpirun (np ranks on `platform`), optionally for
  * each p of np_list on the first p ranks. Rows are malloc'ed; free with
