@@ -140,4 +140,31 @@ TEST(Results, ColumnsAreReadByNameOldAndExtendedFilesRead)
     tw_rmtree(dir);
 }
 
+// A column case_fields.def names must be one results.c has: cs_fields_row
+// would otherwise lose the value (it now aborts on one).
+TEST(Results, EveryCaseFieldColumnIsAResultsColumn)
+{
+    const cs_field *t = tw_case_fields();
+    std::string header = std::string(",") + CS_RESULTS_HEADER + ",";
+    int columns = 0;
+    for (int k = 0; k < CS_NFIELDS; k++) {
+        if (!t[k].csv)
+            continue;
+        cs_result r;
+        cs_result_init(&r);
+        EXPECT_EQ(cs_result_set(&r, t[k].csv, "1"), 0) << t[k].name << ": " << t[k].csv;
+        EXPECT_NE(header.find(std::string(",") + t[k].csv + ","), std::string::npos) << t[k].csv;
+        columns++;
+    }
+    EXPECT_GE(columns, 10);
+}
+
+TEST(ResultsDeathTest, RowOfAColumnResultsLacksAborts)
+{
+    cs_result r;
+    tw_fields_row_as("np", &r);
+    EXPECT_EQ(r.np, 6);
+    EXPECT_DEATH(tw_fields_row_as("nprocs", &r), "case_fields.def: np: no results column 'nprocs'");
+}
+
 } // namespace

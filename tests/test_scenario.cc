@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <dirent.h>
+#include <fstream>
 #include <string>
 
 #include "wrapper.h"
@@ -105,6 +106,68 @@ TEST(Scenario, RegionListMultipliesTheCases)
     long n0 = tw_expand((data + "/good.xml").c_str(), nullptr, two, sizeof two, err, sizeof err);
     EXPECT_EQ(n0, 24) << err;
     EXPECT_EQ(std::string(two).find_first_not_of(' '), std::string::npos) << two;
+}
+
+// Every case field case_fields.def gives a scenario attribute ("<buffers
+// dtype>") is read through the table: a good value reaches every case, a bad
+// one is an error naming file, line, element, attribute, value and what is
+// valid. A new .def line is covered here without a test of its own.
+std::string field_scenario(const std::string &dir, const std::string &elem,
+                           const std::string &attrs)
+{
+    std::string path = dir + "/" + elem + ".xml";
+    std::ofstream f(path);
+    f << "<scenario>\n  <platform name=\"yahoo\"/>\n  <mappings>cyclic</mappings>\n"
+      << "  <collective name=\"alltoallv\"><algorithms>spread_out</algorithms></collective>\n"
+      << "  <sizes>8 64</sizes>\n";
+    if (elem != "processes")
+        f << "  <processes>4 5</processes>\n";
+    f << "  <" << elem << attrs << (elem == "processes" ? ">4 5</processes>" : "/>") << "\n"
+      << "</scenario>\n";
+    return path;
+}
+
+TEST(Scenario, EveryCaseFieldAttributeIsReadAndChecked)
+{
+    char dir[256];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    const cs_field *t = tw_scenario_fields();
+    int tested = 0;
+    for (int k = 0; k < CS_NFIELDS; k++) {
+        std::string sc = t[k].scenario ? t[k].scenario : "";
+        size_t sp = sc.find(' ');
+        if (t[k].kind == CS_FK_SPECIAL || sp == std::string::npos)
+            continue;
+        std::string elem = sc.substr(1, sp - 1), attr = sc.substr(sp + 1, sc.size() - sp - 2);
+        std::string words = t[k].arg ? t[k].arg : "", good = "5", shown = "5", want;
+        switch (t[k].kind) {
+        case CS_FK_INT: want = "expected an integer >= " + std::to_string(t[k].min); break;
+        case CS_FK_ULONG: want = "expected an integer >= 0"; break;
+        case CS_FK_FLAG: good = "yes", shown = "1", want = "expected yes or no"; break;
+        case CS_FK_TEXT: good = shown = "gaussian", want = "bad distribution"; break;
+        default: /* WORD, CHOICE: the last valid word; all of them listed */
+            good = shown = words.substr(words.rfind('|') + 1);
+            want = "expected one of ";
+            for (char ch : words)
+                want += ch == '|' ? std::string(", ") : std::string(1, ch);
+        }
+        // <distribution> needs its name
+        std::string extra = elem == "distribution" && attr != "name" ? " name=\"uniform\"" : "";
+        std::string path = field_scenario(dir, elem, " " + attr + "=\"" + good + "\"" + extra);
+        char values[4096], err[4096] = "";
+        long n = tw_expand_field(path.c_str(), nullptr, k, values, sizeof values, err, sizeof err);
+        EXPECT_EQ(n, 2) << sc << ": " << err;
+        EXPECT_EQ(std::string(values), shown + " " + shown) << sc;
+        path = field_scenario(dir, elem, " " + attr + "=\"@x\"" + extra);
+        long ncases;
+        EXPECT_EQ(tw_scenario(path.c_str(), &ncases, err, sizeof err), -1) << sc;
+        std::string line = elem == "processes" ? ":6: <" : ":7: <"; // after <processes>
+        std::string at = path + line + elem + " " + attr + "=\"@x\">: " + want;
+        EXPECT_NE(std::string(err).find(at), std::string::npos) << at << "\n" << err;
+        tested++;
+    }
+    EXPECT_GE(tested, 8); // dtype, mode, dist, seed, warmup, timed, seconds, oversubscribe
+    tw_rmtree(dir);
 }
 
 } // namespace

@@ -164,6 +164,28 @@ int tw_scenario(const char *path, long *ncases, char *errbuf, size_t errlen)
 long tw_expand(const char *path, const char *only, char *regions, size_t regions_len,
                char *errbuf, size_t errlen)
 {
+    return tw_expand_field(path, only, CS_F_region, regions, regions_len, errbuf, errlen);
+}
+
+const cs_field *tw_case_fields(void) { return cs_case_fields; }
+const cs_field *tw_scenario_fields(void) { return cs_scenario_fields; }
+
+void tw_fields_row_as(const char *column, cs_result *r)
+{
+    cs_field t[CS_NFIELDS];
+    cs_case c;
+    memcpy(t, cs_case_fields, sizeof t);
+    t[CS_F_np].csv = column;
+    memset(&c, 0, sizeof c);
+    cs_fields_defaults(t, &c);
+    c.np = 6;
+    cs_result_init(r);
+    cs_fields_row(t, &c, "allgather", r);
+}
+
+long tw_expand_field(const char *path, const char *only, int field, char *values,
+                     size_t values_len, char *errbuf, size_t errlen)
+{
     cs_scenario s;
     cs_err e;
     if (cs_scenario_load(path, &s, &e))
@@ -174,11 +196,12 @@ long tw_expand(const char *path, const char *only, char *regions, size_t regions
         cs_scenario_free(&s);
         return fail(&e, errbuf, errlen);
     }
-    regions[0] = 0; /* the cases point into the scenario: read them first */
+    values[0] = 0; /* the cases point into the scenario: read them first */
     for (size_t i = 0; i < l.n; i++) {
-        size_t u = strlen(regions);
-        snprintf(regions + u, regions_len - u, "%s%s", i ? " " : "",
-                 l.v[i].region ? l.v[i].region : "");
+        char v[256];
+        size_t u = strlen(values);
+        cs_field_text(&cs_case_fields[field], &l.v[i], v, sizeof v);
+        snprintf(values + u, values_len - u, "%s%s", i ? " " : "", v);
     }
     long n = (long)l.n;
     cs_caselist_free(&l);

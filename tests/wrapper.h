@@ -54,6 +54,16 @@ int tw_scenario(const char *path, long *ncases, char *errbuf, size_t errlen);
  * regions ("" for the default; space-separated, in case order), or -1. */
 long tw_expand(const char *path, const char *only, char *regions, size_t regions_len,
                char *errbuf, size_t errlen);
+/* tw_expand writing each case's value of case field `field` (CS_F_...; as
+ * cs_field_text spells it) instead of its region. */
+long tw_expand_field(const char *path, const char *only, int field, char *values,
+                     size_t values_len, char *errbuf, size_t errlen);
+/* The tables of case_fields.def over cs_case and over cs_scenario. */
+const cs_field *tw_case_fields(void);
+const cs_field *tw_scenario_fields(void);
+/* cs_fields_row of a default allgather case with np's column renamed to
+ * `column` (aborts when results.c has no such column); r gets the row. */
+void tw_fields_row_as(const char *column, cs_result *r);
 
 /* Runs the driver once under smpirun (np ranks on `platform`), optionally for
  * each p of np_list on the first p ranks. Rows are malloc'ed; free with

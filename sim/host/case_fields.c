@@ -114,31 +114,90 @@ void cs_fields_copy(const cs_field *dt, void *dst, const cs_field *st, const voi
         memcpy((char *)dst + dt[k].offset, (const char *)src + st[k].offset, size_of[dt[k].kind]);
 }
 
-static int parse_value(const cs_field *f, void *obj, const char *flag, const char *v, cs_err *err)
+/* dist: cs_dist_parse is its check and gives its canonical spelling */
+static int dist_canonical(const char *v, char *out, size_t len, cs_err *err)
 {
-    char *end;
+    cs_dist d;
+    char derr[512];
+    if (cs_dist_parse(v && v[0] ? v : "uniform", &d, derr, sizeof derr))
+        return cs_fail(err, "%s", derr);
+    snprintf(out, len, "%s", d.name);
+    return 0;
+}
+
+/* The one conversion of a value's text: v into f's member of obj, or -1
+ * with what f accepts in `want` ("an integer >= 1", "one of check, fold";
+ * for dist, cs_dist_parse's message). FLAG: yes or no. full: WORD and TEXT
+ * values are checked here too (scenarios), not left to cs_fields_check. */
+static int convert(const cs_field *f, void *obj, const char *v, int full, char *want, size_t len)
+{
+    char *end, valid[256], canon[64];
+    cs_err e;
     errno = 0;
-    if (f->kind == CS_FK_INT) {
+    switch (f->kind) {
+    case CS_FK_INT: {
         long x = strtol(v, &end, 10);
         if (end == v || *end || errno || x < f->min || x > 1 << 30)
-            return cs_fail(err, "%s needs an integer >= %ld (got '%s')", flag, f->min, v);
+            return snprintf(want, len, "an integer >= %ld", f->min), -1;
         *AT(f, obj, int) = (int)x;
-    } else if (f->kind == CS_FK_ULONG) {
+        return 0;
+    }
+    case CS_FK_ULONG: {
         unsigned long x = strtoul(v, &end, 10);
         if (end == v || *end || errno || v[0] == '-')
-            return cs_fail(err, "%s needs an integer >= 0 (got '%s')", flag, v);
+            return snprintf(want, len, "an integer >= 0"), -1;
         *AT(f, obj, unsigned long) = x;
-    } else if (f->kind == CS_FK_CHOICE) {
-        int k = word_index(f->arg, v);
-        char valid[256];
-        words_list(f->arg, valid, sizeof valid);
-        if (k < 0)
-            return cs_fail(err, "%s: unknown value '%s' (valid: %s)", flag, v, valid);
-        *AT(f, obj, int) = k;
-    } else { /* WORD and TEXT: checked by cs_fields_check, with the case */
-        *AT(f, obj, const char *) = v;
+        return 0;
     }
-    return 0;
+    case CS_FK_FLAG:
+        if (strcmp(v, "yes") && strcmp(v, "no"))
+            return snprintf(want, len, "yes or no"), -1;
+        *AT(f, obj, int) = !strcmp(v, "yes");
+        return 0;
+    case CS_FK_WORD:
+    case CS_FK_CHOICE:
+        if ((full || f->kind == CS_FK_CHOICE) && word_index(f->arg, v) < 0) {
+            words_list(f->arg, valid, sizeof valid);
+            return snprintf(want, len, "one of %s", valid), -1;
+        }
+        if (f->kind == CS_FK_CHOICE)
+            *AT(f, obj, int) = word_index(f->arg, v);
+        else
+            *AT(f, obj, const char *) = v;
+        return 0;
+    case CS_FK_TEXT:
+        /* dist is the TEXT field with a check of its own (region's needs the
+         * platform: scenario.c, bench_case.c) */
+        if (full && !strcmp(f->name, "dist") && dist_canonical(v, canon, sizeof canon, &e))
+            return snprintf(want, len, "%s", e.msg), -1;
+        *AT(f, obj, const char *) = v;
+        return 0;
+    case CS_FK_SPECIAL: break;
+    }
+    return snprintf(want, len, "no value"), -1;
+}
+
+/* A flag's value (bench, driver): WORD and TEXT are checked by
+ * cs_fields_check, with the rest of the case. */
+static int parse_value(const cs_field *f, void *obj, const char *flag, const char *v, cs_err *err)
+{
+    char want[512];
+    if (!convert(f, obj, v, 0, want, sizeof want))
+        return 0;
+    if (f->kind != CS_FK_CHOICE)
+        return cs_fail(err, "%s needs %s (got '%s')", flag, want, v);
+    words_list(f->arg, want, sizeof want);
+    return cs_fail(err, "%s: unknown value '%s' (valid: %s)", flag, v, want);
+}
+
+int cs_field_set(const cs_field *f, void *obj, const char *v, const char *what, cs_err *err)
+{
+    char want[512];
+    if (!convert(f, obj, v, 1, want, sizeof want))
+        return 0;
+    if (f->kind == CS_FK_TEXT) /* the text's own check says what is wrong */
+        return cs_fail(err, "%s: %s", what, want);
+    return cs_fail(err, "%s: expected %s", what, want);
 }
 
 int cs_fields_parse(const cs_field *t, void *obj, int driver, int argc, char **argv, int *i,
@@ -170,17 +229,6 @@ int cs_fields_parse(const cs_field *t, void *obj, int driver, int argc, char **a
         }
         return parse_value(f, obj, a, v, err) ? -1 : 1;
     }
-    return 0;
-}
-
-/* dist: cs_dist_parse is its check and gives its canonical spelling */
-static int dist_canonical(const char *v, char *out, size_t len, cs_err *err)
-{
-    cs_dist d;
-    char derr[512];
-    if (cs_dist_parse(v && v[0] ? v : "uniform", &d, derr, sizeof derr))
-        return cs_fail(err, "%s", derr);
-    snprintf(out, len, "%s", d.name);
     return 0;
 }
 
@@ -267,6 +315,13 @@ int cs_fields_argv(const cs_field *t, const void *obj, const char *collective,
     return n;
 }
 
+static int column_known(const char *name)
+{
+    char want[80];
+    snprintf(want, sizeof want, ",%s,", name);
+    return strstr("," CS_RESULTS_HEADER ",", want) != NULL;
+}
+
 void cs_fields_row(const cs_field *t, const void *obj, const char *collective, cs_result *r)
 {
     for (int k = 0; k < CS_NFIELDS; k++) {
@@ -281,7 +336,29 @@ void cs_fields_row(const cs_field *t, const void *obj, const char *collective, c
         } else {
             cs_field_text(f, obj, text, sizeof text);
         }
-        cs_result_set(r, f->csv, text);
+        if (cs_result_set(r, f->csv, text) && !column_known(f->csv)) {
+            /* a typo in case_fields.def would otherwise lose the column */
+            fprintf(stderr, "collsim: case_fields.def: %s: no results column '%s'\n", f->name,
+                    f->csv);
+            abort();
+        }
+    }
+}
+
+void cs_fields_scope(const cs_field *t, void *obj, const char *collective)
+{
+    if (is_variable(collective))
+        return;
+    for (int k = 0; k < CS_NFIELDS; k++) {
+        const cs_field *f = &t[k];
+        if (f->scope != CS_SCOPE_VAR)
+            continue;
+        if (f->kind == CS_FK_ULONG)
+            *AT(f, obj, unsigned long) = (unsigned long)f->dflt_n;
+        else if (f->kind == CS_FK_TEXT || f->kind == CS_FK_WORD)
+            *AT(f, obj, const char *) = f->kind == CS_FK_WORD ? f->dflt_s : NULL;
+        else if (f->kind != CS_FK_SPECIAL)
+            *AT(f, obj, int) = (int)f->dflt_n;
     }
 }
 

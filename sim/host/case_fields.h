@@ -118,6 +118,16 @@ int cs_fields_parse(const cs_field *t, void *obj, int driver, int argc, char **a
 int cs_fields_check(const cs_field *t, const void *obj, const char *collective,
                     unsigned long given, cs_err *err);
 
+/* A scenario's value of a field, checked fully (words among the valid ones,
+ * dist by cs_dist_parse, FLAG as yes/no): 0, or -1 with "WHAT: expected an
+ * integer >= 1" ("WHAT: expected one of byte, int, double", ...). WORD and
+ * TEXT members then point to v: the caller keeps it. */
+int cs_field_set(const cs_field *f, void *obj, const char *v, const char *what, cs_err *err);
+
+/* VAR fields back to their defaults unless collective is a v-collective
+ * (where they are neither passed nor recorded, and an error if set). */
+void cs_fields_scope(const cs_field *t, void *obj, const char *collective);
+
 /* Sizes against the datatype: each a multiple of its size. */
 int cs_fields_check_sizes(const char *dtype, const long *sizes, size_t n, cs_err *err);
 
@@ -130,7 +140,7 @@ int cs_fields_argv(const cs_field *t, const void *obj, const char *collective,
                    char buf[][64], const char **argv, int n);
 
 /* Sets every column the generated fields have (VAR ones for v-collectives
- * only; dist in its canonical spelling). */
+ * only; dist in its canonical spelling); aborts on a column results.c lacks. */
 void cs_fields_row(const cs_field *t, const void *obj, const char *collective, cs_result *r);
 
 /* The fields with an --only key that differ from their defaults, other

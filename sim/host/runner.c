@@ -110,23 +110,16 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
                     for (int a = 0; a < s->nalgs; a++) {
                         cs_case *c = &cases[k++];
                         memset(c, 0, sizeof *c);
+                        /* the scalar fields, then the swept ones */
+                        cs_fields_copy(cs_case_fields, c, cs_scenario_fields, s);
                         c->platform = &pfs[p];
                         c->mapping = s->mappings[m];
                         c->ppn = s->ppns.n ? (int)s->ppns.v[q] : 0;
                         c->np = (int)s->nps.v[n];
-                        c->oversubscribe = s->oversubscribe;
                         c->alg = s->algs[a];
                         c->sizes = &s->sizes;
-                        c->iters = s->iters;
-                        c->warmup = s->warmup;
-                        c->fold = s->fold;
-                        c->dtype = s->dtype;
-                        c->timeout_s = s->timeout_s;
                         c->region = s->nregions ? s->regions[g] : NULL;
-                        if (cs_collective_variable(c->alg.collective)) {
-                            c->dist = s->dist[0] ? s->dist : NULL;
-                            c->seed = s->seed;
-                        }
+                        cs_fields_scope(cs_case_fields, c, c->alg.collective);
                     }
     *out = (cs_caselist){cases, ncases, pfs, npfs};
     if ((o->only && cs_select_only(o->only, out->v, &out->n, err)) ||

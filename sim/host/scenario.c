@@ -1,6 +1,5 @@
 #include "scenario.h"
 
-#include <errno.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <stdio.h>
@@ -44,40 +43,6 @@ static char *text_of(xmlNode *n)
     char *s = cs_xstrdup(t ? (const char *)t : "");
     xmlFree(t);
     return s;
-}
-
-static int int_attr(ctx *c, xmlNode *n, const char *name, int min, int dflt, int *out)
-{
-    xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
-    *out = dflt;
-    if (!v)
-        return 0;
-    char *end;
-    long x = strtol((const char *)v, &end, 10);
-    int bad = end == (char *)v || *end || x < min || x > 1000000000;
-    if (bad)
-        cs_fail(c->err, "%s:%ld: <%s %s=\"%s\">: expected an integer >= %d", c->path, line_of(n),
-                (const char *)n->name, name, (const char *)v, min);
-    xmlFree(v);
-    *out = (int)x;
-    return bad ? -1 : 0;
-}
-
-static int yesno_attr(ctx *c, xmlNode *n, const char *name, int *out)
-{
-    xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
-    int rc = 0;
-    if (v) {
-        if (!xmlStrcmp(v, (const xmlChar *)"yes"))
-            *out = 1;
-        else if (!xmlStrcmp(v, (const xmlChar *)"no"))
-            *out = 0;
-        else
-            rc = cs_fail(c->err, "%s:%ld: <%s %s=\"%s\">: expected yes or no", c->path,
-                         line_of(n), (const char *)n->name, name, (const char *)v);
-        xmlFree(v);
-    }
-    return rc;
 }
 
 /* Platform paths in a scenario are relative to the scenario file. */
@@ -179,32 +144,6 @@ static int parse_collective(ctx *c, cs_scenario *s, xmlNode *n)
     return rc;
 }
 
-static int parse_buffers(ctx *c, cs_scenario *s, xmlNode *n)
-{
-    static const char *const attrs[] = {"mode", "dtype", NULL};
-    if (check_attrs(c, n, attrs))
-        return -1;
-    xmlChar *mode = xmlGetProp(n, (const xmlChar *)"mode");
-    xmlChar *dtype = xmlGetProp(n, (const xmlChar *)"dtype");
-    int rc = 0;
-    if (mode && !xmlStrcmp(mode, (const xmlChar *)"fold"))
-        s->fold = 1;
-    else if (mode && xmlStrcmp(mode, (const xmlChar *)"check"))
-        rc = cs_fail(c->err, "%s:%ld: <buffers mode=\"%s\">: valid modes are check and fold",
-                     c->path, line_of(n), (const char *)mode);
-    if (!rc && dtype) {
-        if (xmlStrcmp(dtype, (const xmlChar *)"byte") && xmlStrcmp(dtype, (const xmlChar *)"int") &&
-            xmlStrcmp(dtype, (const xmlChar *)"double"))
-            rc = cs_fail(c->err, "%s:%ld: <buffers dtype=\"%s\">: valid types are byte, int, double",
-                         c->path, line_of(n), (const char *)dtype);
-        else
-            snprintf(s->dtype, sizeof s->dtype, "%s", (const char *)dtype);
-    }
-    xmlFree(mode);
-    xmlFree(dtype);
-    return rc;
-}
-
 static int parse_list(ctx *c, xmlNode *n, const char *what, int suffix, long min, cs_numlist *out)
 {
     char *text = text_of(n);
@@ -224,6 +163,67 @@ static char *attr_dup(xmlNode *n, const char *name)
     char *s = v ? cs_xstrdup((const char *)v) : NULL;
     xmlFree(v);
     return s;
+}
+
+const cs_field cs_scenario_fields[CS_NFIELDS] = {
+#define CS_CASE_FIELD(...) CS_FIELD_ENTRY(cs_scenario, __VA_ARGS__)
+#include "case_fields.def"
+#undef CS_CASE_FIELD
+};
+
+/* The element whose attribute sets f ("<buffers dtype>": buffers, and dtype
+ * in attr), or NULL: f is swept or read by hand. */
+static const char *field_elem(const cs_field *f, char *elem, char *attr, size_t len)
+{
+    const char *sc = f->scenario, *sp = sc ? strchr(sc, ' ') : NULL;
+    if (!sp || sc[0] != '<' || f->kind == CS_FK_SPECIAL)
+        return NULL;
+    snprintf(elem, len, "%.*s", (int)(sp - sc - 1), sc + 1);
+    snprintf(attr, len, "%.*s", (int)strcspn(sp + 1, ">"), sp + 1);
+    return elem;
+}
+
+/* Reads the attributes of n that are case fields: only the table's ones
+ * for this element are allowed, each converted and checked by the table. */
+static int parse_fields(ctx *c, cs_scenario *s, xmlNode *n)
+{
+    char attrs[CS_NFIELDS][32], elem[32];
+    const char *allowed[CS_NFIELDS + 1];
+    int na = 0, ids[CS_NFIELDS];
+    for (int k = 0; k < CS_NFIELDS; k++)
+        if (field_elem(&cs_scenario_fields[k], elem, attrs[na], sizeof elem) &&
+            !strcmp(elem, (const char *)n->name)) {
+            allowed[na] = attrs[na];
+            ids[na++] = k;
+        }
+    allowed[na] = NULL;
+    if (check_attrs(c, n, allowed))
+        return -1;
+    for (int i = 0; i < na; i++) {
+        const cs_field *f = &cs_scenario_fields[ids[i]];
+        char *v = attr_dup(n, allowed[i]), what[2400];
+        if (!v)
+            continue;
+        snprintf(what, sizeof what, "%s:%ld: <%s %s=\"%s\">", c->path, line_of(n),
+                 (const char *)n->name, allowed[i], v);
+        if (cs_field_set(f, s, v, what, c->err)) {
+            free(v);
+            return -1;
+        }
+        free(s->text[ids[i]]); /* WORD and TEXT members point to v */
+        s->text[ids[i]] = v;
+    }
+    return 0;
+}
+
+/* Whether some case field is an attribute of element `name`. */
+static int has_fields(const char *name)
+{
+    char elem[32], attr[32];
+    for (int k = 0; k < CS_NFIELDS; k++)
+        if (field_elem(&cs_scenario_fields[k], elem, attr, sizeof elem) && !strcmp(elem, name))
+            return 1;
+    return 0;
 }
 
 /* Reads an <expect>; names are checked against the rest of the scenario by
@@ -393,41 +393,21 @@ static int check_expect(ctx *c, const cs_scenario *s, cs_expect *x)
                : 0;
 }
 
-/* <distribution name="window:50" seed="7"/>, once. */
+/* <distribution name="window:50" seed="7"/>, once, with a name. */
 static int parse_distribution(ctx *c, cs_scenario *s, xmlNode *n)
 {
-    static const char *const attrs[] = {"name", "seed", NULL};
-    if (check_attrs(c, n, attrs))
-        return -1;
     if (s->dist_line)
         return cs_fail(c->err, "%s:%ld: <distribution> given twice (first on line %ld; one per "
                                "scenario)",
                        c->path, line_of(n), s->dist_line);
-    char *name = attr_dup(n, "name"), *seed = attr_dup(n, "seed");
-    cs_dist d;
-    char derr[512];
-    int rc = 0;
-    if (!name)
-        rc = cs_fail(c->err, "%s:%ld: <distribution> needs name=\"...\" (valid: " CS_DIST_VALID ")",
-                     c->path, line_of(n));
-    else if (cs_dist_parse(name, &d, derr, sizeof derr))
-        rc = cs_fail(c->err, "%s:%ld: <distribution name=\"%s\">: %s", c->path, line_of(n), name,
-                     derr);
-    if (!rc && seed) {
-        char *end;
-        errno = 0;
-        s->seed = strtoul(seed, &end, 10);
-        if (end == seed || *end || errno || seed[0] == '-')
-            rc = cs_fail(c->err, "%s:%ld: <distribution seed=\"%s\">: expected an integer >= 0",
-                         c->path, line_of(n), seed);
-    }
-    if (!rc) {
-        snprintf(s->dist, sizeof s->dist, "%s", d.name);
-        s->dist_line = line_of(n);
-    }
-    free(name);
-    free(seed);
-    return rc;
+    if (parse_fields(c, s, n))
+        return -1;
+    if (!xmlHasProp(n, (const xmlChar *)"name"))
+        return cs_fail(c->err, "%s:%ld: <distribution> needs name=\"...\" (valid: " CS_DIST_VALID
+                               ")",
+                       c->path, line_of(n));
+    s->dist_line = line_of(n);
+    return 0;
 }
 
 /* <region>socket node</region>: level names, each once; checked against
@@ -490,9 +470,24 @@ static int check_regions(ctx *c, const cs_scenario *s, long line)
     return 0;
 }
 
-static const char *const elements =
-    "description, platform, mappings, processes, ppn, region, collective, sizes, iterations, "
-    "buffers, timeout, expect, vary, distribution";
+/* The valid elements, for messages: those read by hand, then those whose
+ * attributes are case fields (case_fields.def). */
+static const char *elements(char *out, size_t len)
+{
+    char elem[32], attr[32], delimited[40];
+    snprintf(out, len, "description, platform, mappings, processes, ppn, region, collective, "
+                       "sizes, expect, vary, distribution");
+    for (int k = 0; k < CS_NFIELDS; k++) {
+        if (!field_elem(&cs_scenario_fields[k], elem, attr, sizeof elem))
+            continue;
+        snprintf(delimited, sizeof delimited, " %s,", elem);
+        char all[1024];
+        snprintf(all, sizeof all, " %s,", out);
+        if (!strstr(all, delimited))
+            snprintf(out + strlen(out), len - strlen(out), ", %s", elem);
+    }
+    return out;
+}
 
 static int parse_element(ctx *c, cs_scenario *s, xmlNode *n, long *region_line)
 {
@@ -507,12 +502,8 @@ static int parse_element(ctx *c, cs_scenario *s, xmlNode *n, long *region_line)
         return add_platform(c, s, n);
     if (!strcmp(name, "mappings"))
         return check_attrs(c, n, none) || parse_mappings(c, s, n) ? -1 : 0;
-    if (!strcmp(name, "processes")) {
-        static const char *const attrs[] = {"oversubscribe", NULL};
-        if (check_attrs(c, n, attrs) || yesno_attr(c, n, "oversubscribe", &s->oversubscribe))
-            return -1;
-        return parse_list(c, n, "process counts", 0, 1, &s->nps);
-    }
+    if (!strcmp(name, "processes"))
+        return parse_fields(c, s, n) || parse_list(c, n, "process counts", 0, 1, &s->nps) ? -1 : 0;
     if (!strcmp(name, "ppn"))
         return check_attrs(c, n, none) || parse_list(c, n, "ranks-per-node list", 0, 1, &s->ppns)
                    ? -1
@@ -523,15 +514,6 @@ static int parse_element(ctx *c, cs_scenario *s, xmlNode *n, long *region_line)
         return parse_collective(c, s, n);
     if (!strcmp(name, "sizes"))
         return check_attrs(c, n, none) || parse_list(c, n, "size list", 1, 0, &s->sizes) ? -1 : 0;
-    if (!strcmp(name, "iterations")) {
-        static const char *const attrs[] = {"warmup", "timed", NULL};
-        return check_attrs(c, n, attrs) || int_attr(c, n, "warmup", 0, 1, &s->warmup) ||
-                       int_attr(c, n, "timed", 1, 3, &s->iters)
-                   ? -1
-                   : 0;
-    }
-    if (!strcmp(name, "buffers"))
-        return parse_buffers(c, s, n);
     if (!strcmp(name, "expect"))
         return parse_expect(c, s, n);
     if (!strcmp(name, "distribution"))
@@ -543,12 +525,11 @@ static int parse_element(ctx *c, cs_scenario *s, xmlNode *n, long *region_line)
         s->has_vary = !cs_vary_parse(n, c->path, &s->vary, c->err);
         return s->has_vary ? 0 : -1;
     }
-    if (!strcmp(name, "timeout")) {
-        static const char *const attrs[] = {"seconds", NULL};
-        return check_attrs(c, n, attrs) || int_attr(c, n, "seconds", 1, 0, &s->timeout_s) ? -1 : 0;
-    }
+    if (has_fields(name)) /* <iterations>, <buffers>, <timeout>, ... */
+        return parse_fields(c, s, n);
+    char valid[1024];
     return cs_fail(c->err, "%s:%ld: unknown element <%s> in <scenario> (valid: %s)", c->path,
-                   line_of(n), name, elements);
+                   line_of(n), name, elements(valid, sizeof valid));
 }
 
 int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
@@ -556,10 +537,7 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
     memset(s, 0, sizeof *s);
     s->path = cs_xstrdup(path);
     s->description = cs_xstrdup("");
-    s->iters = 3;
-    s->warmup = 1;
-    s->seed = 1;
-    snprintf(s->dtype, sizeof s->dtype, "byte");
+    cs_fields_defaults(cs_scenario_fields, s);
     ctx c = {path, err};
     xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     int rc = 0;
@@ -646,5 +624,7 @@ void cs_scenario_free(cs_scenario *s)
         free(s->expects[i].scope);
     }
     free(s->expects);
+    for (int k = 0; k < CS_NFIELDS; k++)
+        free(s->text[k]);
     memset(s, 0, sizeof *s);
 }

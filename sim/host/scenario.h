@@ -3,6 +3,7 @@
 #ifndef COLLSIM_SCENARIO_H
 #define COLLSIM_SCENARIO_H
 
+#include "case_fields.h"
 #include "cs_error.h"
 #include "mapping.h"
 #include "numlist.h"
@@ -36,25 +37,27 @@ typedef struct {
      * (driver --region), swept; nregions == 0: the driver's default only ("") */
     char regions[CS_MAX_LEVELS][32];
     int nregions;
-    int oversubscribe;
     cs_alg_sel *algs; /* each with its collective */
     int nalgs;
     cs_numlist sizes;
-    int iters, warmup;
-    int fold;
-    char dtype[16];
-    int timeout_s;
     /* <vary>: a what-if parameter; each platform runs as one variant per value */
     int has_vary;
     cs_vary vary;
     cs_expect *expects;
     int nexpects;
-    /* <distribution name="uniform" seed="1"/>: block sizes of the alltoallv
-     * cases (sim/driver/distributions.h); dist "" = uniform, seed 1 */
-    char dist[32];
-    unsigned long seed;
     long dist_line; /* 0: no <distribution> */
+    /* The case fields (case_fields.def), at their defaults unless the
+     * attribute the table names sets them (<buffers dtype="int">, <iterations
+     * timed>, <distribution name seed>, ...). Fields without one stay at their
+     * defaults: np, ppn and region are swept by hand (nps, ppns, regions). */
+#define CS_CASE_FIELD CS_CASE_MEMBER
+#include "case_fields.def"
+#undef CS_CASE_FIELD
+    char *text[CS_NFIELDS]; /* what the WORD and TEXT members point to */
 } cs_scenario;
+
+/* The table over cs_scenario (cs_fields_copy to a cs_case). */
+extern const cs_field cs_scenario_fields[CS_NFIELDS];
 
 int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err);
 void cs_scenario_free(cs_scenario *s);
