@@ -164,6 +164,21 @@ TEST(Cli, TimeoutIsCpuTimeAndIsRecordedAsSuch)
     EXPECT_EQ(system(("rm -rf " + kept).c_str()), 0);
 }
 
+// A size that ended before the CPU limit killed the run keeps its row: the
+// driver's table line reached the output and its CSV row was recorded (before,
+// both sat in stdio buffers the kill threw away, and the size read "timeout").
+TEST(Cli, RowsOfSizesThatEndedSurviveALaterKill)
+{
+    Out o = cli("bench --platform yahoo --np 64 --alg ring --sizes 1:1M --fold --iters 40 --timeout 3");
+    EXPECT_EQ(o.code, 1) << o.text;
+    EXPECT_NE(o.text.find("\n1         "), std::string::npos) << o.text;
+    EXPECT_EQ(o.text.find("size 1: timeout"), std::string::npos) << o.text;
+    EXPECT_NE(o.text.find(": timeout: over its limit of 3 CPU s"), std::string::npos) << o.text;
+    std::string kept = o.text.substr(o.text.find("files kept in ") + 14);
+    kept = kept.substr(0, kept.find(';'));
+    EXPECT_EQ(system(("rm -rf " + kept).c_str()), 0);
+}
+
 TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
 {
     struct { const char *args, *want; } cases[] = {

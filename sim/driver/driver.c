@@ -272,6 +272,7 @@ void driver_write_row(FILE *csv, const driver_opts *o, int p, long bytes, long l
                       double avg_us, double min_us, double max_us, int ok, const acct_summary *as)
 {
     write_row(csv, o, p, bytes, data_bytes, avg_us, min_us, max_us, ok, as);
+    fflush(csv); /* kept if a later size is killed */
 }
 
 /* The send and receive buffers, sized for the largest p: one or p send
@@ -363,6 +364,9 @@ static int run_np_list(const driver_opts *o, int wrank, int wsize, unsigned char
 
 int main(int argc, char **argv)
 {
+    /* a row reaches a pipe (tee, a batch system's log) as its size ends, and
+     * survives a run the CPU limit kills later */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     MPI_Init(&argc, &argv);
     /* Every level the platform declares (node included), from the host's
      * locality file (--locality, taken ahead of the other options: --region
