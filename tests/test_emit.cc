@@ -393,6 +393,11 @@ TEST(Memory, SizesThatDoNotFitAreRefusedAloneAndJChangesNothing)
     EXPECT_NE(refused.find("this sweep may use 1.1 GB (run --memory)"), std::string::npos) << refused;
     for (const char *k : {"sparbit_indexed 1", "ring 1", "ring 1048576"})
         EXPECT_EQ(runs[0][k].rfind("ok ", 0), 0u) << k << ": " << runs[0][k];
+    // a small limit reads as what it is, not "0.0 GB"
+    Out tiny = cli("run " + mem + " --memory 1K --out " + d / "tiny" + " --only alg=ring");
+    std::string notes = slurp(d / "tiny/results.csv");
+    EXPECT_NE(notes.find("this sweep may use 1.0 kB (run --memory)"), std::string::npos) << notes;
+    EXPECT_EQ(notes.find("0.0 GB"), std::string::npos) << notes;
 }
 
 // The estimate counts what alltoallv keeps per rank at scale (issue 5: a 32K-rank

@@ -177,19 +177,21 @@ static int case_check(const cs_case *c, int *node_of_rank, cs_err *err)
         free(map);
     if (rc)
         return -1;
-    double need = cs_case_memory_bytes(c);
+    double need = cs_case_memory_bytes(c), have = cs_mem_available();
+    const char *hint = c->fold ? "; use fewer ranks or smaller sizes"
+                               : "; use --fold (folded buffers, no data check) at this scale";
+    char n[32], l[32], h[32];
     if (c->mem_budget > 0 && need > c->mem_budget)
-        return cs_fail(err, "%d ranks with these sizes need about %.1f GB, more than the %.1f GB "
-                            "this sweep may use (run --memory)%s",
-                       c->np, need / 1e9, c->mem_budget / 1e9,
-                       c->fold ? "; use fewer ranks or smaller sizes"
-                               : "; use --fold (folded buffers, no data check) at this scale");
-    double have = cs_mem_available();
+        return cs_fail(err, "%d ranks with these sizes need about %s, more than the %s this sweep "
+                            "may use (run --memory)%s",
+                       c->np, cs_fmt_bytes(need, n, sizeof n),
+                       cs_fmt_bytes(c->mem_budget, l, sizeof l), hint);
+    /* the limit is 90% of what is available, not all of it: say both */
     if (c->mem_budget <= 0 && have > 0 && need > 0.9 * have)
-        return cs_fail(err, "%d ranks with these sizes need about %.1f GB, but %.1f GB are available%s",
-                       c->np, need / 1e9, have / 1e9,
-                       c->fold ? "; use fewer ranks or smaller sizes"
-                               : "; use --fold (folded buffers, no data check) at this scale");
+        return cs_fail(err, "%d ranks with these sizes need about %s, more than the limit of %s "
+                            "(90%% of the %s available now)%s",
+                       c->np, cs_fmt_bytes(need, n, sizeof n), cs_fmt_bytes(0.9 * have, l, sizeof l),
+                       cs_fmt_bytes(have, h, sizeof h), hint);
     return 0;
 }
 

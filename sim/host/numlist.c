@@ -176,3 +176,20 @@ char *cs_numlist_join(const cs_numlist *l)
         used += (size_t)snprintf(s + used, cap - used, i ? ",%ld" : "%ld", l->v[i]);
     return s;
 }
+
+const char *cs_fmt_bytes(double bytes, char *buf, size_t len)
+{
+    static const char *const units[] = {"kB", "MB", "GB", "TB"};
+    if (bytes < 1e3) {
+        snprintf(buf, len, "%.0f B", bytes);
+        return buf;
+    }
+    double div = 1e3;
+    int u = 0;
+    while (u < 3 && bytes >= div * 1e3) {
+        div *= 1e3;
+        u++;
+    }
+    snprintf(buf, len, "%.1f %s", bytes / div, units[u]);
+    return buf;
+}

@@ -26,6 +26,9 @@ typedef struct {
 int cs_numlist_parse(const char *text, const char *what, int allow_suffix, long min,
                      cs_numlist *out, cs_err *err);
 void cs_numlist_free(cs_numlist *l);
+/* An amount of memory as a person reads it: "2.4 GB", "12.0 MB", "512 B"
+ * (decimal units, one decimal), so that small limits do not print 0.0 GB. */
+const char *cs_fmt_bytes(double bytes, char *buf, size_t len);
 /* "1,2,4" for the driver's command line; caller frees. */
 char *cs_numlist_join(const cs_numlist *l);
 
