@@ -179,6 +179,24 @@ TEST(Cli, RowsOfSizesThatEndedSurviveALaterKill)
     EXPECT_EQ(system(("rm -rf " + kept).c_str()), 0);
 }
 
+// demo run again keeps what it would replace, and says where
+TEST(Cli, DemoKeepsThePreviousResults)
+{
+    char tmpl[] = "/tmp/collsim-demo-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    std::string out = std::string(tmpl) + "/quickstart";
+    Out first = cli("demo --out " + out + " --only alg=ring,np=5,mapping=sequential");
+    ASSERT_EQ(first.code, 0) << first.text;
+    EXPECT_EQ(first.text.find("is kept as"), std::string::npos) << first.text;
+    Out second = cli("demo --out " + out + " --only alg=ring,np=5,mapping=sequential");
+    ASSERT_EQ(second.code, 0) << second.text;
+    EXPECT_NE(second.text.find("the previous " + out + " is kept as " + out + ".1"),
+              std::string::npos) << second.text;
+    EXPECT_EQ(access((out + ".1/results.csv").c_str(), F_OK), 0);
+    EXPECT_EQ(access((out + "/results.csv").c_str(), F_OK), 0);
+    EXPECT_EQ(system(("rm -rf " + std::string(tmpl)).c_str()), 0);
+}
+
 TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
 {
     struct { const char *args, *want; } cases[] = {

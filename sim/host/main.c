@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench_case.h"
@@ -281,6 +282,28 @@ static int cmd_bench(int argc, char **argv)
     return bad ? 1 : 0;
 }
 
+/* `demo` starts afresh each time: the previous results directory, if any,
+ * is kept under the first free name DIR.1, DIR.2, ... and named. */
+static int keep_previous(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st))
+        return 0;
+    char kept[1100];
+    for (int k = 1;; k++) {
+        snprintf(kept, sizeof kept, "%s.%d", dir, k);
+        if (stat(kept, &st))
+            break;
+    }
+    if (rename(dir, kept)) {
+        fprintf(stderr, "collsim: demo: cannot keep the previous %s as %s: %s\n", dir, kept,
+                strerror(errno));
+        return -1;
+    }
+    printf("# the previous %s is kept as %s\n", dir, kept);
+    return 0;
+}
+
 static int cmd_run(int argc, char **argv, int demo)
 {
     cs_err e;
@@ -356,6 +379,10 @@ static int cmd_run(int argc, char **argv, int demo)
     if (o.only || o.pick_case)
         cs_caselist_free(&sel);
     printf("# scenario %s: %s\n", s.name, s.description);
+    if (demo && !o.resume && keep_previous(o.out_dir)) {
+        cs_scenario_free(&s);
+        return 2;
+    }
     int rc = cs_run_scenario(&s, &o, &e);
     cs_scenario_free(&s);
     if (rc < 0)
