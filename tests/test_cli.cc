@@ -52,6 +52,13 @@ TEST(Cli, BenchFailsWhenTheDataCheckFails)
     EXPECT_NE(f.text.find("FAIL"), std::string::npos) << f.text;
     EXPECT_NE(f.text.find("rank 2, block 1, offset 0"), std::string::npos) << f.text;
     EXPECT_NE(f.text.find("re-run by hand"), std::string::npos) << f.text;
+    // each size's note is the driver's own diagnosis of that size, not SMPI's output
+    setenv("COLLSIM_FAULT", "1:2:3", 1);
+    Out two = cli("bench --platform yahoo --np 4 --alg ring --sizes 8,16 --iters 1");
+    unsetenv("COLLSIM_FAULT");
+    EXPECT_NE(two.text.find("size 8: fail: check failed on rank 1, block 2, offset 3: expected 0x"),
+              std::string::npos) << two.text;
+    EXPECT_EQ(two.text.find("SMPI process did not return"), std::string::npos) << two.text;
 }
 
 // --region: the locality-aware algorithms' region level reaches the driver

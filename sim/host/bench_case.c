@@ -251,6 +251,29 @@ static void error_tail(const char *path, char *out, size_t len)
         memcpy(out + len - 4, "...", 4);
 }
 
+/* The driver's own diagnosis of one size, from its error output: the text
+ * after "collsim: ALG np=N size=S: " of the first such line (the data check
+ * names rank, block and offset there); 0 when there is none. */
+static int driver_diagnosis(const char *path, int np, long bytes, char *out, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char key[64], line[1024];
+    snprintf(key, sizeof key, " np=%d size=%ld: ", np, bytes);
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = 0;
+        const char *k = strstr(line, key);
+        if (k && !strncmp(line, "collsim: ", 9)) {
+            snprintf(out, len, "%s", k + strlen(key));
+            found = 1;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
 void cs_case_row(const cs_case *c, int np, long bytes, cs_result *r)
 {
     cs_result_init(r);
@@ -279,8 +302,9 @@ void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int t
     snprintf(path, sizeof path, "%s/rows.csv", workdir);
     cs_result *got = NULL;
     size_t ngot = 0;
-    cs_err ignored;
-    if (cs_results_read(path, &got, &ngot, &ignored))
+    cs_err rerr; /* the driver's rows unreadable: said in the notes, not lost */
+    int unread = cs_results_read(path, &got, &ngot, &rerr) != 0;
+    if (unread)
         ngot = 0;
     snprintf(path, sizeof path, "%s/stderr.txt", workdir);
     error_tail(path, tail, sizeof tail);
@@ -320,11 +344,15 @@ void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int t
                 else if (timed_out)
                     snprintf(r->note, sizeof r->note, "over its limit of %d CPU s; %s",
                              c->timeout_s, tail);
+                else if (unread && exit_code == 0)
+                    snprintf(r->note, sizeof r->note, "smpirun exited with 0, but its rows could "
+                             "not be read: %s", rerr.msg);
                 else
                     snprintf(r->note, sizeof r->note, "smpirun exited with %d: %s", exit_code,
                              tail[0] ? tail : "no error output");
             }
-            if (!strcmp(r->status, "fail"))
+            if (!strcmp(r->status, "fail") &&
+                !driver_diagnosis(path, np, c->sizes->v[i], r->note, sizeof r->note))
                 snprintf(r->note, sizeof r->note, "%s", tail);
         }
     free(got);
