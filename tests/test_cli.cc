@@ -186,6 +186,20 @@ TEST(Cli, RowsOfSizesThatEndedSurviveALaterKill)
     EXPECT_EQ(system(("rm -rf " + kept).c_str()), 0);
 }
 
+// An MPI error returned by the algorithm is an error, not a data-check failure
+// (Bruck's p x count overflows int: MPI_ERR_COUNT), and its note says which.
+TEST(Cli, AnAlgorithmsMpiErrorIsAnErrorNotAFailure)
+{
+    Out o = cli("bench --platform yahoo --np 4 --alg bruck --sizes 1G --fold --iters 1 --warmup 0");
+    EXPECT_EQ(o.code, 1) << o.text;
+    EXPECT_NE(o.text.find("ERROR"), std::string::npos) << o.text;
+    EXPECT_NE(o.text.find("size 1073741824: error: rank 0: algorithm returned MPI error"),
+              std::string::npos) << o.text;
+    std::string kept = o.text.substr(o.text.find("files kept in ") + 14);
+    kept = kept.substr(0, kept.find(';'));
+    EXPECT_EQ(system(("rm -rf " + kept).c_str()), 0);
+}
+
 // demo run again keeps what it would replace, and says where
 TEST(Cli, DemoKeepsThePreviousResults)
 {
@@ -215,6 +229,8 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
         {"bench --platform yahoo --np 4 --alg ring --coll gather", "unknown collective 'gather' (valid: allgather, alltoall, alltoallv)"},
         {"bench --platform yahoo --np 4 --alg ring --dtype int --sizes 6", "size 6 is not a multiple of the int size"},
         {"bench --platform yahoo --np 0 --alg ring", "--np needs an integer >= 1"},
+        {"bench --platform yahoo --np 4 --alg ring --sizes 4G,4294967297 --fold",
+         "size 4294967296 is 4294967296 byte elements: more than an MPI count (an int, at most 2147483647)"},
         {"bench --platform yahoo --np 4 --alg ring --iters 0", "--iters needs an integer >= 1 (got '0')"},
         {"bench --platform yahoo --np 4 --alg ring --dtype float",
          "unknown datatype 'float' (valid: byte, int, double)"},

@@ -175,10 +175,13 @@ static size_run run_calls(const bench_ctx *b, long bytes, int count)
 static void report_failure(const driver_opts *o, int p, long bytes, const size_stats *st)
 {
     const int first_bad = st->bad_rank;
-    if (st->err != MPI_SUCCESS)
-        fprintf(stderr, "collsim: %s/%s np=%d size=%ld: rank %d: algorithm returned MPI error %d\n",
-                o->coll, o->alg, p, bytes, first_bad, st->err);
-    else if (st->cr.block == -2)
+    if (st->err != MPI_SUCCESS) {
+        char text[MPI_MAX_ERROR_STRING] = "";
+        int len = 0;
+        MPI_Error_string(st->err, text, &len);
+        fprintf(stderr, "collsim: %s/%s np=%d size=%ld: rank %d: algorithm returned MPI error %d "
+                        "(%s)\n", o->coll, o->alg, p, bytes, first_bad, st->err, text);
+    } else if (st->cr.block == -2)
         fprintf(stderr, "collsim: %s/%s np=%d size=%ld: rank %d: the algorithm modified the "
                         "caller's %s[%ld]\n",
                 o->coll, o->alg, p, bytes, first_bad,
@@ -233,7 +236,9 @@ static int bench_size(bench_ctx *b, long bytes, FILE *csv)
     if (rank == 0 && first_bad < p)
         report_failure(o, p, bytes, &st);
     double sum_us = st.sum_us, min_us = st.min_us, max_us = st.max_us;
-    const char *status = first_bad < p ? "FAIL" : (o->fold ? "unchecked" : "Pass");
+    /* an MPI error from the algorithm is an error, a wrong byte a failure */
+    const int ok = first_bad >= p ? 1 : st.err != MPI_SUCCESS ? -1 : 0;
+    const char *status = ok < 0 ? "ERROR" : ok == 0 ? "FAIL" : (o->fold ? "unchecked" : "Pass");
     if (rank == 0) {
         printf("%-10ld %18.2f %18.2f %18.2f %12d %12s\n", bytes, sum_us / p, min_us, max_us,
                o->iters, status);
@@ -245,8 +250,7 @@ static int bench_size(bench_ctx *b, long bytes, FILE *csv)
         long long data_bytes = o->vfn ? cs_dist_total(&o->vdist, o->seed, p, count) * tsize
                                       : (long long)p * (p - 1) * bytes;
         if (csv)
-            driver_write_row(csv, o, p, bytes, data_bytes, sum_us / p, min_us, max_us,
-                             first_bad >= p, &as);
+            driver_write_row(csv, o, p, bytes, data_bytes, sum_us / p, min_us, max_us, ok, &as);
     }
     return first_bad < p;
 }

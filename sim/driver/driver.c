@@ -255,7 +255,8 @@ static void write_row(FILE *csv, const driver_opts *o, int p, long bytes, long l
     r.min_us = min_us;
     r.max_us = max_us;
     r.iterations = o->iters;
-    snprintf(r.status, sizeof r.status, "%s", ok ? "ok" : "fail");
+    /* ok > 0: ok; 0: a wrong byte (fail); < 0: the algorithm returned an MPI error */
+    snprintf(r.status, sizeof r.status, "%s", ok > 0 ? "ok" : ok < 0 ? "error" : "fail");
     if (as && as->measured) { /* per-level counts (account.h); -1 / "" otherwise */
         int nl = as->nslots - 1; /* the "nonlocal" slot */
         r.nonlocal_max_msgs = as->max_msgs[nl];

@@ -61,7 +61,8 @@ typedef struct {
 } driver_opts;
 
 /* One CSV row (analysis/results.h) for rank 0 of the collective or pingpong
- * benchmark; driver.c's write_row. */
+ * benchmark; driver.c's write_row. ok: 1 ok, 0 fail (wrong data), -1 error
+ * (the algorithm returned an MPI error). */
 void driver_write_row(FILE *csv, const driver_opts *o, int p, long bytes, long long data_bytes,
                       double avg_us, double min_us, double max_us, int ok, const acct_summary *as);
 

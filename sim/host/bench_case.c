@@ -351,7 +351,8 @@ void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int t
                     snprintf(r->note, sizeof r->note, "smpirun exited with %d: %s", exit_code,
                              tail[0] ? tail : "no error output");
             }
-            if (!strcmp(r->status, "fail") &&
+            /* a row the driver wrote as fail or error: its own diagnosis */
+            if (g && strcmp(r->status, "ok") &&
                 !driver_diagnosis(path, np, c->sizes->v[i], r->note, sizeof r->note))
                 snprintf(r->note, sizeof r->note, "%s", tail);
         }

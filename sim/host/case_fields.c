@@ -1,6 +1,7 @@
 #include "case_fields.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -265,10 +266,16 @@ int cs_fields_check(const cs_field *t, const void *obj, const char *collective,
 int cs_fields_check_sizes(const char *dtype, const long *sizes, size_t n, cs_err *err)
 {
     int tsize = cs_dtype_size(dtype);
-    for (size_t i = 0; tsize && i < n; i++)
+    for (size_t i = 0; tsize && i < n; i++) {
         if (sizes[i] % tsize)
             return cs_fail(err, "size %ld is not a multiple of the %s size (%d bytes)", sizes[i],
                            dtype, tsize);
+        /* the collectives' count arguments are int */
+        if (sizes[i] / tsize > INT_MAX)
+            return cs_fail(err, "size %ld is %ld %s elements: more than an MPI count (an int, at "
+                                "most %d) can express",
+                           sizes[i], sizes[i] / tsize, dtype, INT_MAX);
+    }
     return 0;
 }
 
