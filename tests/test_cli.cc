@@ -254,6 +254,36 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
     }
 }
 
+// A bad link value in a platform file is a collsim error (exit 2), not
+// SimGrid's "The Impossible Did Happen" or a run with a negative latency.
+TEST(Cli, BenchRejectsABadLinkValueInAPlatformFile)
+{
+    for (const char *bad : {"latency=\"-5us\" bandwidth=\"1GBps\"", "latency=\"1us\" bandwidth=\"0\"",
+                            "latency=\"1us\" bandwidth=\"10Gbbps\""}) {
+        char path[] = "/tmp/collsim-test-badlink-XXXXXX.xml";
+        int fd = mkstemps(path, 4);
+        ASSERT_GE(fd, 0);
+        std::string xml = std::string("<?xml version='1.0'?>\n"
+                                      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                                      "<platform version=\"4.1\">\n"
+                                      "  <zone id=\"z\" routing=\"Full\">\n"
+                                      "    <host id=\"a\" speed=\"1Gf\"/>\n"
+                                      "    <host id=\"b\" speed=\"1Gf\"/>\n"
+                                      "    <link id=\"l1\" ") + bad + "/>\n"
+                          "    <route src=\"a\" dst=\"b\"><link_ctn id=\"l1\"/></route>\n"
+                          "  </zone>\n</platform>\n";
+        ASSERT_EQ(write(fd, xml.data(), xml.size()), (ssize_t)xml.size());
+        close(fd);
+        Out o = cli(std::string("bench --platform ") + path + " --np 2 --alg ring --sizes 8 --iters 1");
+        unlink(path);
+        EXPECT_EQ(o.code, 2) << bad << "\n" << o.text;
+        EXPECT_NE(o.text.find(std::string(path) + ":7: <link id=\"l1\" "), std::string::npos)
+            << bad << "\n" << o.text;
+        EXPECT_EQ(o.text.find("Impossible"), std::string::npos) << o.text;
+        EXPECT_EQ(o.text.find('\n'), o.text.size() - 1) << bad << ": not one line:\n" << o.text;
+    }
+}
+
 // `collsim COMMAND --help`: that command's usage alone, on stdout, exit 0;
 // bench's options are those of the case-field table (case_fields.def).
 TEST(Cli, EachCommandPrintsItsOwnHelp)

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include <unistd.h>
 
 #include "wrapper.h"
 
@@ -62,6 +63,95 @@ TEST(Platform, BadPlatformsAreRejectedWithFileAndLine)
     ASSERT_EQ(tw_platform_shape(f.c_str(), &nodes, &cores, err, sizeof err), -1);
     EXPECT_NE(std::string(err).find("bad-cores.xml:4"), std::string::npos) << err;
     EXPECT_NE(std::string(err).find("core=\"two\""), std::string::npos) << err;
+}
+
+// A one-cluster, one-link platform in a temporary file with the given
+// attributes; removed by the caller.
+std::string temp_platform(const std::string &cluster, const std::string &link)
+{
+    char path[] = "/tmp/collsim-test-platform-XXXXXX.xml";
+    int fd = mkstemps(path, 4);
+    EXPECT_GE(fd, 0);
+    std::string xml = "<?xml version='1.0'?>\n"
+                      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                      "<platform version=\"4.1\">\n"
+                      "  <zone id=\"z\" routing=\"Full\">\n"
+                      "    <cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-1\" " + cluster +
+                      "/>\n    <link id=\"l1\" " + link + "/>\n  </zone>\n</platform>\n";
+    EXPECT_EQ(write(fd, xml.data(), xml.size()), (ssize_t)xml.size());
+    close(fd);
+    return path;
+}
+
+// "" when the platform loads, else the error
+std::string platform_error(const std::string &cluster, const std::string &link)
+{
+    std::string f = temp_platform(cluster, link);
+    int nodes;
+    long cores;
+    char err[2048] = "";
+    tw_platform_shape(f.c_str(), &nodes, &cores, err, sizeof err);
+    unlink(f.c_str());
+    return err;
+}
+
+const std::string good_cluster = "speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"";
+const std::string good_link = "bandwidth=\"1GBps\" latency=\"1us\"";
+
+// SimGrid 3.32 aborts ("The Impossible Did Happen") on these, or runs a
+// negative latency; collsim names the file, line, element and attribute.
+TEST(Platform, BadLinkValuesAreRejectedBeforeSimGrid)
+{
+    std::string e = platform_error(good_cluster, "bandwidth=\"1GBps\" latency=\"-5us\"");
+    EXPECT_NE(e.find(".xml:6: <link id=\"l1\" latency=\"-5us\">: latency must be >= 0 (a number "
+                     "with a unit: s, ms, us, ns"),
+              std::string::npos) << e;
+    e = platform_error(good_cluster, "bandwidth=\"0\" latency=\"1us\"");
+    EXPECT_NE(e.find(":6: <link id=\"l1\" bandwidth=\"0\">: bandwidth must be > 0 (a number with "
+                     "a unit: Bps, kBps, MBps, GBps"),
+              std::string::npos) << e;
+    e = platform_error(good_cluster, "bandwidth=\"10Gbbps\" latency=\"1us\"");
+    EXPECT_NE(e.find(":6: <link id=\"l1\" bandwidth=\"10Gbbps\">: bandwidth has an unknown unit "
+                     "'Gbbps'"),
+              std::string::npos) << e;
+    e = platform_error(good_cluster, "bandwidth=\"fast\" latency=\"1us\"");
+    EXPECT_NE(e.find("bandwidth=\"fast\">: bandwidth is not a number"), std::string::npos) << e;
+    e = platform_error(good_cluster, "bandwidth=\"1GBps\" latency=\"1 us\"");
+    EXPECT_NE(e.find("latency has an unknown unit ' us'"), std::string::npos) << e;
+}
+
+TEST(Platform, BadClusterValuesAreRejectedBeforeSimGrid)
+{
+    struct { std::string attrs, want; } cases[] = {
+        {"speed=\"1Gf\" bw=\"1GBps\" lat=\"-1ns\"", "lat=\"-1ns\">: lat must be >= 0"},
+        {"speed=\"1Gf\" bw=\"0GBps\" lat=\"1us\"", "bw=\"0GBps\">: bw must be > 0"},
+        {"speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" loopback_bw=\"1GBs\"",
+         "loopback_bw=\"1GBs\">: loopback_bw has an unknown unit 'GBs'"},
+        {"speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" loopback_lat=\"1sec\"",
+         "loopback_lat=\"1sec\">: loopback_lat has an unknown unit 'sec'"},
+        {"speed=\"1GHz\" bw=\"1GBps\" lat=\"1us\"",
+         "speed=\"1GHz\">: speed has an unknown unit 'GHz' (a number with a unit: f, kf, Mf, Gf"},
+    };
+    for (auto &c : cases) {
+        std::string e = platform_error(c.attrs, good_link);
+        EXPECT_NE(e.find(":5: <cluster id=\"c\" " + c.want), std::string::npos)
+            << c.attrs << ": " << e;
+    }
+}
+
+// What SimGrid 3.32 accepts (xbt_parse_units.cpp) still loads.
+TEST(Platform, EverySimGridUnitIsAccepted)
+{
+    for (const char *bw : {"1GBps", "9.4148Gbps", "2KiBps", "3Mibps", "100", "1e9Bps", "1TBps",
+                           "5kbps", "1GBps,2GBps"})
+        EXPECT_EQ(platform_error(good_cluster, std::string("bandwidth=\"") + bw + "\" latency=\"0\""), "")
+            << bw;
+    for (const char *lat : {"0", "1.5", "2s", "3ms", "0.4us", "7ns", "1ps", "1m", "1h", "1d", "1w"})
+        EXPECT_EQ(platform_error(good_cluster, std::string("bandwidth=\"1GBps\" latency=\"") + lat + "\""), "")
+            << lat;
+    for (const char *speed : {"1Gf", "1f", "2kf", "3Mf", "1Tf", "1gigaflops", "5flops", "1Gf,0.5Gf"})
+        EXPECT_EQ(platform_error(std::string("speed=\"") + speed + "\" bw=\"1GBps\" lat=\"1us\"", good_link), "")
+            << speed;
 }
 
 TEST(Mapping, SequentialFillsEachNode)
