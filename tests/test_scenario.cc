@@ -108,6 +108,54 @@ TEST(Scenario, RegionListMultipliesTheCases)
     EXPECT_EQ(std::string(two).find_first_not_of(' '), std::string::npos) << two;
 }
 
+// Each scenario list refuses a value given twice (it would run the same cases
+// twice into one case directory), naming file, line, element and value
+std::string scenario_error(const std::string &dir, const std::string &body)
+{
+    std::string path = dir + "/dup.xml";
+    std::ofstream(path) << "<scenario>\n" << body << "</scenario>\n";
+    long n;
+    char err[4096] = "";
+    EXPECT_EQ(tw_scenario(path.c_str(), &n, err, sizeof err), -1) << body;
+    return err;
+}
+
+TEST(Scenario, ListsRefuseDuplicates)
+{
+    char dir[256];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    const std::string yahoo = std::string(COLLSIM_SOURCE_DIR) + "/platforms/yahoo.xml";
+    const std::string rest = "  <mappings>cyclic</mappings>\n  <processes>4 5</processes>\n"
+                             "  <sizes>8 64</sizes>\n";
+    const std::string ring = "  <collective name=\"allgather\"><algorithms>ring</algorithms>"
+                             "</collective>\n";
+    struct { std::string body, want; } cases[] = {
+        {"  <platform name=\"yahoo\"/>\n  <platform name=\"yahoo\"/>\n" + rest + ring,
+         "dup.xml:3: <platform>: 'yahoo' given twice (first on line 2)"},
+        // the same file under another spelling
+        {"  <platform name=\"yahoo\"/>\n" + rest + "  <platform file=\"" + yahoo + "\"/>\n" + ring,
+         "dup.xml:6: <platform>: '" + yahoo + "' given twice (first on line 2)"},
+        {"  <platform name=\"yahoo\"/>\n" + rest +
+             "  <collective name=\"allgather\">\n    <algorithms>ring bruck ring</algorithms>\n"
+             "  </collective>\n",
+         "dup.xml:7: <algorithms>: 'ring' listed twice (allgather 'ring', first on line 7)"},
+        // resolved names: allgather/ring is ring, also from another <collective>
+        {"  <platform name=\"yahoo\"/>\n" + rest + ring +
+             "  <collective name=\"allgather\"><algorithms>allgather/ring</algorithms>"
+             "</collective>\n",
+         "dup.xml:7: <algorithms>: 'allgather/ring' listed twice (allgather 'ring', first on line 6)"},
+        {"  <platform name=\"yahoo\"/>\n" + rest + ring + "  <ppn>2 1 2</ppn>\n",
+         "dup.xml:7: <ppn>: ranks-per-node list lists 2 twice"},
+        {"  <platform name=\"quartz\"/>\n" + rest + ring + "  <region>node socket node</region>\n",
+         "dup.xml:7: <region>: 'node' listed twice"},
+    };
+    for (auto &c : cases) {
+        std::string e = scenario_error(dir, c.body);
+        EXPECT_NE(e.find(c.want), std::string::npos) << c.want << "\n" << e;
+    }
+    tw_rmtree(dir);
+}
+
 // Every case field case_fields.def gives a scenario attribute ("<buffers
 // dtype>") is read through the table: a good value reaches every case, a bad
 // one is an error naming file, line, element, attribute, value and what is

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "distributions.h"
 #include "platform.h"
@@ -12,6 +13,7 @@
 typedef struct {
     const char *path;
     cs_err *err;
+    long *pf_lines, *alg_lines; /* where each platform and algorithm was given */
 } ctx;
 
 static long line_of(xmlNode *n) { return (long)xmlGetLineNo(n); }
@@ -45,6 +47,15 @@ static char *text_of(xmlNode *n)
     return s;
 }
 
+/* The same file under two spellings (name="yahoo", file="../yahoo.xml"). */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) || stat(b, &sb))
+        return !strcmp(a, b);
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 /* Platform paths in a scenario are relative to the scenario file. */
 static int add_platform(ctx *c, cs_scenario *s, xmlNode *n)
 {
@@ -74,10 +85,20 @@ static int add_platform(ctx *c, cs_scenario *s, xmlNode *n)
         if (cs_platform_find(full, &path, &e))
             rc = cs_fail(c->err, "%s:%ld: <platform>: %s", c->path, line_of(n), e.msg);
     }
+    /* a platform given twice would run every case twice into one directory */
+    for (int i = 0; i < s->nplatforms && !rc; i++)
+        if (same_file(s->platforms[i], path))
+            rc = cs_fail(c->err, "%s:%ld: <platform>: '%s' given twice (first on line %ld)",
+                         c->path, line_of(n), (const char *)(name ? name : file),
+                         c->pf_lines[i]);
     if (!rc) {
         s->platforms = cs_xrealloc(s->platforms, (size_t)(s->nplatforms + 1) * sizeof(char *));
+        c->pf_lines = cs_xrealloc(c->pf_lines, (size_t)(s->nplatforms + 1) * sizeof(long));
+        c->pf_lines[s->nplatforms] = line_of(n);
         s->platforms[s->nplatforms++] = path;
+        path = NULL;
     }
+    free(path);
     xmlFree(name);
     xmlFree(file);
     return rc;
@@ -131,10 +152,20 @@ static int parse_collective(ctx *c, cs_scenario *s, xmlNode *n)
         for (char *tok = strtok_r(text, " \t\r\n,", &save); tok && !rc;
              tok = strtok_r(NULL, " \t\r\n,", &save)) {
             s->algs = cs_xrealloc(s->algs, (size_t)(s->nalgs + 1) * sizeof(cs_alg_sel));
-            if (cs_resolve_alg((const char *)coll, tok, &s->algs[s->nalgs], &e))
+            c->alg_lines = cs_xrealloc(c->alg_lines, (size_t)(s->nalgs + 1) * sizeof(long));
+            cs_alg_sel *sel = &s->algs[s->nalgs];
+            if (cs_resolve_alg((const char *)coll, tok, sel, &e))
                 rc = cs_fail(c->err, "%s:%ld: <algorithms>: %s", c->path, line_of(k), e.msg);
-            else
-                s->nalgs++;
+            /* resolved names: ring and allgather/ring are one algorithm */
+            for (int i = 0; i < s->nalgs && !rc; i++)
+                if (!strcmp(s->algs[i].collective, sel->collective) &&
+                    !strcmp(s->algs[i].name, sel->name))
+                    rc = cs_fail(c->err, "%s:%ld: <algorithms>: '%s' listed twice (%s '%s', "
+                                         "first on line %ld)",
+                                 c->path, line_of(k), tok, sel->collective, sel->name,
+                                 c->alg_lines[i]);
+            if (!rc)
+                c->alg_lines[s->nalgs++] = line_of(k);
         }
         free(text);
     }
@@ -538,7 +569,7 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
     s->path = cs_xstrdup(path);
     s->description = cs_xstrdup("");
     cs_fields_defaults(cs_scenario_fields, s);
-    ctx c = {path, err};
+    ctx c = {path, err, NULL, NULL};
     xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     int rc = 0;
     if (!doc) {
@@ -599,6 +630,8 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
                          path, s->dist_line);
     }
     xmlFreeDoc(doc);
+    free(c.pf_lines);
+    free(c.alg_lines);
     if (rc)
         cs_scenario_free(s);
     return rc;
