@@ -60,6 +60,8 @@ TEST(Scenario, ErrorsNameFileLineAndValidChoices)
         {"bad-mapping.xml", "bad-mapping.xml:4:", "unknown mapping 'round-robin' (valid: sequential, cyclic)"},
         {"bad-attribute.xml", "bad-attribute.xml:8:", "unknown attribute 'repeat' (valid: warmup, timed)"},
         {"missing-sizes.xml", "missing-sizes.xml", "needs <sizes>"},
+        {"bad-size-count.xml", "bad-size-count.xml: <sizes>:",
+         "size 4294967296 is 4294967296 byte elements: more than an MPI count"},
         {"malformed-scenario.xml", "malformed-scenario.xml:5:", "malformed XML: Premature end of data"},
         {"no-such-file.xml", "no-such-file.xml", "cannot be read"},
         {"bad-region.xml", "bad-region.xml:6:",

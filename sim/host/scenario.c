@@ -619,6 +619,10 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
             rc = cs_fail(err, "%s: the scenario needs %s", path, missing);
         if (!rc && region_line)
             rc = check_regions(&c, s, region_line);
+        /* sizes against the datatype and an MPI count, before any case runs */
+        cs_err se;
+        if (!rc && cs_fields_check_sizes(s->dtype, s->sizes.v, s->sizes.n, &se))
+            rc = cs_fail(err, "%s: <sizes>: %s", path, se.msg);
         for (int i = 0; i < s->nexpects && !rc; i++)
             rc = check_expect(&c, s, &s->expects[i]);
         int has_v = 0;
