@@ -224,30 +224,52 @@ pid_t cs_case_start(const cs_case *c, const char *workdir, int show_table, cs_er
     return pid;
 }
 
-/* The last lines of the error output that say something (not SimGrid's
- * configuration chatter), folded into one line. */
+/* Whether a line of SimGrid's or smpirun's error output says nothing of the
+ * cause: configuration chatter, backtrace frames, smpirun's echo of its
+ * command and exit code. */
+static int noise(const char *line)
+{
+    static const char *const marks[] = {"Configuration change", "Backtrace:", "backtrace:",
+                                        "Execution failed with code", " --cfg="};
+    if (!line[0] || !strncmp(line + strspn(line, " \t"), "->", 2))
+        return 1;
+    for (size_t i = 0; i < sizeof marks / sizeof *marks; i++)
+        if (strstr(line, marks[i]))
+            return 1;
+    return 0;
+}
+
+/* The error output in one line: SimGrid's fatal message first when there is
+ * one (an uncaught exception or failed assertion, "[.../CRITICAL] TEXT": TEXT),
+ * then the last lines that say something. */
 static void error_tail(const char *path, char *out, size_t len)
 {
     out[0] = 0;
     FILE *f = fopen(path, "r");
     if (!f)
         return;
-    char line[1024];
+    char line[1024], fatal[1024] = "";
     char keep[6][1024];
     int n = 0;
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = 0;
-        if (!line[0] || strstr(line, "Configuration change"))
+        if (noise(line))
             continue;
+        const char *c = strstr(line, "/CRITICAL] ");
+        if (c && !fatal[0]) {
+            snprintf(fatal, sizeof fatal, "%s", c + strlen("/CRITICAL] "));
+            continue;
+        }
         snprintf(keep[n % 6], sizeof keep[0], "%s", line);
         n++;
     }
     fclose(f);
+    snprintf(out, len, "%s", fatal);
     for (int i = n > 6 ? n - 6 : 0; i < n; i++) {
         size_t used = strlen(out);
         snprintf(out + used, len - used, "%s%s", used ? " | " : "", keep[i % 6]);
     }
-    if (strlen(out) == len - 1 && len > 4) /* keep the end, where the cause usually is */
+    if (strlen(out) == len - 1 && len > 4) /* cut: say so */
         memcpy(out + len - 4, "...", 4);
 }
 
