@@ -392,6 +392,20 @@ TEST(Levels, ShippedPlatformsDeclareTheirLevels)
     EXPECT_EQ(h.names, "node");
 }
 
+// collsim.region.LEVEL = NAME: every element naming a region shares it, so a
+// platform whose routing is flat (platforms/generate-sockets.sh) still has switches.
+TEST(Levels, RegionsCanBeGivenByName)
+{
+    auto n = levels((data + "/levels-named.xml").c_str());
+    EXPECT_EQ(n.names, "node switch");
+    ASSERT_EQ(n.region.size(), 6u);
+    const int sw[] = {0, 0, 1, 1, 0, 1}; // a0 a1 (left) b2 b3 (right) c4 (left) d5 (right)
+    for (int h = 0; h < 6; h++) {
+        EXPECT_EQ(n.region[h][0], h);
+        EXPECT_EQ(n.region[h][1], sw[h]) << "host " << h;
+    }
+}
+
 // The locality file the host writes next to each case's hostfile is all the
 // driver knows of the levels: for every mapping and ranks per node, line r
 // must give rank r the regions of the host the hostfile puts it on, each
@@ -472,6 +486,8 @@ TEST(Levels, BadDeclarationsAreErrors)
               std::string::npos) << e;
     e = levels_error(data + "/levels-nonode.xml");
     EXPECT_NE(e.find("must include 'node'"), std::string::npos) << e;
+    e = levels_error(data + "/levels-undeclared.xml");
+    EXPECT_NE(e.find("<prop id=\"collsim.region.switch\" value=\"NAME\"/>"), std::string::npos) << e;
 }
 
 } // namespace

@@ -84,14 +84,17 @@ int cs_platform_find(const char *name_or_file, char **path_out, cs_err *err)
 /* ---- locality declarations (platforms/README.md, "Locality levels") ----
  * While walking the file, the declarations of the enclosing zones are kept on
  * a stack; each host records, per level name, the innermost one as a key:
- * the declaring element's number (collsim.level) or that number with the
- * host's group (collsim.group.LEVEL = N: floor(number in the host's name / N)).
+ * the declaring element's number (collsim.level), that number with the
+ * host's group (collsim.group.LEVEL = N: floor(number in the host's name / N)),
+ * or a number given to the region's name (collsim.region.LEVEL = NAME: every
+ * element naming it shares the region, so regions need not be zones).
  * Levels are resolved once the whole file (and collsim.levels) is read. */
 #define MAX_DECL 16
+#define NAMED_DECL (1L << 30) /* keys of named regions: above any element number */
 
 typedef struct {
     char level[32];
-    long decl;     /* the declaring element's number */
+    long decl;     /* the declaring element's number, or NAMED_DECL + its name's */
     long group_of; /* 0: the whole element is one region; N: groups of N hosts by number */
     const char *zone; /* the declaring element's id (owned by walk_ctx.zones) */
 } decl;
@@ -101,6 +104,8 @@ typedef struct {
     int n;
     long ndecl;
     char **zones; /* [ndecl]: the declaring elements' ids */
+    char **names; /* [nnames]: the region names of collsim.region.LEVEL, as LEVEL NAME */
+    long nnames;
     char *levels_prop; /* collsim.levels of the top zone */
     long levels_line;
     /* per host: its declarations, innermost first for each name */
@@ -118,6 +123,22 @@ static int valid_level_name(const char *s)
               *s == '-' || *s == '_'))
             return 0;
     return 1;
+}
+
+/* The number of region NAME of level LEVEL among the named regions. */
+static long region_name(walk_ctx *w, const char *level, const char *name)
+{
+    size_t len = strlen(level) + strlen(name) + 2;
+    char *key = cs_xmalloc(len);
+    snprintf(key, len, "%s %s", level, name);
+    for (long i = 0; i < w->nnames; i++)
+        if (!strcmp(w->names[i], key)) {
+            free(key);
+            return i;
+        }
+    w->names = cs_xrealloc(w->names, (size_t)(w->nnames + 1) * sizeof(char *));
+    w->names[w->nnames] = key;
+    return w->nnames++;
 }
 
 static void add_host(cs_platform *pf, walk_ctx *w, const char *name, int cores)
@@ -356,10 +377,14 @@ static int push_decls(cs_platform *pf, walk_ctx *w, xmlNode *n, int top, cs_err 
                 w->levels_prop = cs_xstrdup(vs);
                 w->levels_line = line;
             }
-        } else if (!strcmp(ids, "collsim.level") || !strncmp(ids, "collsim.group.", 14)) {
-            int group = ids[8] == 'g';
-            const char *level = group ? ids + 14 : vs;
+        } else if (!strcmp(ids, "collsim.level") || !strncmp(ids, "collsim.group.", 14) ||
+                   !strncmp(ids, "collsim.region.", 15)) {
+            int group = ids[8] == 'g', named = ids[8] == 'r';
+            const char *level = group ? ids + 14 : named ? ids + 15 : vs;
             long every = 0;
+            if (named && !vs[0])
+                rc = cs_fail(err, "%s:%ld: <prop id=\"%s\">: expected the region's name in value",
+                             pf->path, line, ids);
             if (group) {
                 char *end;
                 every = strtol(vs, &end, 10);
@@ -378,11 +403,13 @@ static int push_decls(cs_platform *pf, walk_ctx *w, xmlNode *n, int top, cs_err 
             else if (!rc) {
                 decl *d = &w->stack[w->n++];
                 snprintf(d->level, sizeof d->level, "%s", level);
-                d->decl = w->ndecl++;
+                d->decl = w->ndecl;
                 d->group_of = every;
-                w->zones = cs_xrealloc(w->zones, (size_t)w->ndecl * sizeof(char *));
-                w->zones[d->decl] = cs_xstrdup(zid ? (const char *)zid : "?");
-                d->zone = w->zones[d->decl];
+                w->zones = cs_xrealloc(w->zones, (size_t)(w->ndecl + 1) * sizeof(char *));
+                w->zones[w->ndecl] = cs_xstrdup(zid ? (const char *)zid : "?");
+                d->zone = w->zones[w->ndecl++];
+                if (named)
+                    d->decl = NAMED_DECL + region_name(w, level, vs);
                 pushed++;
             }
         }
@@ -530,10 +557,11 @@ static int resolve_levels(cs_platform *pf, walk_ctx *w, cs_err *err)
                         d = &w->host_decl[h][k];
                 if (!d) {
                     rc = cs_fail(err, "%s: host '%s' has no '%s' region: declare <prop "
-                                      "id=\"collsim.level\" value=\"%s\"/> on a zone around it, or "
+                                      "id=\"collsim.level\" value=\"%s\"/> on a zone around it, "
+                                      "<prop id=\"collsim.region.%s\" value=\"NAME\"/>, or "
                                       "<prop id=\"collsim.group.%s\" value=\"N\"/>",
                                  pf->path, pf->hosts[h].name, pf->levels[l], pf->levels[l],
-                                 pf->levels[l]);
+                                 pf->levels[l], pf->levels[l]);
                     break;
                 }
                 long g = 0;
@@ -643,6 +671,9 @@ int cs_platform_load(const char *path, cs_platform *pf, cs_err *err)
     for (long i = 0; i < w.ndecl; i++)
         free(w.zones[i]);
     free(w.zones);
+    for (long i = 0; i < w.nnames; i++)
+        free(w.names[i]);
+    free(w.names);
     free(w.levels_prop);
     free(w.host_decl);
     free(w.host_ndecl);
