@@ -2,8 +2,9 @@
 # generate-sockets.sh - write a collsim platform whose SimGrid hosts are sockets
 # (SimGrid 3.32, DTD 4.1): lassen or quartz.
 #
-# usage: generate-sockets.sh lassen|quartz NODES_PER_LEAF LEAVES OUTPUT
+# usage: generate-sockets.sh [--model flat|nested] lassen|quartz NODES_PER_LEAF LEAVES OUTPUT
 #
+#   --model         how the tree is written (default flat; see "Models" below)
 #   NODES_PER_LEAF  nodes under each leaf switch (>= 1)
 #   LEAVES          leaf switches (>= 1)
 #   OUTPUT          file to write ("-" = standard output)
@@ -13,24 +14,36 @@
 #
 # Why sockets are hosts: SimGrid hosts have no sockets, and messages between two ranks of one host
 # take the host's loopback. Lassen's costs differ between intra-socket, inter-socket and inter-node
-# messages (facts: Lassen postal table), so each socket is a host, a node is a zone of two socket
-# hosts joined by an inter-socket link, nodes hang off leaf switches, and leaves off a core:
+# messages (facts: Lassen postal table), so each socket is a host and a node is a zone of two socket
+# hosts joined by an inter-socket link:
 #
-#   zone MACHINE (Floyd)                       collsim.levels = socket,node,switch
-#     zone leaf-L (Floyd)                      collsim.level = switch
-#       zone leaf-L-switch (Full): router leaf-L-sw
-#       zone node-N (Full)                     collsim.level = node
-#         hosts node-N-s0, node-N-s1 (one per socket), router node-N-hca (the node's network adapter)
-#         routes: sK -> sK: node-N-sK-loop (intra-socket, shared memory)
-#                 s0 -> s1: node-N-xbus (inter-socket)
-#                 sK -> hca: node-N-sK-pcie (the socket's path to the adapter)
-#       links node-N-nic (node <-> leaf switch), zoneRoute node-N <-> leaf-L-switch over it
-#     zone core (Full): router core-sw
-#     links leaf-L-up (leaf <-> core), zoneRoute leaf-L <-> core over it
+#   zone node-N (Full)                         collsim.level = node
+#     hosts node-N-s0, node-N-s1 (one per socket), router node-N-hca (the node's network adapter)
+#     routes: sK -> sK: node-N-sK-loop (intra-socket, shared memory)
+#             s0 -> s1: node-N-xbus (inter-socket)
+#             sK -> hca: node-N-sK-pcie (the socket's path to the adapter)
 #
-# Routes: intra-socket [loop]; inter-socket [xbus]; same leaf [pcie, nic, nic, pcie];
-# other leaf [pcie, nic, up, up, nic, pcie]. Floyd routing composes the last two from the
-# zoneRoutes to the switch routers, so the file grows linearly with the node count.
+# Models: both give every route the same links' latencies and the same bottlenecks; they differ in
+# which links a route crosses, which is what SimGrid's max-min solver pays for (docs/simulation-cost.md).
+#
+# flat (the default): one Floyd zone holds the node zones, one router zone per leaf switch and the
+# core router. Node N has its link to its leaf (node-N-nic) and its share of the leaf's uplinks
+# (node-N-far); collsim.region.switch names its leaf.
+#   zoneRoutes: node-N <-> leaf-L-switch over [nic];  node-N <-> core over [nic, far]
+#   routes: same leaf [pcie, nic, nic, pcie]; other leaf [pcie, nic, far, far, nic, pcie]
+# Floyd picks the path with the fewest links: within a leaf through the leaf switch (2 links, not 4).
+# The tree is non-blocking: a leaf's uplinks carry what its nodes' links carry, so they do not limit a
+# flow and are not shared links here (a shared link ties every flow crossing it into one system the
+# solver re-solves at each event); their latency is in node-N-far. (In SimGrid's latency-weighted
+# max-min a shared uplink can bind slightly when flows of unequal latencies fill a leaf; that, not the
+# machine, is the difference between the two models' predictions: docs/platforms.md.)
+#
+# nested (the model before flat, for comparison): leaf zones hold node zones, the leaf uplinks are
+# shared links to a core:
+#   zone MACHINE (Floyd) > zone leaf-L (Floyd, collsim.level = switch) > node-N zones and a switch
+#   links node-N-nic (node <-> leaf switch), leaf-L-up (leaf <-> core)
+#   routes: same leaf [pcie, nic, nic, pcie]; other leaf [pcie, nic, up, up, nic, pcie]
+#
 # A "node" (what --ppn counts, what mappings fill) is a node-N zone: ranks fill socket 0's cores,
 # then socket 1's (sim/host/mapping.h). Values and their sources are written into the output.
 . "$(dirname "$0")/platform-lib.sh"
@@ -38,7 +51,7 @@
 set -eu
 
 usage() {
-  echo "usage: $0 lassen|quartz NODES_PER_LEAF LEAVES OUTPUT" >&2
+  echo "usage: $0 [--model flat|nested] lassen|quartz NODES_PER_LEAF LEAVES OUTPUT" >&2
   exit 2
 }
 
@@ -49,6 +62,16 @@ is_posint() {
   esac
 }
 
+model=flat
+if [ "${1:-}" = --model ]; then
+  [ $# -ge 2 ] || usage
+  model=$2
+  shift 2
+fi
+case "$model" in
+  flat | nested) ;;
+  *) echo "$0: unknown model '$model' (valid: flat, nested)" >&2; usage ;;
+esac
 [ $# -eq 4 ] || usage
 machine=$1
 npl=$2
@@ -105,26 +128,37 @@ quartz)
   ;;
 esac
 
+if [ "$model" = flat ]; then
+  up_name=far up_pad="                "
+  up_what=" (here one per node: the node's path through its leaf's uplinks; the header says why)"
+  up_note="The leaf's uplinks ($up_bw) are not shared
+    links: the tree is non-blocking, so they carry what the node links carry; node-N-far holds their latency."
+else
+  up_name=leaf-up up_pad="         " up_what=""
+  up_note="The leaf uplinks ($up_bw) are shared by the leaf's."
+fi
+
 header() {
   cat <<EOF
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
 <platform version="4.1">
   <!--
-    Generated by platforms/generate-sockets.sh $machine $npl $leaves OUTPUT - edit the script, not this file.
+    Generated by platforms/generate-sockets.sh, model $model: $machine $npl $leaves OUTPUT - edit the script,
+    not this file.
 
     $Machine: $nodes nodes x 2 sockets x $cores cores = $ranks ranks. SimGrid hosts are SOCKETS
     (node-N-s0, node-N-s1); a node is the zone node-N holding its two sockets (see the script's header
-    for the construction). Nodes node-0 .. node-$last in document order; node-N is under leaf switch
-    floor(N / $npl) (zone leaf-L). Facts: ../shared/reference/platform-facts.md (rows cited below).
+    for the construction and its models). Nodes node-0 .. node-$last in document order; node-N is under
+    leaf switch floor(N / $npl) (leaf-L). Facts: ../shared/reference/platform-facts.md (rows cited below).
 
     One-way routes (link latencies as written; every link value is cited in its own comment):
       intra-socket (sK -> sK)      node-N-sK-loop                                  $loop_lat, $loop_bw
       inter-socket (s0 <-> s1)     node-N-xbus                                     $xbus_lat, $xbus_bw
       other node, same leaf        pcie, nic, nic, pcie                            4 x $pcie_lat
-      other node, other leaf       pcie, nic, leaf-up, leaf-up, nic, pcie          4 x $pcie_lat + 2 x $up_lat
+      other node, other leaf       pcie, nic, $up_name, $up_name, nic, pcie $up_pad 4 x $pcie_lat + 2 x $up_lat
     A message's rate is capped by the slowest link of its route (the socket's pcie path, $pcie_bw); the
-    node link ($nic_bw) is shared by the node's concurrent flows, the leaf uplinks ($up_bw) by the leaf's.
+    node link ($nic_bw) is shared by the node's concurrent flows. $up_note
 EOF
   if [ "$machine" = lassen ]; then
     cat <<EOF
@@ -295,7 +329,7 @@ link_comments() {
                               24 GB/s: facts: Lassen, "40 ranks/node sending 512 KiB in total took 21.9 us
                               (about 24 GB/s per node)"; Summit row, 23 GB/s dual-rail EDR injection.
                               Latency: as pcie.
-      leaf-up $up_lat, $up_bw (= $npl nodes x $nic_bw), SPLITDUPLEX: a leaf's link to the core.
+      $up_name $up_lat, $up_bw (= $npl nodes x $nic_bw), SPLITDUPLEX: a leaf's link to the core$up_what.
                               Non-blocking: ASSUMPTION, the facts give Summit's fat tree as non-blocking
                               (Summit row) and nothing on Lassen's; the core is one ideal switch (no static
                               route collisions). $npl nodes per leaf: ASSUMPTION: a 36-port EDR switch with
@@ -321,7 +355,7 @@ EOF
                               12 GB/s" (facts: Quartz, "postal parameters") across leaves: 4 x $pcie_lat +
                               2 x $up_lat = 1.0 us; 12 GB/s per flow and per node (one 100 Gbps Omni-Path
                               adapter per node, facts: Quartz "network").
-      leaf-up $up_lat, $up_bw (= $npl nodes x $nic_bw), SPLITDUPLEX: non-blocking leaf-to-core link.
+      $up_name $up_lat, $up_bw (= $npl nodes x $nic_bw), SPLITDUPLEX: non-blocking leaf-to-core link$up_what.
                               $npl nodes per leaf: facts: Quartz "48-port switch silicon", half the ports
                               down (ASSUMPTION: non-blocking). $up_lat: ASSUMPTION: about 100 ns per extra
                               Omni-Path switch traversal.
@@ -333,9 +367,12 @@ EOF
 
 node_zone() {
   n=$1
+  switch_prop=""
+  [ "$model" = nested ] || switch_prop="
+        <prop id=\"collsim.region.switch\" value=\"leaf-$((n / npl))\"/>"
   cat <<EOF
       <zone id="node-$n" routing="Full">
-        <prop id="collsim.level" value="node"/>
+        <prop id="collsim.level" value="node"/>$switch_prop
         <host id="node-$n-s0" speed="$speed" core="$cores"/>
         <host id="node-$n-s1" speed="$speed" core="$cores"/>
         <router id="node-$n-hca"/>
@@ -353,21 +390,7 @@ node_zone() {
 EOF
 }
 
-gen() {
-  header
-  config
-  cat <<EOF
-
-  <zone id="$machine" routing="Floyd">
-EOF
-  props
-  cat <<EOF
-    <!--
-EOF
-  link_comments
-  cat <<EOF
-    -->
-EOF
+gen_nested() {
   l=0
   while [ "$l" -lt "$leaves" ]; do
     echo "    <zone id=\"leaf-$l\" routing=\"Floyd\">"
@@ -404,6 +427,51 @@ EOF
     echo "    <zoneRoute src=\"leaf-$l\" dst=\"core\" gw_src=\"leaf-$l-sw\" gw_dst=\"core-sw\"><link_ctn id=\"leaf-$l-up\" direction=\"UP\"/></zoneRoute>"
     l=$((l + 1))
   done
+}
+
+gen_flat() {
+  n=0
+  while [ "$n" -lt "$nodes" ]; do
+    node_zone "$n"
+    n=$((n + 1))
+  done
+  l=0
+  while [ "$l" -lt "$leaves" ]; do
+    echo "    <zone id=\"leaf-$l-switch\" routing=\"Full\"><router id=\"leaf-$l-sw\"/></zone>"
+    l=$((l + 1))
+  done
+  echo "    <zone id=\"core\" routing=\"Full\"><router id=\"core-sw\"/></zone>"
+  n=0
+  while [ "$n" -lt "$nodes" ]; do
+    echo "    <link id=\"node-$n-nic\" bandwidth=\"$nic_bw\" latency=\"$nic_lat\" sharing_policy=\"SPLITDUPLEX\"/>"
+    echo "    <link id=\"node-$n-far\" bandwidth=\"$up_bw\" latency=\"$up_lat\" sharing_policy=\"SPLITDUPLEX\"/>"
+    n=$((n + 1))
+  done
+  n=0
+  while [ "$n" -lt "$nodes" ]; do
+    l=$((n / npl))
+    echo "    <zoneRoute src=\"node-$n\" dst=\"leaf-$l-switch\" gw_src=\"node-$n-hca\" gw_dst=\"leaf-$l-sw\"><link_ctn id=\"node-$n-nic\" direction=\"UP\"/></zoneRoute>"
+    echo "    <zoneRoute src=\"node-$n\" dst=\"core\" gw_src=\"node-$n-hca\" gw_dst=\"core-sw\"><link_ctn id=\"node-$n-nic\" direction=\"UP\"/><link_ctn id=\"node-$n-far\" direction=\"UP\"/></zoneRoute>"
+    n=$((n + 1))
+  done
+}
+
+gen() {
+  header
+  config
+  cat <<EOF
+
+  <zone id="$machine" routing="Floyd">
+EOF
+  props
+  cat <<EOF
+    <!--
+EOF
+  link_comments
+  cat <<EOF
+    -->
+EOF
+  "gen_$model"
   cat <<EOF
   </zone>
 </platform>
