@@ -1,7 +1,13 @@
 #include "best.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+int cs_times_tie(double a, double b)
+{
+    return fabs(a - b) <= CS_TIE_REL * fmin(fabs(a), fabs(b));
+}
 
 static int same_case(const cs_result *a, const cs_result *b)
 {
@@ -40,29 +46,60 @@ static int cmp_case(const void *pa, const void *pb)
     return strcmp(a->algorithm, b->algorithm); /* ties: a stable, named order */
 }
 
+static int cmp_alg_name(const void *pa, const void *pb)
+{
+    const cs_result *a = *(const cs_result *const *)pa, *b = *(const cs_result *const *)pb;
+    int c = strcmp(a->algorithm, b->algorithm);
+    return c ? c : strcmp(a->region, b->region);
+}
+
 size_t cs_best_per_case(const cs_result *rows, size_t n, cs_best **out)
 {
-    const cs_result **ok = cs_xmalloc(n * sizeof *ok);
+    const cs_result **ok = cs_xmalloc((n ? n : 1) * sizeof *ok);
     size_t m = 0, groups = 0;
     for (size_t i = 0; i < n; i++)
         if (!strcmp(rows[i].status, "ok"))
             ok[m++] = &rows[i];
     qsort(ok, m, sizeof *ok, cmp_case);
-    *out = cs_xmalloc((m ? m : 1) * sizeof **out);
+    /* the groups, then every group's tied rows: one block, one free */
+    size_t nb = m ? m : 1;
+    *out = cs_xmalloc(nb * sizeof **out + nb * sizeof *ok);
+    const cs_result **tied = (const cs_result **)(*out + nb);
     for (size_t i = 0; i < m;) {
-        size_t j = i + 1;
+        size_t j = i + 1, t = i + 1;
         while (j < m && same_case(ok[i], ok[j]))
             j++;
+        /* near-equal times sort by time, not name: re-sort the tied rows by name */
+        while (t < j && cs_times_tie(ok[i]->avg_us, ok[t]->avg_us))
+            t++;
         cs_best *b = &(*out)[groups++];
-        b->best = ok[i];
-        b->second = j - i > 1 ? ok[i + 1] : NULL;
+        memcpy(tied, ok + i, (t - i) * sizeof *ok);
+        qsort(tied, t - i, sizeof *tied, cmp_alg_name);
+        b->tied = tied;
+        b->ntied = t - i;
+        tied += t - i;
+        b->best = b->tied[0];
+        b->second = t < j ? ok[t] : NULL;
         b->improvement_pct = b->second && b->second->avg_us > 0
-                                 ? 100.0 * (b->second->avg_us - b->best->avg_us) / b->second->avg_us
+                                 ? 100.0 * (b->second->avg_us - ok[i]->avg_us) / b->second->avg_us
                                  : 0.0;
         i = j;
     }
     free(ok);
     return groups;
+}
+
+const char *cs_best_names(const cs_best *b, int levels, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < b->ntied && used < len; k++) {
+        char one[sizeof b->best->algorithm + sizeof b->best->region];
+        int w = snprintf(buf + used, len - used, "%s%s", k ? "=" : "",
+                         cs_result_alg_label(b->tied[k], levels, one, sizeof one));
+        used += w > 0 ? (size_t)w : 0;
+    }
+    return buf;
 }
 
 void cs_print_best(FILE *f, const cs_result *rows, size_t n)
@@ -71,13 +108,18 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
     size_t g = cs_best_per_case(rows, n, &b);
     /* a case is (platform, collective, mapping, ppn, distribution, np, bytes):
      * print every part that tells two rows apart, ppn always */
-    int multi_coll = 0, any_dist = 0, levels = cs_results_several_regions(rows, n);
+    int multi_coll = 0, any_dist = 0, any_tie = 0, levels = cs_results_several_regions(rows, n);
     for (size_t i = 0; i < g; i++) {
         multi_coll |= strcmp(b[i].best->collective, b[0].best->collective) != 0;
         any_dist |= b[i].best->dist[0] != '\0';
+        any_tie |= b[i].ntied > 1;
     }
     fprintf(f, "# Best algorithm per case (lowest average latency); improvement = how much less "
                "time than the second best\n");
+    if (any_tie)
+        fprintf(f, "# tie = times within a relative " CS_TIE_REL_TEXT " of the fastest: best names "
+                   "every tied algorithm joined by '=', improv%% says tie, second is the fastest "
+                   "untied one\n");
     fprintf(f, "%-12s ", "# platform");
     if (multi_coll)
         fprintf(f, "%-14s ", "collective");
@@ -89,7 +131,9 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
     for (size_t i = 0; i < g; i++) {
         const cs_result *x = b[i].best, *y = b[i].second;
         char second_us[32] = "-", ppn[16] = "cores", dist[64];
-        char n1[sizeof x->algorithm + sizeof x->region], n2[sizeof n1];
+        char n1[512], n2[sizeof x->algorithm + sizeof x->region], improv[16] = "tie";
+        if (b[i].ntied == 1)
+            snprintf(improv, sizeof improv, "%.2f", b[i].improvement_pct);
         if (y)
             snprintf(second_us, sizeof second_us, "%.2f", y->avg_us);
         if (x->ppn)
@@ -105,10 +149,9 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
                 snprintf(dist, sizeof dist, "-");
             fprintf(f, "%-22s ", dist);
         }
-        fprintf(f, "%6d %9ld  %-26s %12.2f  %-26s %12s %8.2f\n", x->np, x->bytes,
-                cs_result_alg_label(x, levels, n1, sizeof n1), x->avg_us,
-                y ? cs_result_alg_label(y, levels, n2, sizeof n2) : "-", second_us,
-                b[i].improvement_pct);
+        fprintf(f, "%6d %9ld  %-26s %12.2f  %-26s %12s %8s\n", x->np, x->bytes,
+                cs_best_names(&b[i], levels, n1, sizeof n1), x->avg_us,
+                y ? cs_result_alg_label(y, levels, n2, sizeof n2) : "-", second_us, improv);
     }
     free(b);
 }

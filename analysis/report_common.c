@@ -135,6 +135,14 @@ const cs_best *find_best(const cs_best *best, size_t nbest, const group *g, long
     return bsearch(&k, best, nbest, sizeof *best, cmp_best_case);
 }
 
+int best_has(const cs_best *b, const char *alg)
+{
+    for (size_t k = 0; k < b->ntied; k++)
+        if (!strcmp(b->tied[k]->algorithm, alg))
+            return 1;
+    return 0;
+}
+
 /* A case is complete when every algorithm of its group has an ok row there.
  * An incomplete case (one failed, timed out or was not run) has no fair
  * winner: the heat map marks it, the tables leave it out and count it. */

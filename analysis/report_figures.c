@@ -264,13 +264,16 @@ int fig_latency(const report *r, const group *g, long np, const char *title, cha
     return fig_end(r, &f) ? -1 : 1;
 }
 
+#define TIE_RGB "#fff2a8" /* pale yellow: no algorithm's colour, not the grey scale */
+
 static long rgb_of(const char *hex) { return strtol(hex + 1, NULL, 16); }
 
 /* The heat map's data files and what they hold. */
 typedef struct {
-    char bname[600], fname[600], ename[600], iname[600]; /* best, focus, empty, incomplete */
+    /* best, focus, empty, incomplete, tie */
+    char bname[600], fname[600], ename[600], iname[600], tname[600];
     size_t ncols, nrows;
-    int nb, nf, ne, ni; /* cells in each file */
+    int nb, nf, ne, ni, nt; /* cells in each file */
     int *wins;          /* per algorithm of r->algs: cells it wins (not the focus') */
     double cbmax;       /* top of the focus' improvement scale */
 } heatmap;
@@ -283,36 +286,34 @@ static double heatmap_cbmax(const report *r, const group *g)
     for (size_t i = 0; i < g->nps.n; i++)
         for (size_t j = 0; j < g->sizes.n; j++) {
             const cs_best *b = find_best(r->best, r->nbest, g, g->nps.v[i], g->sizes.v[j]);
-            if (b && r->focus && !strcmp(b->best->algorithm, r->focus) && b->second &&
-                b->improvement_pct > cbmax && case_complete(r, g, g->nps.v[i], g->sizes.v[j]))
+            if (b && r->focus && b->ntied == 1 && !strcmp(b->best->algorithm, r->focus) &&
+                b->second && b->improvement_pct > cbmax &&
+                case_complete(r, g, g->nps.v[i], g->sizes.v[j]))
                 cbmax = b->improvement_pct;
         }
     cbmax = cbmax > 0 ? ceil(cbmax / 10) * 10 : 10;
     return cbmax;
 }
 
-/* Writes the four data files: a cell per (np, size), in the file of its kind. */
+/* Writes the five data files: a cell per (np, size), in the file of its kind. */
 static int heatmap_files(const report *r, const group *g, heatmap *hm)
 {
-    FILE *bd = open_in(r, hm->bname, "dat", r->err),
-         *fd = bd ? open_in(r, hm->fname, "dat", r->err) : NULL,
-         *ed = fd ? open_in(r, hm->ename, "dat", r->err) : NULL,
-         *id = ed ? open_in(r, hm->iname, "dat", r->err) : NULL;
-    if (!id) {
-        if (bd)
-            fclose(bd);
-        if (fd)
-            fclose(fd);
-        if (ed)
-            fclose(ed);
-        return -1;
-    }
+    const char *names[5] = {hm->bname, hm->fname, hm->ename, hm->iname, hm->tname};
+    FILE *fs[5] = {0};
+    for (int k = 0; k < 5; k++)
+        if (!(fs[k] = open_in(r, names[k], "dat", r->err))) {
+            while (k--)
+                fclose(fs[k]);
+            return -1;
+        }
+    FILE *bd = fs[0], *fd = fs[1], *ed = fs[2], *id = fs[3], *td = fs[4];
     hm->ncols = g->nps.n;
     hm->nrows = g->sizes.n;
     hm->wins = calloc(r->algs.n + 1, sizeof *hm->wins);
     hm->cbmax = heatmap_cbmax(r, g);
     fprintf(bd, "# column(np index) row(size index) rgb algorithm\n");
     fprintf(fd, "# column row improvement_pct label_rgb label\n");
+    fprintf(td, "# column row tied algorithms (joined by '=')\n");
     for (size_t i = 0; i < hm->ncols; i++)
         for (size_t j = 0; j < hm->nrows; j++) {
             const cs_best *b = find_best(r->best, r->nbest, g, g->nps.v[i], g->sizes.v[j]);
@@ -324,6 +325,12 @@ static int heatmap_files(const report *r, const group *g, heatmap *hm)
             if (!case_complete(r, g, g->nps.v[i], g->sizes.v[j])) {
                 fprintf(id, "%zu %zu\n", i, j);
                 hm->ni++;
+                continue;
+            }
+            if (b->ntied > 1) { /* no winner: neither a colour nor the grey scale */
+                char names[512];
+                fprintf(td, "%zu %zu %s\n", i, j, cs_best_names(b, 0, names, sizeof names));
+                hm->nt++;
                 continue;
             }
             const char *alg = b->best->algorithm;
@@ -341,10 +348,8 @@ static int heatmap_files(const report *r, const group *g, heatmap *hm)
                 hm->nb++;
             }
         }
-    fclose(bd);
-    fclose(fd);
-    fclose(ed);
-    fclose(id);
+    for (int k = 0; k < 5; k++)
+        fclose(fs[k]);
     return 0;
 }
 
@@ -382,6 +387,10 @@ static void heatmap_plot(const report *r, FILE *gp, const heatmap *hm)
         clause(&c, "'%s.dat' %s with boxxy fc rgb '#f4f4f4' notitle", hm->iname, box);
         clause(&c, "'%s.dat' using 1:2:('?') with labels tc rgb '#707070' notitle", hm->iname);
     }
+    if (hm->nt) {
+        clause(&c, "'%s.dat' %s with boxxy fc rgb '%s' notitle", hm->tname, box, TIE_RGB);
+        clause(&c, "'%s.dat' using 1:2:('=') with labels tc rgb '#505050' notitle", hm->tname);
+    }
     for (size_t a = 0; a < r->algs.n; a++)
         if (hm->wins[a]) {
             const char *alg = r->algs.v[a];
@@ -395,6 +404,9 @@ static void heatmap_plot(const report *r, FILE *gp, const heatmap *hm)
         clause(&c, "NaN with points pt 2 lc rgb '#909090' title 'no ok result'");
     if (hm->ni)
         clause(&c, "NaN with boxes fc rgb '#f4f4f4' title '? an algorithm has no ok result (not compared)'");
+    if (hm->nt)
+        clause(&c, "NaN with boxes fc rgb '%s' title '= tie (within a relative " CS_TIE_REL_TEXT
+               "): no best'", TIE_RGB);
     fprintf(gp, "%s\n", c.text);
 }
 
@@ -409,6 +421,7 @@ int fig_heatmap(const report *r, const group *g, const char *title, char *name, 
     snprintf(hm->fname, sizeof hm->fname, "%s-focus", name);
     snprintf(hm->ename, sizeof hm->ename, "%s-empty", name);
     snprintf(hm->iname, sizeof hm->iname, "%s-incomplete", name);
+    snprintf(hm->tname, sizeof hm->tname, "%s-tie", name);
     if (heatmap_files(r, g, hm))
         return -1;
     size_t ncols = hm->ncols, nrows = hm->nrows;

@@ -113,6 +113,8 @@ int cmp_row_ptr(const void *a, const void *b);
 const cs_result *find(const report *r, const group *g, long np, long bytes, const char *alg);
 const cs_best *find_best(const cs_best *best, size_t nbest, const group *g, long np,
                          long bytes);
+/* Whether alg is b's best or one of the algorithms tied with it. */
+int best_has(const cs_best *b, const char *alg);
 int case_complete(const report *r, const group *g, long np, long bytes);
 size_t has_zero_size(const group *g);
 int mkdir_p(const char *path, cs_err *err);

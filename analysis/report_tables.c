@@ -9,6 +9,7 @@
 
 typedef struct {
     size_t cases, focus_best, n; /* n: focus-best cases with a second best */
+    size_t focus_tied;           /* cases the focus ties for best: no win, no improvement */
     double mean, median, max;
 } focus_stats;
 
@@ -29,8 +30,12 @@ static void stats_of(const report *r, const cs_best *best, size_t nbest, const g
         if (!in_group(best[i].best, g) || !case_complete(r, g, best[i].best->np, best[i].best->bytes))
             continue;
         s->cases++;
-        if (!r->focus || strcmp(best[i].best->algorithm, r->focus))
+        if (!r->focus || !best_has(&best[i], r->focus))
             continue;
+        if (best[i].ntied > 1) {
+            s->focus_tied++;
+            continue;
+        }
         s->focus_best++;
         if (best[i].second)
             v[s->n++] = best[i].improvement_pct;
@@ -105,11 +110,12 @@ static void extra_cells(FILE *md, extra_cols x, const group *g, int blank)
     }
 }
 
-/* Cases of the group, complete (every algorithm ok: compared) or not. */
-static void count_cases(const report *r, const group *g, size_t *wins, size_t *cases,
-                        size_t *incomplete)
+/* Cases of the group, complete (every algorithm ok: compared) or not; a tie
+ * is nobody's win: counted in *ties. */
+static void count_cases(const report *r, const group *g, size_t *wins, size_t *ties,
+                        size_t *cases, size_t *incomplete)
 {
-    *cases = *incomplete = 0;
+    *cases = *incomplete = *ties = 0;
     if (wins)
         memset(wins, 0, (r->algs.n + 1) * sizeof *wins);
     for (size_t i = 0; i < r->nbest; i++) {
@@ -121,45 +127,80 @@ static void count_cases(const report *r, const group *g, size_t *wins, size_t *c
             continue;
         }
         (*cases)++;
-        if (wins)
+        if (r->best[i].ntied > 1)
+            (*ties)++;
+        else if (wins)
             wins[strset_index(&r->algs, b->algorithm)]++;
     }
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(a, b); }
+
+/* The group's ties, each set of tied algorithms once with its number of
+ * cases: the heat map marks a tie but cannot say who tied. */
+static void tie_sets(const report *r, const group *g)
+{
+    enum { LEN = 512 };
+    char(*sets)[LEN] = cs_xmalloc((r->nbest ? r->nbest : 1) * sizeof *sets);
+    size_t n = 0;
+    for (size_t i = 0; i < r->nbest; i++) {
+        const cs_best *b = &r->best[i];
+        if (b->ntied > 1 && in_group(b->best, g) && case_complete(r, g, b->best->np, b->best->bytes))
+            cs_best_names(b, 0, sets[n++], LEN);
+    }
+    qsort(sets, n, sizeof *sets, cmp_str);
+    if (n)
+        fprintf(r->md, "Ties (pale yellow cells marked =: average latencies within a relative "
+                       CS_TIE_REL_TEXT " of the fastest, so no algorithm is best):");
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && !strcmp(sets[i], sets[j]);)
+            j++;
+        fprintf(r->md, "%s %s in %zu case%s", i ? ";" : "", sets[i], j - i, j - i > 1 ? "s" : "");
+    }
+    if (n)
+        fprintf(r->md, ".\n\n");
+    free(sets);
 }
 
 void sec_summary(const report *r, int multi_coll)
 {
     extra_cols x = extra_cols_of(r);
     FILE *md = r->md;
-    size_t any_incomplete = 0;
+    size_t any_incomplete = 0, any_tie = 0;
     for (size_t k = 0; k < r->ng; k++) {
-        size_t cases, incomplete;
-        count_cases(r, &r->g[k], NULL, &cases, &incomplete);
+        size_t cases, incomplete, ties;
+        count_cases(r, &r->g[k], NULL, &ties, &cases, &incomplete);
         any_incomplete += incomplete;
+        any_tie += ties;
     }
     fprintf(md, "## Best algorithm per case\n\n"
                 "A case is one (platform, mapping, process count, size); the best algorithm has the "
                 "lowest average latency (OSU's average over ranks of each rank's mean time). Cells: "
-                "cases won (share of the cases).%s\n\n| platform |%s mapping |",
+                "cases won (share of the cases).%s%s\n\n| platform |%s mapping |",
             any_incomplete ? " Cases where an algorithm has no ok result (failed, timed out or "
                              "not run) are not compared: they are counted under \"not compared\" "
                              "and marked ? in the heat maps."
                            : "",
+            any_tie ? " A case whose fastest algorithms tie (average latencies within a relative "
+                      CS_TIE_REL_TEXT " of the fastest) is won by none of them: it is counted "
+                      "once under \"ties\" and marked = in the heat maps."
+                    : "",
             multi_coll ? " collective |" : "");
     extra_head(md, x);
-    fprintf(md, " cases |%s", any_incomplete ? " not compared |" : "");
+    fprintf(md, " cases |%s%s", any_incomplete ? " not compared |" : "", any_tie ? " ties |" : "");
     for (size_t a = 0; a < r->algs.n; a++)
         fprintf(md, " %s |", r->algs.v[a]);
     fprintf(md, "\n|---|%s---|", multi_coll ? "---|" : "");
     extra_rule(md, x);
-    fprintf(md, "---:|%s", any_incomplete ? "---:|" : "");
+    fprintf(md, "---:|%s%s", any_incomplete ? "---:|" : "", any_tie ? "---:|" : "");
     for (size_t a = 0; a < r->algs.n; a++)
         fprintf(md, "---:|");
     fprintf(md, "\n");
     size_t *wins = cs_xmalloc((r->algs.n + 1) * sizeof *wins);
     for (size_t k = 0; k < r->ng; k++) {
         const group *g = &r->g[k];
-        size_t cases, incomplete;
-        count_cases(r, g, wins, &cases, &incomplete);
+        size_t cases, incomplete, ties;
+        count_cases(r, g, wins, &ties, &cases, &incomplete);
         fprintf(md, "| %s |", g->platform);
         if (multi_coll)
             fprintf(md, " %s |", g->collective);
@@ -168,6 +209,8 @@ void sec_summary(const report *r, int multi_coll)
         fprintf(md, " %zu |", cases);
         if (any_incomplete)
             fprintf(md, " %zu |", incomplete);
+        if (any_tie)
+            fprintf(md, ties ? " %zu (%.1f%%) |" : " %zu |", ties, cases ? 100.0 * ties / cases : 0.0);
         for (size_t a = 0; a < r->algs.n; a++)
             fprintf(md, wins[a] ? " %zu (%.1f%%) |" : " %zu |", wins[a],
                     cases ? 100.0 * wins[a] / cases : 0.0);
@@ -185,7 +228,9 @@ void sec_summary(const report *r, int multi_coll)
                 "Where %s is the best algorithm of a case, its improvement is (T_second - T_%s) / "
                 "T_second, in %%, with T the OSU minimum, average or maximum over ranks (the Sparbit "
                 "paper's Table II layout). Cases where it was the only algorithm with an ok result "
-                "are counted as best but have no improvement.\n\n"
+                "are counted as best but have no improvement. Cases where it ties for best (times "
+                "within a relative " CS_TIE_REL_TEXT ") are not counted as best: the count says "
+                "\"tied in N\" when there are any.\n\n"
                 "| mapping | platform |%s",
             r->focus, r->focus, r->focus, multi_coll ? " collective |" : "");
     extra_head(md, x);
@@ -212,8 +257,11 @@ void sec_summary(const report *r, int multi_coll)
             if (multi_coll)
                 fprintf(md, " %s |", m ? "" : g->collective);
             extra_cells(md, x, g, m);
-            fprintf(md, " %s | %zu / %zu (%.1f%%) | %s | %s | %s |\n", metric[m], s.focus_best,
-                    s.cases, s.cases ? 100.0 * s.focus_best / s.cases : 0.0, a, b, c);
+            char tied[48] = "";
+            if (s.focus_tied)
+                snprintf(tied, sizeof tied, "; tied in %zu", s.focus_tied);
+            fprintf(md, " %s | %zu / %zu (%.1f%%)%s | %s | %s | %s |\n", metric[m], s.focus_best,
+                    s.cases, s.cases ? 100.0 * s.focus_best / s.cases : 0.0, tied, a, b, c);
         }
     }
     fprintf(md, "\n");
@@ -241,6 +289,7 @@ int sec_group(const report *r, const group *g, int multi_coll)
     else
         fprintf(md, "Columns are process counts, rows message sizes (bytes per rank); each cell has the "
                     "colour of the best algorithm.\n\n");
+    tie_sets(r, g);
     md_figure(md, name, "best algorithm per case");
 
     long shown[NP_SHOWN];

@@ -185,9 +185,10 @@ static void whatif_table(const report *r, const series *s, long np, const long *
     for (size_t b = 0; b < nsizes; b++)
         for (size_t i = 0; i < s->n; i++) {
             const cs_best *best = find_best(r->best, r->nbest, s->g[i], np, sizes[b]);
-            char lab[32], val[48];
+            char lab[32], val[48], names[512];
             fprintf(md, "| %s | %s | %s |", size_label(sizes[b], lab, sizeof lab),
-                    variant_label(&s->g[i]->v, val, sizeof val), best ? best->best->algorithm : "-");
+                    variant_label(&s->g[i]->v, val, sizeof val),
+                    best ? cs_best_names(best, 0, names, sizeof names) : "-");
             for (size_t a = 0; a < s->algs.n; a++) {
                 const cs_result *x = find(r, s->g[i], np, sizes[b], s->algs.v[a]);
                 double d = change_pct(x, find(r, s->g[s->ref], np, sizes[b], s->algs.v[a]));

@@ -432,6 +432,75 @@ TEST(Report, BestTableNamesPpnCollectiveDistributionAndLevel)
     tw_rmtree(dir);
 }
 
+// Times within a relative 1e-9 of the fastest tie: identical algorithms
+// (native:ompi and recursive_doubling) differ by rounding only. A tie names
+// every tied algorithm in name order (not by a 1e-14 difference), wins no
+// case, and has its own heat map cell; 2e-9 apart is not a tie.
+// Sizes (us: native:ompi, recursive_doubling, ring):
+//   1 B  10 10 20           -> tie of two (identical)
+//   2 B  20.0000000000002 20 40 -> tie of two (1e-14; recursive_doubling the smaller)
+//   4 B  30.000000003 30 30 -> tie of three (1e-10)
+//   8 B  40 40.00000008 80  -> native:ompi, by 2e-9
+//   16 B 20 10 40           -> recursive_doubling, 50 %
+TEST(Report, TiesAreNamedAndWinNothing)
+{
+    char dir[256], md[1024], err[2048];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    std::string path = std::string(dir) + "/results.csv";
+    FILE *f = fopen(path.c_str(), "w");
+    fputs("platform,mapping,np,collective,algorithm,dtype,mode,bytes,avg_us,min_us,max_us,"
+          "iterations,status,note\n", f);
+    const char *times[5][4] = {{"1", "10", "10", "20"},
+                               {"2", "20.0000000000002", "20", "40"},
+                               {"4", "30.000000003", "30", "30"},
+                               {"8", "40", "40.00000008", "80"},
+                               {"16", "20", "10", "40"}};
+    const char *algs[] = {"native:ompi", "recursive_doubling", "ring"};
+    for (auto &c : times)
+        for (int a = 2; a >= 0; a--) // slowest name first: the order in the file does not matter
+            fprintf(f, "yahoo,sequential,4,allgather,%s,byte,check,%s,%s,%s,%s,1,ok,\n", algs[a], c[0],
+                    c[a + 1], c[a + 1], c[a + 1]);
+    fclose(f);
+
+    std::vector<std::vector<std::string>> rows = best_rows(path);
+    ASSERT_EQ(rows.size(), 5u);
+    using V = std::vector<std::string>;
+    EXPECT_EQ(rows[0], (V{"yahoo", "sequential", "cores", "4", "1", "native:ompi=recursive_doubling",
+                          "10.00", "ring", "20.00", "tie"}));
+    EXPECT_EQ(rows[1], (V{"yahoo", "sequential", "cores", "4", "2", "native:ompi=recursive_doubling",
+                          "20.00", "ring", "40.00", "tie"}));
+    EXPECT_EQ(rows[2], (V{"yahoo", "sequential", "cores", "4", "4",
+                          "native:ompi=recursive_doubling=ring", "30.00", "-", "-", "tie"}));
+    EXPECT_EQ(rows[3], (V{"yahoo", "sequential", "cores", "4", "8", "native:ompi", "40.00",
+                          "recursive_doubling", "40.00", "0.00"}));
+    EXPECT_EQ(rows[4], (V{"yahoo", "sequential", "cores", "4", "16", "recursive_doubling", "10.00",
+                          "native:ompi", "20.00", "50.00"}));
+
+    ASSERT_EQ(tw_report(path.c_str(), NULL, "recursive_doubling", NULL, md, sizeof md, err, sizeof err), 0)
+        << err;
+    std::string text = slurp(md);
+    // a tie is nobody's win: counted once, under "ties"
+    EXPECT_TRUE(has(text, "| platform | mapping | cases | ties | native:ompi | recursive_doubling | ring |"))
+        << text;
+    EXPECT_TRUE(has(text, "| yahoo | sequential | 5 | 3 (60.0%) | 1 (20.0%) | 1 (20.0%) | 0 |")) << text;
+    EXPECT_TRUE(has(text, "| sequential | yahoo | Min | 1 / 5 (20.0%); tied in 3 | 50.00 | 50.00 | 50.00 |"))
+        << text;
+    EXPECT_TRUE(has(text, ": native:ompi=recursive_doubling in 2 cases; "
+                          "native:ompi=recursive_doubling=ring in 1 case.")) << text;
+    std::string fig = std::string(dir) + "/report/figures/heatmap-yahoo-allgather-sequential";
+    // column np 4, rows 1, 2 and 4 B; 8 B is native:ompi's colour, 16 B the focus' grey
+    EXPECT_EQ(slurp(fig + "-tie.dat"), "# column row tied algorithms (joined by '=')\n"
+                                       "0 0 native:ompi=recursive_doubling\n"
+                                       "0 1 native:ompi=recursive_doubling\n"
+                                       "0 2 native:ompi=recursive_doubling=ring\n");
+    EXPECT_TRUE(has(slurp(fig + "-best.dat"), "\n0 3 ")) << slurp(fig + "-best.dat");
+    EXPECT_TRUE(has(slurp(fig + "-best.dat"), " native:ompi\n"));
+    EXPECT_EQ(slurp(fig + "-best.dat").find("\n0 0 "), std::string::npos);
+    EXPECT_TRUE(has(slurp(fig + "-focus.dat"), "\n0 4 50 ")) << slurp(fig + "-focus.dat");
+    EXPECT_TRUE(has(slurp(fig + ".gp"), "title '= tie (within a relative 1e-9): no best'"));
+    tw_rmtree(dir);
+}
+
 TEST(Report, BaselineAndFocusOptionsAndTheirErrors)
 {
     char dir[256], md[1024], err[2048];
@@ -580,7 +649,7 @@ TEST(Report, WhatIfSectionOfARealVariantRun)
 // Many values (cores per node, set rather than multiplied, written out of
 // order): numeric order, the first value as the reference, and per-platform
 // sections for the reference only. Times: bruck 100, 80, 60, 50 us at 4, 8, 16,
-// 32 cores; ring 120 us throughout.
+// 32 cores; ring 120 us, but 3e-11 us from bruck at 16 cores: a tie.
 TEST(Report, ManyVariantsShowOnlyTheReferenceOutsideTheWhatIfSection)
 {
     char dir[256], md[1024], err[2048];
@@ -593,9 +662,9 @@ TEST(Report, ManyVariantsShowOnlyTheReferenceOutsideTheWhatIfSection)
     const double bruck[] = {60, 100, 50, 80};
     for (int i = 0; i < 4; i++)
         for (const char *alg : {"bruck", "ring"}) {
-            double t = alg[0] == 'b' ? bruck[i] : 120;
-            fprintf(f, "yahoo@cores=%d,sequential,8,allgather,%s,byte,fold,65536,%g,%g,%g,1,ok,\n",
-                    cores[i], alg, t, t, t);
+            double t = alg[0] == 'b' ? bruck[i] : cores[i] == 16 ? 60.00000000003 : 120;
+            fprintf(f, "yahoo@cores=%d,sequential,8,allgather,%s,byte,fold,65536,%.14g,%.14g,%.14g,"
+                       "1,ok,\n", cores[i], alg, t, t, t);
         }
     fclose(f);
     ASSERT_EQ(tw_report(results.c_str(), NULL, NULL, NULL, md, sizeof md, err, sizeof err), 0) << err;
@@ -604,6 +673,7 @@ TEST(Report, ManyVariantsShowOnlyTheReferenceOutsideTheWhatIfSection)
     EXPECT_TRUE(has(text, "Values: 4, 8, 16, 32; reference: 4.")) << text;
     EXPECT_TRUE(has(text, "| 64K | 4 | bruck | 100.00 | ref | 120.00 | ref |")) << text;
     EXPECT_TRUE(has(text, "| 64K | 8 | bruck | 80.00 | -20.0 | 120.00 | +0.0 |")) << text;
+    EXPECT_TRUE(has(text, "| 64K | 16 | bruck=ring | 60.00 | -40.0 | 60.00 | -50.0 |")) << text;
     EXPECT_TRUE(has(text, "| 64K | 32 | bruck | 50.00 | -50.0 | 120.00 | +0.0 |")) << text;
     EXPECT_TRUE(has(text, "Largest speedup against the reference: -50.0 % (bruck, 8 processes, 64K, 32).")) << text;
     EXPECT_TRUE(has(text, "show only their reference variant")) << text;
