@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "best.h"
 #include "regression.h"
 
 static int cmp_probe(const void *key, const void *elem)
@@ -37,9 +38,13 @@ static void describe(char *buf, size_t len, const cs_expect_points *x, const cs_
         snprintf(buf + u, len - (size_t)u, "%s has status %s", bad->algorithm, bad->status);
     } else {
         double gain = b->avg_us > 0 ? 100.0 * (b->avg_us - a->avg_us) / b->avg_us : 0;
-        snprintf(buf + u, len - (size_t)u, "%s %.2f us vs %s %.2f us (%.1f%% %s)", x->faster,
-                 a->avg_us, x->than, b->avg_us, gain >= 0 ? gain : -gain,
-                 gain >= 0 ? "faster" : "slower");
+        if (cs_times_tie(a->avg_us, b->avg_us))
+            snprintf(buf + u, len - (size_t)u, "%s %.2f us vs %s %.2f us (tie)", x->faster,
+                     a->avg_us, x->than, b->avg_us);
+        else
+            snprintf(buf + u, len - (size_t)u, "%s %.2f us vs %s %.2f us (%.1f%% %s)", x->faster,
+                     a->avg_us, x->than, b->avg_us, gain >= 0 ? gain : -gain,
+                     gain >= 0 ? "faster" : "slower");
     }
 }
 
@@ -64,7 +69,9 @@ static int check_one(FILE *f, const char *path, const cs_expect_points *x,
         describe(text, sizeof text, x, &probe, a, b);
         int ok = a && b && !strcmp(a->status, "ok") && !strcmp(b->status, "ok");
         double gain = ok && b->avg_us > 0 ? 100.0 * (b->avg_us - a->avg_us) / b->avg_us : 0;
-        if (ok && a->avg_us < b->avg_us && gain >= x->by_pct) {
+        /* a tie (best.h) is no win, whatever the last bits say */
+        if (ok && a->avg_us < b->avg_us && !cs_times_tie(a->avg_us, b->avg_us) &&
+            gain >= x->by_pct) {
             if (!passed++ || gain < closest) {
                 closest = gain;
                 snprintf(closest_text, sizeof closest_text, "%s", text);

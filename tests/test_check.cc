@@ -412,6 +412,29 @@ TEST(Expect, PassAndFailOnARealRunAndInCheckAlike)
         << pass.text;
 }
 
+// A tie (relative difference <= 1e-9, as in the best table) is not "faster",
+// however the last bits fall.
+TEST(Expect, ATieIsNotFaster)
+{
+    TempDir d;
+    std::vector<cs_result> rows;
+    for (int np : {4, 5})
+        for (long bytes : {1L, 1024L}) {
+            double t = 2.5 + np + bytes / 1000.0;
+            rows.push_back(row("bruck", np, bytes, t * (1 - 1e-12)));
+            rows.push_back(row("ring", np, bytes, np == 5 && bytes == 1 ? 1.2 * t : t));
+        }
+    write(d / "r.csv", rows);
+    Out o = cli("check " + d / "r.csv" + " --scenario " + data + "/expect-pass.xml");
+    EXPECT_EQ(o.code, 1) << o.text;
+    EXPECT_EQ(lines_with(o.text, {"FAIL ", ":12: bruck faster than ring (every point): 3 of 4 "
+                                  "points fail"}).size(), 1u) << o.text;
+    EXPECT_EQ(lines_with(o.text, {"yahoo sequential np=4 1 B: bruck 6.50 us vs ring 6.50 us (tie)"})
+                  .size(), 1u) << o.text;
+    EXPECT_EQ(lines_with(o.text, {"PASS ", ":13: bruck faster than ring by 10%"}).size(), 1u)
+        << o.text;
+}
+
 TEST(Expect, CasesLeftOutAreSkippedByRunButFailCheck)
 {
     TempDir d;
