@@ -1,5 +1,6 @@
 #include "merge.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,21 +35,117 @@ static int merge_fits(const char *const *inputs, int ninputs, const char *out, c
     return rc;
 }
 
-int cs_merge_files(FILE *f, const char *const *inputs, int ninputs, const char *out, cs_err *err)
+/* The task of a path DIR/tasks/K/results.csv, as `run --emit` lays them out:
+ * K, with DIR's length in *dirlen (0: the current directory); -1 otherwise. */
+static long task_of(const char *path, size_t *dirlen)
+{
+    static const char tail[] = "/results.csv";
+    size_t len = strlen(path), e = len - (sizeof tail - 1), b;
+    if (len < sizeof tail || strcmp(path + e, tail))
+        return -1;
+    for (b = e; b && isdigit((unsigned char)path[b - 1]); b--)
+        ;
+    if (b == e || b < 6 || strncmp(path + b - 6, "tasks/", 6) || (b > 6 && path[b - 7] != '/'))
+        return -1;
+    *dirlen = b > 6 ? b - 7 : 0;
+    return strtol(path + b, NULL, 10);
+}
+
+/* How many tasks the job list --emit wrote in dir runs (jobs.txt: a line
+ * each; collsim.sbatch: --array=0-LAST), its path in list; 0: neither. */
+static long emitted_tasks(const char *dir, char *list, size_t len)
+{
+    char line[16384];
+    long n = 0, last;
+    snprintf(list, len, "%s/jobs.txt", dir);
+    FILE *f = fopen(list, "r");
+    if (f) { /* counted by character: a line may be longer than any buffer */
+        int c, prev = '\n';
+        while ((c = getc(f)) != EOF) {
+            n += c == '\n' && prev != '\n';
+            prev = c;
+        }
+        n += prev != '\n'; /* a last line without its line break */
+        fclose(f);
+        return n;
+    }
+    snprintf(list, len, "%s/collsim.sbatch", dir);
+    if (!(f = fopen(list, "r")))
+        return 0;
+    while (!n && fgets(line, sizeof line, f))
+        if (sscanf(line, "#SBATCH --array=0-%ld", &last) == 1)
+            n = last + 1;
+    fclose(f);
+    return n;
+}
+
+/* The tasks of the emitted job list beside the inputs that bring no row (not
+ * given, or empty), named on f. Returns their count; 0 also when the inputs
+ * are not one emitted sweep's tasks (then nothing says what to expect). */
+static long missing_tasks(FILE *f, const char *const *inputs, int ninputs, const size_t *rows)
+{
+    size_t dirlen = 0, len;
+    char dir[4096], list[4200];
+    for (int i = 0; i < ninputs; i++) {
+        if (task_of(inputs[i], &len) < 0 ||
+            (i && (len != dirlen || strncmp(inputs[i], inputs[0], len))))
+            return 0; /* not one sweep's tasks */
+        dirlen = len;
+    }
+    snprintf(dir, sizeof dir, "%.*s", (int)dirlen, dirlen ? inputs[0] : ".");
+    long m = emitted_tasks(dir, list, sizeof list);
+    if (m <= 0 || m > 10000000)
+        return 0;
+    char *has = cs_xmalloc((size_t)m);
+    memset(has, 0, (size_t)m);
+    for (int i = 0; i < ninputs; i++) {
+        long k = task_of(inputs[i], &len);
+        if (k < m && rows[i])
+            has[k] = 1;
+    }
+    long miss = 0;
+    for (long k = 0; k < m; k++)
+        miss += !has[k];
+    if (miss) {
+        fprintf(f, "collsim: merge: %ld of %ld task files missing or empty (%s runs %ld "
+                   "tasks): %s/tasks/K/results.csv for K = ",
+                miss, m, list, m, dir);
+        /* runs of missing tasks as ranges: 40 of 48 is one short line */
+        for (long k = 0, sep = 0; k < m; k++) {
+            if (has[k])
+                continue;
+            long j = k;
+            while (j + 1 < m && !has[j + 1])
+                j++;
+            fprintf(f, "%s%ld", sep++ ? ", " : "", k);
+            if (j > k)
+                fprintf(f, "-%ld", j);
+            k = j;
+        }
+        fputc('\n', f);
+    }
+    free(has);
+    return miss;
+}
+
+int cs_merge_files(FILE *f, const char *const *inputs, int ninputs, const char *out, int strict,
+                   cs_err *err)
 {
     if (ninputs < 1)
         return cs_fail(err, "merge needs at least one results file (e.g. DIR/tasks/*/results.csv)");
     cs_result *all = NULL;
     int *from = NULL; /* input of each row, to name both files of a duplicate */
-    size_t n = 0;
+    size_t n = 0, *nrows = cs_xmalloc((size_t)ninputs * sizeof *nrows);
     for (int i = 0; i < ninputs; i++) {
         cs_result *rows;
         size_t k;
         if (cs_results_read(inputs[i], &rows, &k, err)) {
             free(all);
             free(from);
+            free(nrows);
             return -1;
         }
+        nrows[i] = k;
         all = cs_xrealloc(all, (n + k + 1) * sizeof *all);
         from = cs_xrealloc(from, (n + k + 1) * sizeof *from);
         memcpy(all + n, rows, k * sizeof *rows);
@@ -85,9 +182,12 @@ int cs_merge_files(FILE *f, const char *const *inputs, int ninputs, const char *
                     ninputs, out, notok);
         if (!rc && notok)
             rc = 1;
+        if (rc >= 0 && missing_tasks(f, inputs, ninputs, nrows) && strict)
+            rc = 1;
     }
     free(v);
     free(all);
     free(from);
+    free(nrows);
     return rc;
 }

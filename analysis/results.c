@@ -1,6 +1,7 @@
 #include "results.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,6 +202,17 @@ int cs_result_set(cs_result *r, const char *column, const char *text)
     return -1;
 }
 
+/* Whether column c of a row with status ok holds no time: nan, inf or a
+ * negative value would win or skew every comparison of report, check and
+ * merge. Rows that did not pass hold no measurement (0 or placeholders). */
+static int not_a_time(const cs_result *r, const column *c)
+{
+    if (c->type != COL_DOUBLE || strcmp(r->status, "ok"))
+        return 0;
+    double v = *(const double *)((const char *)r + c->offset);
+    return !isfinite(v) || v < 0;
+}
+
 #define MAX_FIELDS 64
 
 int cs_results_read(const char *path, cs_result **rows, size_t *n, cs_err *err)
@@ -255,6 +267,12 @@ int cs_results_read(const char *path, cs_result **rows, size_t *n, cs_err *err)
             if (of_field[k] && set_field(r, of_field[k], fld[k]))
                 rc = cs_fail(err, "%s:%ld: column %s: '%s' is not a number", path, lineno,
                              of_field[k]->name, fld[k]);
+        /* a second pass: status comes after the times */
+        for (int k = 0; k < nf && !rc; k++)
+            if (of_field[k] && not_a_time(r, of_field[k]))
+                rc = cs_fail(err, "%s:%ld: column %s: '%s' is not a time (a row with status ok "
+                                  "needs a finite value >= 0)",
+                             path, lineno, of_field[k]->name, fld[k]);
         if (rc)
             break;
         (*n)++;

@@ -71,7 +71,9 @@ int cs_write_replacing(const char *path, void (*body)(FILE *f, const void *arg),
                        cs_err *err);
 
 /* Reads a results CSV (header line required; the columns up to status must be
- * there, the others are optional). */
+ * there, the others are optional). A row with status ok whose avg_us, min_us
+ * or max_us is nan, inf or negative is an error naming file, line, column and
+ * value. */
 int cs_results_read(const char *path, cs_result **rows, size_t *n, cs_err *err);
 
 /* Splits one CSV line into fields (RFC 4180 quotes). Returns the field count;

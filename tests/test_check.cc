@@ -263,6 +263,27 @@ TEST(Check, BadInputGetsOneLine)
     }
 }
 
+// A results file whose ok row has a negative time is refused by every
+// command that reads it, with the file, line, column and value.
+TEST(Check, ReportCheckAndMergeRefuseAnOkRowWithoutATime)
+{
+    TempDir d;
+    auto all = base_rows();
+    all[2].avg_us = -5;
+    write(d / "bad.csv", all);
+    write(d / "good.csv", base_rows());
+    std::string bad = d / "bad.csv";
+    for (std::string args : {"report " + bad, "check " + bad + " --baseline " + d / "good.csv",
+                             "check " + d / "good.csv" + " --baseline " + bad,
+                             "merge " + bad + " --out " + d / "m.csv"}) {
+        Out o = cli(args);
+        EXPECT_EQ(o.code, 2) << args << "\n" << o.text;
+        EXPECT_NE(o.text.find(bad + ":4: column avg_us: '-5' is not a time"), std::string::npos)
+            << args << "\n" << o.text;
+        EXPECT_EQ(o.text.find('\n'), o.text.size() - 1) << args << ": not one line:\n" << o.text;
+    }
+}
+
 // sim/shim (preloaded into smpimain for SMPI 3.32's speed) must not change a
 // single predicted bit, nor any data: check mode (real buffers, eager and
 // rendezvous sizes) and fold mode, with and without it.
@@ -353,6 +374,47 @@ TEST(Merge, ADuplicateCaseIsReportedAndNothingWritten)
               std::string::npos)
         << o.text;
     EXPECT_EQ(fopen((d / "m.csv").c_str(), "r"), nullptr);
+}
+
+// The tasks of an emitted sweep (tests/data/scaleout-small.xml: 4 cases) that
+// no input brings a row of are named, from the job list --emit wrote beside
+// them; --strict makes them fail the merge.
+TEST(Merge, TasksOfTheEmittedJobListThatBringNoRowAreNamed)
+{
+    TempDir d;
+    auto all = base_rows();
+    for (std::string kind : {"parallel", "slurm"}) {
+        std::string dir = d / kind, list = dir + (kind == "slurm" ? "/collsim.sbatch" : "/jobs.txt");
+        Out emit = cli("run " + data + "/scaleout-small.xml --emit " + kind + " --out " + dir);
+        ASSERT_EQ(emit.code, 0) << emit.text;
+        std::string in;
+        for (int k = 0; k < 3; k++) { // task 1 wrote its header only, task 3 nothing
+            std::string t = dir + "/tasks/" + std::to_string(k);
+            ASSERT_EQ(system(("mkdir -p " + t).c_str()), 0);
+            write(t + "/results.csv", k == 1 ? std::vector<cs_result>{} : std::vector<cs_result>{all[k]});
+            in += " " + t + "/results.csv";
+        }
+        std::string want = "collsim: merge: 2 of 4 task files missing or empty (" + list +
+                           " runs 4 tasks): " + dir + "/tasks/K/results.csv for K = 1, 3\n";
+        Out o = cli("merge" + in + " --out " + dir + "/results.csv");
+        EXPECT_EQ(o.code, 0) << o.text;
+        EXPECT_NE(o.text.find("merged 2 rows from 3 files"), std::string::npos) << o.text;
+        EXPECT_NE(o.text.find(want), std::string::npos) << o.text;
+        Out strict = cli("merge" + in + " --out " + dir + "/results.csv --strict");
+        EXPECT_EQ(strict.code, 1) << strict.text;
+        EXPECT_NE(strict.text.find(want), std::string::npos) << strict.text;
+        EXPECT_EQ(read(dir + "/results.csv").size(), 2u); // written all the same
+    }
+    // all of them given: nothing is missing
+    std::string dir = d / "parallel", in;
+    write(dir + "/tasks/1/results.csv", {all[1]});
+    ASSERT_EQ(system(("mkdir -p " + dir + "/tasks/3").c_str()), 0);
+    write(dir + "/tasks/3/results.csv", {all[3]});
+    for (int k = 0; k < 4; k++)
+        in += " " + dir + "/tasks/" + std::to_string(k) + "/results.csv";
+    Out o = cli("merge" + in + " --out " + dir + "/results.csv --strict");
+    EXPECT_EQ(o.code, 0) << o.text;
+    EXPECT_EQ(o.text.find("missing"), std::string::npos) << o.text;
 }
 
 // --- expectations, on a real run of 4 small cases ---

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "wrapper.h"
 
@@ -83,6 +84,53 @@ TEST(Results, ForeignFilesAreRejected)
     EXPECT_EQ(tw_read_results(path.c_str(), &rows, &n, err, sizeof err), -1);
     EXPECT_NE(std::string(err).find("not a collsim results file"), std::string::npos) << err;
     tw_rmtree(dir);
+}
+
+// Writes text as a results file and reads it: the row count, or -1 with the
+// error (naming the file as F) in *err.
+long read_text(const std::string &text, std::string *err)
+{
+    char dir[256], buf[2048];
+    EXPECT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    std::string path = std::string(dir) + "/t.csv";
+    FILE *f = fopen(path.c_str(), "w");
+    fputs(text.c_str(), f);
+    fclose(f);
+    cs_result *rows;
+    size_t n;
+    long rc = tw_read_results(path.c_str(), &rows, &n, buf, sizeof buf) ? -1 : (long)n;
+    if (rc > 0)
+        tw_free_rows(rows);
+    *err = rc < 0 ? std::string(buf).replace(0, path.size(), "F") : "";
+    tw_rmtree(dir);
+    return rc;
+}
+
+// A row with status ok must hold times: nan, inf or a negative value would be
+// "best" or skew every comparison. Rows that did not pass hold no measurement
+// and keep reading whatever their time columns say.
+TEST(Results, TimesOfAnOkRowAreFiniteAndNotNegative)
+{
+    std::string head = "np,collective,algorithm,dtype,mode,bytes,avg_us,min_us,max_us,"
+                       "iterations,status\n4,allgather,ring,byte,check,1,2.5,2,3,3,ok\n";
+    std::string err;
+    std::pair<std::string, std::string> bad[] = {
+        {"-5,2,3,3,ok", "F:3: column avg_us: '-5' is not a time"},
+        {"2,nan,3,3,ok", "F:3: column min_us: 'nan' is not a time"},
+        {"2,1,inf,3,ok", "F:3: column max_us: 'inf' is not a time"},
+        {"2,1,-inf,3,ok", "F:3: column max_us: '-inf' is not a time"},
+    };
+    for (auto &b : bad) {
+        EXPECT_EQ(read_text(head + "4,allgather,bruck,byte,check,1," + b.first + "\n", &err), -1);
+        EXPECT_EQ(err.rfind(b.second, 0), 0u) << err;
+    }
+    // error, timeout and fail rows are read as they are
+    EXPECT_EQ(read_text(head + "4,allgather,a,byte,check,1,nan,nan,nan,0,error\n"
+                               "4,allgather,b,byte,check,1,-1,-1,-1,0,timeout\n"
+                               "4,allgather,c,byte,check,1,0,0,inf,3,fail\n",
+                        &err),
+              4)
+        << err;
 }
 
 // Files are read by column name: a file from before a column existed reads

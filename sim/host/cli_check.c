@@ -121,14 +121,16 @@ int cs_cmd_merge(int argc, char **argv)
 {
     const char *out = NULL;
     const char **inputs = cs_xmalloc((size_t)(argc + 1) * sizeof *inputs);
-    int n = 0;
+    int n = 0, strict = 0;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--out") && i + 1 < argc) {
             out = argv[++i];
+        } else if (!strcmp(argv[i], "--strict")) {
+            strict = 1;
         } else if (argv[i][0] == '-') {
             free(inputs);
             return bad("merge: unexpected argument '%s' (usage: merge FILE.csv... --out "
-                       "MERGED.csv)", argv[i]);
+                       "MERGED.csv [--strict])", argv[i]);
         } else {
             inputs[n++] = argv[i];
         }
@@ -138,7 +140,7 @@ int cs_cmd_merge(int argc, char **argv)
     if (!out)
         rc = bad("merge needs --out MERGED.csv (e.g. merge DIR/tasks/*/results.csv --out "
                  "DIR/results.csv)");
-    else if ((rc = cs_merge_files(stdout, inputs, n, out, &e)) < 0)
+    else if ((rc = cs_merge_files(stdout, inputs, n, out, strict, &e)) < 0)
         rc = die(&e);
     free(inputs);
     return rc;

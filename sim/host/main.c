@@ -40,8 +40,9 @@ static const struct {
             "                                run a sweep; rows go to DIR/results.csv\n"
             "  run SCENARIO.xml --emit slurm|parallel [--out DIR] [--only ...] [--entry CMD]\n"
             "                                one task per case: DIR/collsim.sbatch or DIR/jobs.txt\n"},
-    {"merge", "  merge DIR/tasks/*/results.csv --out DIR/results.csv\n"
-              "                                join the tasks' results\n"},
+    {"merge", "  merge DIR/tasks/*/results.csv --out DIR/results.csv [--strict]\n"
+              "                                join the tasks' results (--strict: a task\n"
+              "                                without rows is an error)\n"},
     {"check", "  check RESULTS.csv [--baseline BASE.csv [--rtol X] [--strict] [--update]]\n"
               "        [--scenario FILE.xml]   compare with a baseline; check expectations\n"},
     {"report", "  report RESULTS.csv [--out DIR] [--focus ALG] [--baseline ALG]\n"
