@@ -237,3 +237,68 @@ int cs_baseline_update(FILE *f, const char *results, const char *baseline, cs_er
     free(res);
     return rc;
 }
+
+size_t cs_results_dup_keys(const cs_result *rows, size_t n, char *example, size_t len)
+{
+    const cs_result **v = cs_sort_by_key(rows, n);
+    size_t keys = 0;
+    if (len)
+        example[0] = 0;
+    for (size_t i = 1; i < n; i++)
+        if (!cs_key_cmp(v[i - 1], v[i]) && (i < 2 || cs_key_cmp(v[i - 2], v[i - 1]))) {
+            if (!keys++ && len)
+                cs_key_format(v[i], example, len);
+        }
+    free(v);
+    return keys;
+}
+
+int cs_results_refuse_dups(const char *path, const cs_result *rows, size_t n, cs_err *err)
+{
+    char key[512];
+    size_t keys = cs_results_dup_keys(rows, n, key, sizeof key);
+    if (!keys)
+        return 0;
+    return cs_fail(err, "%s holds %zu (case, size) key%s more than once (e.g. %s): a results "
+                        "file holds one row per case and size, so it was written by two sweeps "
+                        "at once or joined twice. `collsim repair %s` keeps one row per key (a "
+                        "passing one first) and saves the file as it was beside it",
+                   path, keys, keys > 1 ? "s" : "", key, path);
+}
+
+/* A row's claim to be the one kept: ok first, then file order (lower is better). */
+static int keep_before(const cs_result *a, const cs_result *b)
+{
+    int aok = !strcmp(a->status, "ok"), bok = !strcmp(b->status, "ok");
+    return aok != bok ? aok : a < b;
+}
+
+size_t cs_results_dedupe(cs_result *rows, size_t n, FILE *log)
+{
+    const cs_result **v = cs_sort_by_key(rows, n);
+    char *drop = calloc(n ? n : 1, 1);
+    for (size_t i = 0; i < n;) {
+        size_t j = i, best = i;
+        while (j < n && !cs_key_cmp(v[i], v[j])) {
+            if (keep_before(v[j], v[best]))
+                best = j;
+            j++;
+        }
+        for (size_t k = i; k < j; k++)
+            if (k != best) {
+                char key[512];
+                cs_key_format(v[k], key, sizeof key);
+                fprintf(log, "  dropped %s: %s%s%s\n", key, v[k]->status, v[k]->note[0] ? ": " : "",
+                        v[k]->note);
+                drop[v[k] - rows] = 1;
+            }
+        i = j;
+    }
+    free(v);
+    size_t keep = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!drop[i])
+            rows[keep++] = rows[i];
+    free(drop);
+    return keep;
+}

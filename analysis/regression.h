@@ -21,6 +21,17 @@ const cs_result **cs_sort_by_key(const cs_result *rows, size_t n);
 /* Copies of the rows v points to, in that order (caller frees). */
 cs_result *cs_rows_copy(const cs_result *const *v, size_t n);
 
+/* How many keys rows holds more than once (a results file holds one row per
+ * case and size); the first of them, in key order, formatted into example. */
+size_t cs_results_dup_keys(const cs_result *rows, size_t n, char *example, size_t len);
+/* The refusal of a file with such keys, naming it, the count, an example and
+ * the repair: 0 when every key is given once, else -1 (err). */
+int cs_results_refuse_dups(const char *path, const cs_result *rows, size_t n, cs_err *err);
+/* Keeps one row per key, in file order: an ok row if the key has one, else
+ * its first row. Each dropped row is printed to log (key, status, note).
+ * Returns how many rows remain (the first ones of rows). */
+size_t cs_results_dedupe(cs_result *rows, size_t n, FILE *log);
+
 typedef struct {
     double rtol;  /* relative tolerance on avg, min and max (0: bit for bit) */
     int strict;   /* cases added against the baseline fail too */

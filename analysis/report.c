@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "regression.h"
 #include "report_int.h"
 
 /* NAME or COLLECTIVE/NAME, as in the results' algorithm column. */
@@ -211,6 +212,11 @@ int cs_report(const cs_report_opts *o, char *md_path, size_t md_len, cs_err *err
     r.err = err;
     if (cs_results_read(o->results, &r.rows, &r.n, err))
         return -1;
+    /* a case given twice would be drawn twice and could win against itself */
+    if (cs_results_refuse_dups(o->results, r.rows, r.n, err)) {
+        free(r.rows);
+        return -1;
+    }
     label_levels(&r);
     int rc = -1;
     build_groups(&r);

@@ -376,6 +376,57 @@ TEST(Merge, ADuplicateCaseIsReportedAndNothingWritten)
     EXPECT_EQ(fopen((d / "m.csv").c_str(), "r"), nullptr);
 }
 
+// A file holding a case twice (two sweeps at once, or a file joined twice) is
+// refused by report, naming the key and the repair; `repair` keeps one row per
+// key, a passing one before a failed one whatever their order, the first of
+// equals, and keeps the file as it was beside it.
+TEST(Repair, KeepsOneRowPerKeyPassingFirstAndKeepsTheOriginal)
+{
+    TempDir d;
+    auto all = base_rows();
+    cs_result broken = all[0];
+    snprintf(broken.status, sizeof broken.status, "error");
+    snprintf(broken.note, sizeof broken.note, "smpirun exited with 0: no error output");
+    cs_result later = all[1];
+    later.avg_us = 99; // a second ring 4 1 B row: the first one stays
+    write(d / "r.csv", {broken, all[0], all[1], later, all[2], all[3]});
+    const std::string before = slurp(d / "r.csv");
+
+    Out rep = cli("report " + d / "r.csv" + " --out " + d / "rep");
+    EXPECT_EQ(rep.code, 2) << rep.text;
+    EXPECT_NE(rep.text.find(d / "r.csv" + " holds 2 (case, size) keys more than once (e.g. "
+                                          "yahoo sequential np=4 allgather/bruck byte check 1 B)"),
+              std::string::npos)
+        << rep.text;
+    EXPECT_NE(rep.text.find("`collsim repair " + d / "r.csv" + "`"), std::string::npos) << rep.text;
+
+    Out o = cli("repair " + d / "r.csv");
+    ASSERT_EQ(o.code, 0) << o.text;
+    EXPECT_NE(o.text.find("dropped yahoo sequential np=4 allgather/bruck byte check 1 B: error: "
+                          "smpirun exited with 0: no error output"),
+              std::string::npos)
+        << o.text;
+    EXPECT_NE(o.text.find("2 cases were given more than once; kept one row each"), std::string::npos)
+        << o.text;
+    EXPECT_EQ(slurp(d / "r.csv.orig"), before);
+    auto kept = read(d / "r.csv");
+    ASSERT_EQ(kept.size(), 4u);
+    for (auto &r : kept)
+        EXPECT_STREQ(r.status, "ok") << r.algorithm;
+    for (auto &r : kept) {
+        if (std::string(r.algorithm) == "ring" && r.bytes == 1) {
+            EXPECT_EQ(r.avg_us, all[1].avg_us);
+        }
+    }
+    EXPECT_EQ(cli("report " + d / "r.csv" + " --out " + d / "rep").code, 0);
+    // a second repair has nothing to do and keeps no second copy
+    Out again = cli("repair " + d / "r.csv");
+    EXPECT_EQ(again.code, 0) << again.text;
+    EXPECT_NE(again.text.find("every case is given once (4 rows); nothing to repair"),
+              std::string::npos) << again.text;
+    EXPECT_EQ(fopen((d / "r.csv.orig.1").c_str(), "r"), nullptr);
+}
+
 // The tasks of an emitted sweep (tests/data/scaleout-small.xml: 4 cases) that
 // no input brings a row of are named, from the job list --emit wrote beside
 // them; --strict makes them fail the merge.

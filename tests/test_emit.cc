@@ -277,6 +277,24 @@ TEST(Emit, BadUseIsAOneLineError)
     }
 }
 
+// `run` of the small scenario into out, in the background, as the leader of
+// its own process group (so that a signal to -pid reaches its cases too).
+pid_t start_sweep(const std::string &out)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        if (!freopen("/dev/null", "w", stdout))
+            _exit(127);
+        execl(COLLSIM_CLI_PATH, COLLSIM_CLI_PATH, "run", scen.c_str(), "-j", "1", "--out",
+              out.c_str(), (char *)nullptr);
+        _exit(127);
+    }
+    if (pid > 0)
+        setpgid(pid, pid);
+    return pid;
+}
+
 // The runner is killed (SIGKILL to its process group; each case in flight has
 // a group of its own) once its first case is in the file; a torn line, as a kill inside a write would
 // leave, is appended; --resume then finishes the sweep. The file must hold
@@ -287,17 +305,8 @@ TEST(Resume, AKilledSweepLosesAndDuplicatesNothing)
     Out direct = cli("run " + scen + " -j 1 --out " + d / "direct");
     ASSERT_EQ(direct.code, 0) << direct.text;
     const std::string csv = d / "killed/results.csv";
-    pid_t pid = fork();
+    pid_t pid = start_sweep(d / "killed");
     ASSERT_GE(pid, 0);
-    if (pid == 0) {
-        setpgid(0, 0);
-        if (!freopen("/dev/null", "w", stdout))
-            _exit(127);
-        execl(COLLSIM_CLI_PATH, COLLSIM_CLI_PATH, "run", scen.c_str(), "-j", "1", "--out",
-              (d / "killed").c_str(), (char *)nullptr);
-        _exit(127);
-    }
-    setpgid(pid, pid);
     size_t lines = 0;
     for (int i = 0; i < 60000 && lines < 3; i++) { // header + the 2 rows of one case
         usleep(1000);
@@ -345,6 +354,110 @@ TEST(Resume, AKilledSweepLosesAndDuplicatesNothing)
     EXPECT_EQ(got, want); // the same keys and bit-identical predicted times
     tw_free_rows(a);
     tw_free_rows(b);
+}
+
+// Two sweeps on one directory: while the first holds it (stopped with
+// SIGSTOP once it has taken the directory, so the second surely starts while
+// it runs), a second `run`, with or without --resume, exits 2 naming the first
+// one's pid and writes nothing; the first then ends with every key once.
+TEST(Resume, ASecondSweepOnTheSameDirectoryIsRefusedAndNothingIsDoubled)
+{
+    TempDir d;
+    const std::string out = d / "shared";
+    pid_t pid = start_sweep(out);
+    ASSERT_GE(pid, 0);
+    const std::string held = "pid " + std::to_string(pid) + "\n", owner = "pid " + std::to_string(pid) + " on ";
+    for (int i = 0; i < 30000 && slurp(out + "/sweep.lock").find(held) == std::string::npos; i++)
+        usleep(1000);
+    kill(-pid, SIGSTOP);
+    ASSERT_NE(slurp(out + "/sweep.lock").find(held), std::string::npos) << "the sweep never started";
+    const std::string before = slurp(out + "/results.csv");
+    for (const char *extra : {" --resume", "", " --force"}) {
+        Out o = cli("run " + scen + " -j 1 --out " + out + extra);
+        EXPECT_EQ(o.code, 2) << extra << "\n" << o.text;
+        EXPECT_NE(o.text.find(out + " is being written by another sweep: " + owner), std::string::npos)
+            << extra << "\n" << o.text;
+        EXPECT_NE(o.text.find("run " + scen + " -j 1 --out " + out + ")"), std::string::npos) << o.text;
+    }
+    EXPECT_EQ(slurp(out + "/results.csv"), before) << "the refused sweeps wrote to the file";
+    kill(-pid, SIGCONT);
+    int st;
+    waitpid(pid, &st, 0);
+    ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    size_t rows;
+    auto cases = cases_in(out + "/results.csv", &rows);
+    EXPECT_EQ(rows, 8u);
+    EXPECT_EQ(cases.size(), 4u);
+    for (auto &c : cases)
+        EXPECT_EQ(cases.count(c), 1u) << c.first << " " << c.second;
+    // the lock went with the sweep: the directory is free again
+    Out r = cli("run " + scen + " -j 1 --out " + out + " --resume");
+    EXPECT_EQ(r.code, 0) << r.text;
+    EXPECT_NE(r.text.find("(4 already recorded)"), std::string::npos) << r.text;
+}
+
+// The directory records the scenario that wrote it (name, file, content
+// hash): --resume refuses another scenario's directory, and a changed
+// scenario file unless --accept-changes; --force starts the other one afresh.
+TEST(Resume, RefusesAnotherScenarioOrAChangedOne)
+{
+    TempDir d;
+    std::string text = slurp(scen);
+    const std::string mine = d / "mine.xml", other = d / "other.xml", out = d / "out";
+    std::ofstream(mine) << text;
+    std::string renamed = text;
+    const std::string from = "name=\"scaleout-small\"";
+    renamed.replace(renamed.find(from), from.size(), "name=\"another-sweep\"");
+    std::ofstream(other) << renamed;
+    ASSERT_EQ(cli("run " + mine + " -j 1 --out " + out).code, 0);
+    std::string id = slurp(out + "/scenario.id");
+    EXPECT_NE(id.find("\nname scaleout-small\nfile " + mine + "\nhash "), std::string::npos) << id;
+
+    Out o = cli("run " + other + " -j 1 --out " + out + " --resume");
+    EXPECT_EQ(o.code, 2) << o.text;
+    EXPECT_NE(o.text.find(out + " holds the results of scenario 'scaleout-small' (" + mine +
+                          "), not of 'another-sweep' (" + other + "): --resume would mix"),
+              std::string::npos) << o.text;
+
+    std::ofstream(mine, std::ios::app) << "<!-- edited -->\n";
+    o = cli("run " + mine + " -j 1 --out " + out + " --resume");
+    EXPECT_EQ(o.code, 2) << o.text;
+    EXPECT_NE(o.text.find(mine + " changed since " + out + "'s results were written (content hash "),
+              std::string::npos) << o.text;
+    EXPECT_NE(o.text.find("Add --accept-changes to resume anyway"), std::string::npos) << o.text;
+    o = cli("run " + mine + " -j 1 --out " + out + " --resume --accept-changes");
+    EXPECT_EQ(o.code, 0) << o.text;
+    EXPECT_NE(o.text.find("(4 already recorded)"), std::string::npos) << o.text;
+    std::string old_hash = id.substr(id.find("\nhash ") + 6, 16);
+    EXPECT_NE(slurp(out + "/scenario.id").find("\nearlier " + old_hash + "\n"), std::string::npos)
+        << slurp(out + "/scenario.id");
+    EXPECT_EQ(cli("run " + mine + " -j 1 --out " + out + " --resume").code, 0); // now recorded
+
+    o = cli("run " + other + " -j 1 --out " + out + " --force");
+    EXPECT_EQ(o.code, 0) << o.text;
+    EXPECT_NE(slurp(out + "/scenario.id").find("\nname another-sweep\n"), std::string::npos);
+}
+
+// --resume refuses a file that holds a key twice (as two sweeps at once left
+// before the lock existed) and names `repair`; after it the sweep resumes.
+TEST(Resume, RefusesDuplicateKeysUntilRepaired)
+{
+    TempDir d;
+    const std::string out = d / "out", csv = out + "/results.csv";
+    ASSERT_EQ(cli("run " + scen + " -j 1 --out " + out).code, 0);
+    std::string text = slurp(csv);
+    size_t first = text.find('\n') + 1, second = text.find('\n', first) + 1;
+    std::ofstream(csv, std::ios::app) << text.substr(first, second - first);
+    Out o = cli("run " + scen + " -j 1 --out " + out + " --resume");
+    EXPECT_EQ(o.code, 2) << o.text;
+    EXPECT_NE(o.text.find(csv + " holds 1 (case, size) key more than once"), std::string::npos)
+        << o.text;
+    EXPECT_EQ(cli("repair " + csv).code, 0);
+    o = cli("run " + scen + " -j 1 --out " + out + " --resume");
+    EXPECT_EQ(o.code, 0) << o.text;
+    size_t rows;
+    cases_in(csv, &rows);
+    EXPECT_EQ(rows, 8u);
 }
 
 // A size that cannot fit the sweep's memory even alone is recorded as an

@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cs_error.h"
 #include "expect_points.h"
 #include "merge.h"
+#include "outdir.h"
 #include "regression.h"
 #include "scenario.h"
 
@@ -143,5 +145,59 @@ int cs_cmd_merge(int argc, char **argv)
     else if ((rc = cs_merge_files(stdout, inputs, n, out, strict, &e)) < 0)
         rc = die(&e);
     free(inputs);
+    return rc;
+}
+
+/* The first of PATH.orig, PATH.orig.1, ... that does not exist. */
+static void free_name(const char *path, char *out, size_t len)
+{
+    struct stat st;
+    snprintf(out, len, "%s.orig", path);
+    for (int k = 1; !stat(out, &st); k++)
+        snprintf(out, len, "%s.orig.%d", path, k);
+}
+
+int cs_cmd_repair(int argc, char **argv)
+{
+    if (argc != 1 || argv[0][0] == '-')
+        return bad("repair takes one results file: repair DIR/results.csv");
+    const char *path = argv[0];
+    cs_err e;
+    /* the directory's lock: a sweep still writing the file must end first */
+    char dir[2048];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    else
+        snprintf(dir, sizeof dir, ".");
+    int lock = cs_outdir_lock(dir, &e);
+    if (lock < 0)
+        return die(&e);
+    cs_result *rows;
+    size_t n;
+    int rc = 0;
+    if (cs_results_read(path, &rows, &n, &e)) {
+        close(lock);
+        return die(&e);
+    }
+    size_t keys = cs_results_dup_keys(rows, n, NULL, 0);
+    if (!keys) {
+        printf("%s: every case is given once (%zu rows); nothing to repair\n", path, n);
+    } else {
+        char orig[2100];
+        free_name(path, orig, sizeof orig);
+        size_t keep = cs_results_dedupe(rows, n, stdout);
+        if (rename(path, orig))
+            rc = bad("repair: cannot keep %s as %s: %s", path, orig, strerror(errno));
+        else if (cs_results_write_file(path, rows, keep, &e))
+            rc = die(&e);
+        else
+            printf("%s: %zu cases were given more than once; kept one row each (a passing one "
+                   "first), dropped %zu rows (listed above); the file as it was is %s\n",
+                   path, keys, n - keep, orig);
+    }
+    free(rows);
+    close(lock);
     return rc;
 }

@@ -1,4 +1,4 @@
-/* The `check` and `merge` commands of the CLI (main.c dispatches to them):
+/* The `check`, `merge` and `repair` commands of the CLI (main.c dispatches to them):
  * argument handling only; the work is in analysis/regression.c, expect.c and
  * merge.c. Exit codes: 0 passed, 1 a check failed, 2 bad input. */
 #ifndef COLLSIM_CLI_CHECK_H
@@ -6,5 +6,8 @@
 
 int cs_cmd_check(int argc, char **argv);
 int cs_cmd_merge(int argc, char **argv);
+/* repair RESULTS.csv: one row per case (cs_results_dedupe), the file as it
+ * was kept as RESULTS.csv.orig; refused while a sweep holds the directory. */
+int cs_cmd_repair(int argc, char **argv);
 
 #endif

@@ -14,6 +14,7 @@
 #include "cli_report.h"
 #include "cs_error.h"
 #include "emit.h"
+#include "outdir.h"
 #include "platform.h"
 #include "registry.h"
 #include "runner.h"
@@ -35,14 +36,18 @@ static const struct {
     {"list", "  list algorithms|platforms     what can be simulated\n"},
     {"bench", "  bench --platform NAME|FILE --np N --alg NAME [--sizes LIST] [options]\n"
               "                                one simulated run, OSU-style table; options:\n"},
-    {"run", "  run SCENARIO.xml [--out DIR] [-j N] [--resume] [--force] [--memory SIZE]\n"
-            "        [--only KEY=VALUE,...] [--case K]\n"
-            "                                run a sweep; rows go to DIR/results.csv\n"
+    {"run", "  run SCENARIO.xml [--out DIR] [-j N] [--resume [--accept-changes]] [--force]\n"
+            "        [--memory SIZE] [--only KEY=VALUE,...] [--case K]\n"
+            "                                run a sweep; rows go to DIR/results.csv (one\n"
+            "                                sweep at a time per DIR; --accept-changes: resume\n"
+            "                                although the scenario file changed)\n"
             "  run SCENARIO.xml --emit slurm|parallel [--out DIR] [--only ...] [--entry CMD]\n"
             "                                one task per case: DIR/collsim.sbatch or DIR/jobs.txt\n"},
     {"merge", "  merge DIR/tasks/*/results.csv --out DIR/results.csv [--strict]\n"
               "                                join the tasks' results (--strict: a task\n"
               "                                without rows is an error)\n"},
+    {"repair", "  repair RESULTS.csv            keep one row per case (a passing one first);\n"
+               "                                the file as it was is kept as RESULTS.csv.orig\n"},
     {"check", "  check RESULTS.csv [--baseline BASE.csv [--rtol X] [--strict] [--update]]\n"
               "        [--scenario FILE.xml]   compare with a baseline; check expectations\n"},
     {"report", "  report RESULTS.csv [--out DIR] [--focus ALG] [--baseline ALG]\n"
@@ -290,19 +295,27 @@ static int keep_previous(const char *dir)
     struct stat st;
     if (stat(dir, &st))
         return 0;
+    /* not while a sweep writes it: its lock moves with the directory */
+    cs_err e;
+    int lock = cs_outdir_lock(dir, &e);
+    if (lock < 0) {
+        fprintf(stderr, "collsim: demo: %s\n", e.msg);
+        return -1;
+    }
     char kept[1100];
     for (int k = 1;; k++) {
         snprintf(kept, sizeof kept, "%s.%d", dir, k);
         if (stat(kept, &st))
             break;
     }
-    if (rename(dir, kept)) {
+    int rc = rename(dir, kept);
+    if (rc)
         fprintf(stderr, "collsim: demo: cannot keep the previous %s as %s: %s\n", dir, kept,
                 strerror(errno));
-        return -1;
-    }
-    printf("# the previous %s is kept as %s\n", dir, kept);
-    return 0;
+    else
+        printf("# the previous %s is kept as %s\n", dir, kept);
+    close(lock);
+    return rc ? -1 : 0;
 }
 
 static int cmd_run(int argc, char **argv, int demo)
@@ -341,6 +354,7 @@ static int cmd_run(int argc, char **argv, int demo)
         }
         else if (!strcmp(a, "--resume")) o.resume = 1;
         else if (!strcmp(a, "--force")) o.force = 1;
+        else if (!strcmp(a, "--accept-changes")) o.accept_changes = 1;
         else if (a[0] != '-' && !scenario) scenario = a;
         else {
             fprintf(stderr, "collsim: run: unexpected argument '%s' (collsim run --help lists "
@@ -350,6 +364,11 @@ static int cmd_run(int argc, char **argv, int demo)
     }
     if (!scenario) {
         fprintf(stderr, "collsim: run needs a scenario file (e.g. scenarios/quickstart.xml)\n");
+        return 2;
+    }
+    if (o.accept_changes && !o.resume) {
+        fprintf(stderr, "collsim: run: --accept-changes goes with --resume (a fresh sweep "
+                        "records the scenario as it is)\n");
         return 2;
     }
     cs_emit_kind kind = CS_EMIT_PARALLEL;
@@ -412,6 +431,8 @@ int main(int argc, char **argv)
         return cs_cmd_check(argc - 2, argv + 2);
     if (!strcmp(cmd, "merge"))
         return cs_cmd_merge(argc - 2, argv + 2);
+    if (!strcmp(cmd, "repair"))
+        return cs_cmd_repair(argc - 2, argv + 2);
     if (!strcmp(cmd, "report"))
         return cs_cmd_report(argc - 2, argv + 2);
     if (!strcmp(cmd, "postal"))
@@ -419,6 +440,6 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "calibrate"))
         return cs_cmd_calibrate(argc - 2, argv + 2);
     fprintf(stderr, "collsim: unknown command '%s' (valid: demo, test, list, bench, run, check, "
-                    "merge, report, postal, calibrate, help)\n", cmd);
+                    "merge, repair, report, postal, calibrate, help)\n", cmd);
     return 2;
 }

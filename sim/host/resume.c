@@ -165,7 +165,11 @@ int open_results(const cs_run_opts *o, const cs_caselist *list, char *csv_path,
         exists = st.st_size > 0; /* killed before the header: start afresh */
     }
     if (exists && o->resume) {
-        if (cs_results_read(csv_path, &old, &nold, err)) {
+        /* rows given twice (two sweeps at once, before the lock existed) are
+         * not resumed over: which of them holds is the user's call (repair) */
+        if (cs_results_read(csv_path, &old, &nold, err) ||
+            cs_results_refuse_dups(csv_path, old, nold, err)) {
+            free(old);
             return -1;
         }
         if (drop_error_rows(csv_path, old, &nold, list->v, list->n, err)) {

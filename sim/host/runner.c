@@ -14,6 +14,7 @@
 #include "best.h"
 #include "bench_case.h"
 #include "expect_points.h"
+#include "outdir.h"
 #include "progress.h"
 #include "resume.h"
 #include "regression.h"
@@ -423,9 +424,20 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
     cs_caselist list;
     if (cs_expand_cases(s, o, &list, err))
         return -1;
-    sweep w = {.o = o, .cases = list.v, .ncases = list.n};
-    if (mkdirs(o->out_dir, err) ||
-        (w.csv = open_results(o, &list, w.csv_path, &w.old, &w.nold, err)) < 0) {
+    sweep w = {.o = o, .cases = list.v, .ncases = list.n, .csv = -1};
+    /* the directory is this sweep's until it ends: its lock first, then the
+     * scenario record is checked before results.csv is touched */
+    cs_outdir_record rec;
+    int lock = -1;
+    if (mkdirs(o->out_dir, err) || (lock = cs_outdir_lock(o->out_dir, err)) < 0 ||
+        cs_outdir_check(o->out_dir, s, o->resume, o->accept_changes, &rec, err) ||
+        (w.csv = open_results(o, &list, w.csv_path, &w.old, &w.nold, err)) < 0 ||
+        cs_outdir_record_write(o->out_dir, &rec, err)) {
+        if (w.csv >= 0)
+            close(w.csv);
+        if (lock >= 0)
+            close(lock);
+        free(w.old);
         cs_caselist_free(&list);
         return -1;
     }
@@ -450,5 +462,6 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
     free(w.slots);
     cs_caselist_free(&list);
     free(w.old);
+    close(lock);
     return rc ? -1 : w.failed || expect_failed ? 1 : 0;
 }

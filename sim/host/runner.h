@@ -12,6 +12,9 @@ typedef struct {
     int jobs;
     int resume; /* skip cases already recorded in OUT/results.csv */
     int force;  /* start a fresh results.csv even if one exists */
+    /* --accept-changes: resume although the scenario file changed since the
+     * directory's results were written (outdir.h) */
+    int accept_changes;
     const char *only; /* --only KEY=VALUE,...: run the matching cases (select.h) */
     int pick_case;    /* --case: run case case_index of the expansion alone */
     long case_index;
