@@ -57,16 +57,16 @@ int cs_scenario_expect_check(FILE *f, const cs_scenario *s, const cs_result *row
         return 0;
     /* a file written before <region> stopped sweeping the algorithms that
      * take no region: read as `run --resume` would make it (region_rows.h) */
-    size_t stale = 0;
-    while (stale < n && !cs_row_region_stale(&rows[stale]))
-        stale++;
-    if (stale < n) {
+    size_t first = 0;
+    while (first < n && !cs_row_region_stale(&rows[first]))
+        first++;
+    if (first < n) {
         cs_result *copy = cs_xmalloc(n * sizeof *copy);
         memcpy(copy, rows, n * sizeof *copy);
         char names[512];
         cs_rows_stale_algorithms(copy, n, names, sizeof names);
         size_t dropped, m = n;
-        stale = cs_rows_clear_stale_regions(copy, &m, &dropped);
+        size_t stale = cs_rows_clear_stale_regions(copy, &m, &dropped);
         fprintf(f, "# %zu row%s of algorithms that take no region (%s) carry a region level "
                    "(written before <region> stopped sweeping them): read once each at "
                    "region \"\"\n",
