@@ -135,6 +135,12 @@ TEST(Scenario, RegionLevelsSweepOnlyTheAlgorithmsThatTakeARegion)
     n0 = tw_expand((data + "/good.xml").c_str(), nullptr, regions, sizeof regions, err, sizeof err);
     EXPECT_EQ(n0, 24) << err;
     EXPECT_EQ(std::string(regions).find_first_not_of(' '), std::string::npos) << regions;
+    EXPECT_EQ(tw_expand((data + "/good.xml").c_str(), "region=node", regions, sizeof regions, err,
+                        sizeof err),
+              -1);
+    EXPECT_NE(std::string(err).find("region=node (valid: none: the scenario does not set it)"),
+              std::string::npos)
+        << err;
 }
 
 // Each scenario list refuses a value given twice (it would run the same cases

@@ -153,7 +153,8 @@ int cs_select_only(const char *only, cs_case *cases, size_t *n, cs_err *err)
             char valid[2048];
             values_of(cases, *n, t[i].key, valid, sizeof valid);
             rc = cs_fail(err, "--only %s: no case of the scenario has %s=%s (valid: %s)", only,
-                         KEY(t[i].key), t[i].value, valid);
+                         KEY(t[i].key), t[i].value, valid[0] ? valid : "none: the scenario does "
+                                                                     "not set it");
         }
     }
     size_t kept = 0;
