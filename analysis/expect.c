@@ -11,10 +11,15 @@ static int cmp_probe(const void *key, const void *elem)
     return cs_key_cmp((const cs_result *)key, *(const cs_result *const *)elem);
 }
 
-static const cs_result *find(const cs_result **sorted, size_t n, cs_result *probe, const char *alg)
+/* alg's row at the point (at region "" when the algorithm takes none) */
+static const cs_result *find(const cs_result **sorted, size_t n, const cs_result *point,
+                             const char *alg, int no_region)
 {
-    snprintf(probe->algorithm, sizeof probe->algorithm, "%s", alg);
-    const cs_result *const *hit = bsearch(probe, sorted, n, sizeof *sorted, cmp_probe);
+    cs_result probe = *point;
+    snprintf(probe.algorithm, sizeof probe.algorithm, "%s", alg);
+    if (no_region)
+        probe.region[0] = '\0';
+    const cs_result *const *hit = bsearch(&probe, sorted, n, sizeof *sorted, cmp_probe);
     return hit ? *hit : NULL;
 }
 
@@ -58,8 +63,8 @@ static int check_one(FILE *f, const char *path, const cs_expect_points *x,
     char closest_text[512] = "", failures[SHOW_FAILED][512];
     for (size_t i = 0; i < x->npoints; i++) {
         cs_result probe = x->points[i];
-        const cs_result *a = find(sorted, n, &probe, x->faster);
-        const cs_result *b = find(sorted, n, &probe, x->than);
+        const cs_result *a = find(sorted, n, &probe, x->faster, x->faster_no_region);
+        const cs_result *b = find(sorted, n, &probe, x->than, x->than_no_region);
         points++;
         if ((!a || !b) && partial) {
             skipped++;

@@ -11,7 +11,10 @@
 
 /* One expectation: A's average time is below B's by at least by_pct percent
  * of B's at every point. A point is a row key without its algorithm
- * (platform, mapping, ppn, region, np, bytes, collective, dtype, mode). */
+ * (platform, mapping, ppn, region, np, bytes, collective, dtype, mode). An
+ * algorithm that takes no region (faster_no_region, than_no_region) has its
+ * rows at region "" whatever the point's region: loc_bruck at region node
+ * is compared with bruck's one row. */
 typedef struct {
     long line; /* in the scenario file */
     const char *faster, *than;
@@ -19,6 +22,7 @@ typedef struct {
     const char *scope; /* the filters as written */
     cs_result *points;
     size_t npoints;
+    int faster_no_region, than_no_region;
 } cs_expect_points;
 
 /* Prints one line per expectation, PASS, FAIL or SKIP, with the numbers

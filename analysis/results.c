@@ -42,12 +42,33 @@ void cs_result_init(cs_result *r)
     r->nonlocal_total_msgs = r->nonlocal_total_bytes = -1;
 }
 
+static int cmp_alg_region(const void *pa, const void *pb)
+{
+    const cs_result *a = *(const cs_result *const *)pa, *b = *(const cs_result *const *)pb;
+    int c;
+    if ((c = strcmp(a->collective, b->collective)) || (c = strcmp(a->algorithm, b->algorithm)))
+        return c;
+    return strcmp(a->region, b->region);
+}
+
 int cs_results_several_regions(const cs_result *rows, size_t n)
 {
-    for (size_t i = 1; i < n; i++)
-        if (strcmp(rows[i].region, rows[0].region))
-            return 1;
-    return 0;
+    size_t i = 1;
+    while (i < n && !strcmp(rows[i].region, rows[0].region))
+        i++;
+    if (i >= n)
+        return 0; /* one region for all (the common case, no sort) */
+    const cs_result **v = cs_xmalloc(n * sizeof *v);
+    for (i = 0; i < n; i++)
+        v[i] = &rows[i];
+    qsort(v, n, sizeof *v, cmp_alg_region);
+    int several = 0;
+    for (i = 1; i < n && !several; i++)
+        several = !strcmp(v[i]->collective, v[i - 1]->collective) &&
+                  !strcmp(v[i]->algorithm, v[i - 1]->algorithm) &&
+                  strcmp(v[i]->region, v[i - 1]->region);
+    free(v);
+    return several;
 }
 
 const char *cs_result_alg_label(const cs_result *x, int several, char *buf, size_t len)

@@ -46,9 +46,11 @@ typedef struct {
  * "not measured" counters). */
 void cs_result_init(cs_result *r);
 
-/* Whether the rows hold more than one region level. Then an algorithm run at
- * two levels is two competitors, and reports and `run`'s best-algorithm table
- * name each ALG@LEVEL (cs_result_alg_label); otherwise plain ALG. */
+/* Whether an algorithm runs at more than one region level in the rows. Then
+ * it is two competitors, and reports and `run`'s best-algorithm table name
+ * each ALG@LEVEL (cs_result_alg_label; a row without region, e.g. an
+ * algorithm that takes none, stays ALG); otherwise every name is plain ALG,
+ * as with one level (loc_bruck at node beside bruck without region). */
 int cs_results_several_regions(const cs_result *rows, size_t n);
 /* x's algorithm as those name it: ALG@LEVEL when `several` and x has a
  * region, else ALG (then x->algorithm itself, not buf). */

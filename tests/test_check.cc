@@ -548,6 +548,50 @@ TEST(Expect, ATieIsNotFaster)
         << o.text;
 }
 
+// An algorithm that takes no region (bruck, native:ompi) has one case per
+// point whatever <region> lists, recorded without region: an expectation
+// reads it at region "" beside loc_bruck at each level (2 points), and one of
+// two such algorithms is one point, not one per level. A file written before
+// (bruck once per level, each row carrying the level) reads the same.
+TEST(Expect, AlgorithmsWithoutRegionAreReadAtTheEmptyRegion)
+{
+    TempDir d;
+    std::string scen = data + "/region-expect.xml";
+    auto quartz = [](const char *alg, const char *region, double avg) {
+        cs_result r = row(alg, 16, 8, avg);
+        snprintf(r.platform, sizeof r.platform, "quartz");
+        snprintf(r.region, sizeof r.region, "%s", region);
+        snprintf(r.dtype, sizeof r.dtype, "int");
+        snprintf(r.mode, sizeof r.mode, "fold");
+        r.ppn = 4;
+        r.iterations = 1;
+        return r;
+    };
+    write(d / "new.csv", {quartz("bruck", "", 10), quartz("loc_bruck", "node", 8),
+                          quartz("loc_bruck", "socket", 9), quartz("native:ompi", "", 12)});
+    write(d / "old.csv", {quartz("bruck", "node", 10), quartz("bruck", "socket", 10),
+                          quartz("loc_bruck", "node", 8), quartz("loc_bruck", "socket", 9),
+                          quartz("native:ompi", "node", 12), quartz("native:ompi", "socket", 12)});
+    std::vector<std::string> want = {
+        "PASS " + scen + ":16: loc_bruck faster than bruck (every point): 2 of 2 points pass; "
+        "closest: quartz sequential ppn=4 region=socket np=16 8 B: loc_bruck 9.00 us vs bruck "
+        "10.00 us (10.0% faster)",
+        "PASS " + scen + ":17: bruck faster than native:ompi (every point): 1 of 1 points pass; "
+        "closest: quartz sequential ppn=4 np=16 8 B: bruck 10.00 us vs native:ompi 12.00 us "
+        "(16.7% faster)"};
+    Out now = cli("check " + d / "new.csv" + " --scenario " + scen);
+    EXPECT_EQ(now.code, 0) << now.text;
+    EXPECT_EQ(verdicts(now.text), want) << now.text;
+    Out old = cli("check " + d / "old.csv" + " --scenario " + scen);
+    EXPECT_EQ(old.code, 0) << old.text;
+    EXPECT_EQ(verdicts(old.text), want) << old.text;
+    EXPECT_EQ(lines_with(old.text, {"# 4 rows of algorithms that take no region (bruck, "
+                                    "native:ompi) carry a region level"})
+                  .size(),
+              1u)
+        << old.text;
+}
+
 TEST(Expect, CasesLeftOutAreSkippedByRunButFailCheck)
 {
     TempDir d;

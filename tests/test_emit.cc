@@ -460,6 +460,60 @@ TEST(Resume, RefusesDuplicateKeysUntilRepaired)
     EXPECT_EQ(rows, 8u);
 }
 
+// A results file written before <region> stopped sweeping the algorithms that
+// take no region holds bruck once per level (node, socket), each row carrying
+// it. --resume recognises those rows as bruck's one case: nothing runs again,
+// the file keeps one bruck row (region cleared, the same time) and says so.
+TEST(Resume, OldRowsOfAnAlgorithmWithoutRegionAreItsOneCase)
+{
+    TempDir d;
+    const std::string sweep = std::string(COLLSIM_TEST_DATA_DIR) + "/region-sweep.xml";
+    const std::string args = " -j 1 --out " + d / "out" + " --only np=16,mapping=sequential";
+    Out first = cli("run " + sweep + args + ",alg=bruck"); // one case, one size
+    ASSERT_EQ(first.code, 0) << first.text;
+    const std::string csv = d / "out/results.csv";
+    cs_result *r;
+    size_t n;
+    char err[2048];
+    ASSERT_EQ(tw_read_results(csv.c_str(), &r, &n, err, sizeof err), 0) << err;
+    ASSERT_EQ(n, 1u) << slurp(csv);
+    EXPECT_STREQ(r[0].region, "") << slurp(csv);
+    double bruck_us = r[0].avg_us;
+    // the file as the old code wrote it: bruck at each level, and loc_bruck's
+    // two cases (their times made up: recorded is recorded)
+    std::vector<cs_result> old;
+    for (const char *alg : {"bruck", "loc_bruck"})
+        for (const char *level : {"node", "socket"}) {
+            old.push_back(r[0]);
+            snprintf(old.back().algorithm, sizeof old.back().algorithm, "%s", alg);
+            snprintf(old.back().region, sizeof old.back().region, "%s", level);
+        }
+    tw_free_rows(r);
+    FILE *f = fopen(csv.c_str(), "w");
+    cs_results_write_header(f);
+    for (auto &x : old)
+        cs_results_write_row(f, &x);
+    fclose(f);
+
+    Out again = cli("run " + sweep + args + " --resume");
+    ASSERT_EQ(again.code, 0) << again.text;
+    EXPECT_NE(again.text.find(csv + ": 2 rows of algorithms that take no region (bruck) carried a "
+                                    "region level"),
+              std::string::npos)
+        << again.text;
+    EXPECT_NE(again.text.find("# 3 cases (3 already recorded)"), std::string::npos) << again.text;
+    ASSERT_EQ(tw_read_results(csv.c_str(), &r, &n, err, sizeof err), 0) << err;
+    std::multiset<std::string> got;
+    for (size_t i = 0; i < n; i++) {
+        got.insert(std::string(r[i].algorithm) + "@" + r[i].region);
+        if (std::string(r[i].algorithm) == "bruck") {
+            EXPECT_EQ(r[i].avg_us, bruck_us);
+        }
+    }
+    tw_free_rows(r);
+    EXPECT_EQ(got, (std::multiset<std::string>{"bruck@", "loc_bruck@node", "loc_bruck@socket"}));
+}
+
 // A size that cannot fit the sweep's memory even alone is recorded as an
 // error naming the need and the limit; the case's other sizes still run. The
 // runner schedules by estimates against its budget, never by what the other

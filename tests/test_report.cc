@@ -432,6 +432,39 @@ TEST(Report, BestTableNamesPpnCollectiveDistributionAndLevel)
     tw_rmtree(dir);
 }
 
+// A scenario's <region> runs an algorithm that takes no region once, without
+// region: beside it a level is named only when an algorithm runs at two
+// (one level: plain names, as before; two: loc_bruck@node, loc_bruck@socket
+// and plain bruck).
+TEST(Report, BestTableNamesALevelOnlyWhenAnAlgorithmRunsAtTwo)
+{
+    char dir[256];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    std::string path = std::string(dir) + "/results.csv";
+    auto write = [&](const char *rows) {
+        FILE *f = fopen(path.c_str(), "w");
+        fputs("platform,mapping,np,ppn,collective,algorithm,region,dtype,mode,dist,seed,bytes,"
+              "avg_us,min_us,max_us,iterations,status\n",
+              f);
+        fputs(rows, f);
+        fclose(f);
+    };
+    write("quartz,sequential,16,4,allgather,bruck,,int,fold,,0,8,10,10,10,1,ok\n"
+          "quartz,sequential,16,4,allgather,loc_bruck,node,int,fold,,0,8,8,8,8,1,ok\n");
+    std::vector<std::vector<std::string>> rows = best_rows(path);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0], (std::vector<std::string>{"quartz", "sequential", "4", "16", "8", "loc_bruck",
+                                                 "8.00", "bruck", "10.00", "20.00"}));
+    write("quartz,sequential,16,4,allgather,bruck,,int,fold,,0,8,8.5,8.5,8.5,1,ok\n"
+          "quartz,sequential,16,4,allgather,loc_bruck,node,int,fold,,0,8,8,8,8,1,ok\n"
+          "quartz,sequential,16,4,allgather,loc_bruck,socket,int,fold,,0,8,9,9,9,1,ok\n");
+    rows = best_rows(path);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0], (std::vector<std::string>{"quartz", "sequential", "4", "16", "8",
+                                                 "loc_bruck@node", "8.00", "bruck", "8.50", "5.88"}));
+    tw_rmtree(dir);
+}
+
 // Times within a relative 1e-9 of the fastest tie: identical algorithms
 // (native:ompi and recursive_doubling) differ by rounding only. A tie names
 // every tied algorithm in name order (not by a 1e-14 difference), wins no

@@ -74,40 +74,73 @@ TEST(Scenario, ErrorsNameFileLineAndValidChoices)
     }
 }
 
-// <region> is swept like <ppn>: two levels are twice the cases of one, each
-// case carrying its level (what `run` passes to the driver and records)
-TEST(Scenario, RegionListMultipliesTheCases)
+// Each case as ALG@REGION (ALG@ when it has no region), space-separated, in
+// the runner's order; the case count in *n (-1: the error in err).
+std::string cases_of(const std::string &file, const char *only, long *n, char *err, size_t len)
 {
-    char err[4096], one[4096], two[8192];
-    long n1 = tw_expand((data + "/region-one.xml").c_str(), nullptr, one, sizeof one, err, sizeof err);
-    ASSERT_GT(n1, 0) << err;
-    long n2 = tw_expand((data + "/region-sweep.xml").c_str(), nullptr, two, sizeof two, err, sizeof err);
-    ASSERT_EQ(n2, 2 * n1) << err;
-    EXPECT_EQ(n1, 2 * 2 * 2); // mappings x np x algorithms
-    std::string r(two);
-    // region varies inside np, outside the algorithm: node node socket socket ...
-    EXPECT_EQ(r.substr(0, 24), "node node socket socket ") << r;
-    long nodes = 0, sockets = 0;
-    for (size_t at = 0; (at = r.find("node", at)) != std::string::npos; at++)
-        nodes++;
-    for (size_t at = 0; (at = r.find("socket", at)) != std::string::npos; at++)
-        sockets++;
-    EXPECT_EQ(nodes, n1);
-    EXPECT_EQ(sockets, n1);
-    // --only region=...
-    long ns = tw_expand((data + "/region-sweep.xml").c_str(), "region=socket", two, sizeof two,
-                        err, sizeof err);
-    EXPECT_EQ(ns, n1) << err;
-    EXPECT_EQ(tw_expand((data + "/region-sweep.xml").c_str(), "region=rack", two, sizeof two, err,
-                        sizeof err),
+    char algs[8192], regions[8192];
+    std::string path = data + "/" + file;
+    *n = tw_expand_field(path.c_str(), only, CS_F_algorithm, algs, sizeof algs, err, len);
+    if (*n < 0 || tw_expand(path.c_str(), only, regions, sizeof regions, err, len) != *n)
+        return "";
+    std::string out, a = algs, r = regions;
+    for (size_t i = 0, j = 0; i <= a.size() && j <= r.size();) {
+        size_t ai = a.find(' ', i), rj = r.find(' ', j);
+        ai = ai == std::string::npos ? a.size() : ai;
+        rj = rj == std::string::npos ? r.size() : rj;
+        out += (out.empty() ? "" : " ") + a.substr(i, ai - i) + "@" + r.substr(j, rj - j);
+        i = ai + 1;
+        j = rj + 1;
+    }
+    return out;
+}
+
+// <region> is swept like <ppn>, each case carrying its level (what `run`
+// passes to the driver and records), but only for the algorithms that take a
+// region: bruck (no_regions) runs once per point with no region, as `bench`
+// without --region runs it, whatever the levels (issue 16, item 3).
+TEST(Scenario, RegionLevelsSweepOnlyTheAlgorithmsThatTakeARegion)
+{
+    char err[4096];
+    long n1, n2, n0;
+    // region-one: <region>node</region>, algorithms bruck loc_bruck
+    std::string one = cases_of("region-one.xml", nullptr, &n1, err, sizeof err);
+    ASSERT_EQ(n1, 2 * 2 * 2) << err; // mappings x np x algorithms
+    EXPECT_EQ(one.substr(0, 22), "bruck@ loc_bruck@node ") << one;
+    // region-sweep: node socket. Per point bruck once, loc_bruck per level
+    std::string two = cases_of("region-sweep.xml", nullptr, &n2, err, sizeof err);
+    ASSERT_EQ(n2, 2 * 2 * 3) << err << two;
+    std::string point = "bruck@ loc_bruck@node loc_bruck@socket";
+    std::string want = point;
+    for (int i = 1; i < 4; i++)
+        want += " " + point;
+    EXPECT_EQ(two, want);
+    long counted;
+    ASSERT_EQ(tw_scenario((data + "/region-sweep.xml").c_str(), &counted, err, sizeof err), 0);
+    EXPECT_EQ(counted, n2);
+    // --only region=...: the level's cases and those of the algorithms that
+    // take no region (the comparison a level's sweep is for)
+    std::string sock = cases_of("region-sweep.xml", "region=socket", &n2, err, sizeof err);
+    EXPECT_EQ(n2, 2 * 2 * 2) << err;
+    EXPECT_EQ(sock.substr(0, 24), "bruck@ loc_bruck@socket ") << sock;
+    // a level the scenario does not have is still an error, listing the real ones
+    char regions[4096];
+    EXPECT_EQ(tw_expand((data + "/region-sweep.xml").c_str(), "region=rack", regions,
+                        sizeof regions, err, sizeof err),
               -1);
     EXPECT_NE(std::string(err).find("no case of the scenario has region=rack (valid: node, socket)"),
               std::string::npos)
         << err;
     // no <region>: one case each, the driver's default
-    long n0 = tw_expand((data + "/good.xml").c_str(), nullptr, two, sizeof two, err, sizeof err);
+    n0 = tw_expand((data + "/good.xml").c_str(), nullptr, regions, sizeof regions, err, sizeof err);
     EXPECT_EQ(n0, 24) << err;
-    EXPECT_EQ(std::string(two).find_first_not_of(' '), std::string::npos) << two;
+    EXPECT_EQ(std::string(regions).find_first_not_of(' '), std::string::npos) << regions;
+    EXPECT_EQ(tw_expand((data + "/good.xml").c_str(), "region=node", regions, sizeof regions, err,
+                        sizeof err),
+              -1);
+    EXPECT_NE(std::string(err).find("region=node (valid: none: the scenario does not set it)"),
+              std::string::npos)
+        << err;
 }
 
 // Each scenario list refuses a value given twice (it would run the same cases

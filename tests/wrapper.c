@@ -154,9 +154,14 @@ int tw_scenario(const char *path, long *ncases, char *errbuf, size_t errlen)
     cs_err e;
     if (cs_scenario_load(path, &s, &e))
         return fail(&e, errbuf, errlen);
+    /* an algorithm that takes no region runs once, whatever <region> lists */
+    long per_np = 0;
+    for (int a = 0; a < s.nalgs; a++)
+        per_np += cs_alg_locality_aware(s.algs[a].collective, s.algs[a].name) && s.nregions
+                      ? s.nregions
+                      : 1;
     *ncases = (long)s.nplatforms * (s.has_vary ? s.vary.nvalues : 1) * s.nmappings *
-              (long)s.nps.n * s.nalgs *
-              (long)(s.ppns.n ? s.ppns.n : 1) * (s.nregions ? s.nregions : 1);
+              (long)s.nps.n * per_np * (long)(s.ppns.n ? s.ppns.n : 1);
     cs_scenario_free(&s);
     return 0;
 }
@@ -200,7 +205,10 @@ long tw_expand_field(const char *path, const char *only, int field, char *values
     for (size_t i = 0; i < l.n; i++) {
         char v[256];
         size_t u = strlen(values);
-        cs_field_text(&cs_case_fields[field], &l.v[i], v, sizeof v);
+        if (field == CS_F_algorithm) /* SPECIAL: no text of its own */
+            snprintf(v, sizeof v, "%s", l.v[i].alg.name);
+        else
+            cs_field_text(&cs_case_fields[field], &l.v[i], v, sizeof v);
         snprintf(values + u, values_len - u, "%s%s", i ? " " : "", v);
     }
     long n = (long)l.n;

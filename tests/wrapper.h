@@ -55,7 +55,7 @@ int tw_scenario(const char *path, long *ncases, char *errbuf, size_t errlen);
 long tw_expand(const char *path, const char *only, char *regions, size_t regions_len,
                char *errbuf, size_t errlen);
 /* tw_expand writing each case's value of case field `field` (CS_F_...; as
- * cs_field_text spells it) instead of its region. */
+ * cs_field_text spells it; CS_F_algorithm: its name) instead of its region. */
 long tw_expand_field(const char *path, const char *only, int field, char *values,
                      size_t values_len, char *errbuf, size_t errlen);
 /* The tables of case_fields.def over cs_case and over cs_scenario. */

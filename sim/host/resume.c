@@ -13,6 +13,7 @@
 
 #include "fits.h"
 #include "postal.h"
+#include "region_rows.h"
 #include "regression.h"
 
 static int key_qsort(const void *a, const void *b) { return cs_key_cmp(a, b); }
@@ -120,6 +121,28 @@ static int drop_error_rows(const char *path, cs_result *rows, size_t *n, const c
     return 0;
 }
 
+/* A file written before <region> stopped sweeping the algorithms that take
+ * no region holds such a case once per level, each row carrying its level.
+ * Resumed, each becomes the one case `run` now makes of it: the region
+ * cleared, one row kept per key (the copies were the same simulation), the
+ * file rewritten (then renamed over it). So those cases are recorded: nothing
+ * runs again, and nothing is written twice. */
+static int clear_stale_regions(const char *path, cs_result *rows, size_t *n, cs_err *err)
+{
+    char names[512];
+    cs_rows_stale_algorithms(rows, *n, names, sizeof names);
+    size_t dropped, stale = cs_rows_clear_stale_regions(rows, n, &dropped);
+    if (!stale)
+        return 0;
+    if (cs_results_write_file(path, rows, *n, err))
+        return -1;
+    printf("# %s: %zu row%s of algorithms that take no region (%s) carried a region level "
+           "(written before <region> stopped sweeping them): kept once each with an empty "
+           "region, %zu cop%s at other levels dropped; those cases are not run again\n",
+           path, stale, stale > 1 ? "s" : "", names, dropped, dropped == 1 ? "y" : "ies");
+    return 0;
+}
+
 /* The alpha/beta fits of the platforms this run's cases ran on, beside
  * results.csv, for the report's cost models (analysis does not simulate). A
  * resumed run keeps the rows it has: the same platform file fits the same. */
@@ -172,7 +195,8 @@ int open_results(const cs_run_opts *o, const cs_caselist *list, char *csv_path,
             free(old);
             return -1;
         }
-        if (drop_error_rows(csv_path, old, &nold, list->v, list->n, err)) {
+        if (clear_stale_regions(csv_path, old, &nold, err) ||
+            drop_error_rows(csv_path, old, &nold, list->v, list->n, err)) {
             free(old);
             return -1;
         }

@@ -96,12 +96,18 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
     }
 
     /* expand: platform x mapping x ppn x np x region x algorithm, in that
-     * order (no <ppn>: one value, 0 = the default; no <region>: one, "") */
+     * order (no <ppn>: one value, 0 = the default; no <region>: one, "").
+     * An algorithm that takes no region (algorithms.def: no_regions; every
+     * native:) runs once, at the first level's place, with no region (what
+     * bench gives it without --region): the level would change nothing. */
     size_t nppn = s->ppns.n ? s->ppns.n : 1;
     size_t nreg = s->nregions ? (size_t)s->nregions : 1;
-    size_t ncases =
-        (size_t)npfs * (size_t)s->nmappings * nppn * s->nps.n * nreg * (size_t)s->nalgs;
-    cs_case *cases = cs_xmalloc(ncases * sizeof(cs_case));
+    size_t per_np = 0; /* cases per (platform, mapping, ppn, np) */
+    for (size_t g = 0; g < nreg; g++)
+        for (int a = 0; a < s->nalgs; a++)
+            per_np += g == 0 || cs_alg_locality_aware(s->algs[a].collective, s->algs[a].name);
+    size_t ncases = (size_t)npfs * (size_t)s->nmappings * nppn * s->nps.n * per_np;
+    cs_case *cases = cs_xmalloc((ncases ? ncases : 1) * sizeof(cs_case));
     size_t k = 0;
     for (int p = 0; p < npfs; p++)
         for (int m = 0; m < s->nmappings; m++)
@@ -109,6 +115,10 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
                 for (size_t n = 0; n < s->nps.n; n++)
                     for (size_t g = 0; g < nreg; g++)
                     for (int a = 0; a < s->nalgs; a++) {
+                        int takes_region =
+                            cs_alg_locality_aware(s->algs[a].collective, s->algs[a].name);
+                        if (g > 0 && !takes_region)
+                            continue;
                         cs_case *c = &cases[k++];
                         memset(c, 0, sizeof *c);
                         /* the scalar fields, then the swept ones */
@@ -119,7 +129,7 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
                         c->np = (int)s->nps.v[n];
                         c->alg = s->algs[a];
                         c->sizes = &s->sizes;
-                        c->region = s->nregions ? s->regions[g] : NULL;
+                        c->region = s->nregions && takes_region ? s->regions[g] : NULL;
                         cs_fields_scope(cs_case_fields, c, c->alg.collective);
                     }
     *out = (cs_caselist){cases, ncases, pfs, npfs};

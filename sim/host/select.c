@@ -41,7 +41,8 @@ static void text_of(const cs_case *c, int k, char *out, size_t len)
     }
 }
 
-static int matches(const cs_case *c, const term *t)
+/* Whether the case has the term's value (the case's own value only). */
+static int has_value(const cs_case *c, const term *t)
 {
     char v[160];
     text_of(c, t->key, v, sizeof v);
@@ -60,14 +61,26 @@ static int matches(const cs_case *c, const term *t)
     return !strcmp(t->value, v);
 }
 
-/* The values of `key` among the cases, each once, in case order. */
+/* Whether the term keeps the case: its value, or for region a case of an
+ * algorithm that takes no region (one case stands for every level:
+ * region=socket keeps bruck beside loc_bruck@socket, the comparison a sweep
+ * of that level is for). */
+static int matches(const cs_case *c, const term *t)
+{
+    if (t->key == CS_F_region && !cs_alg_locality_aware(c->alg.collective, c->alg.name))
+        return 1;
+    return has_value(c, t);
+}
+
+/* The values of `key` among the cases, each once, in case order; an empty
+ * value (the default, e.g. no region) is not listed: no term can name it. */
 static void values_of(const cs_case *cases, size_t n, int key, char *out, size_t len)
 {
     out[0] = 0;
     for (size_t i = 0; i < n; i++) {
         char v[160], w[160];
         text_of(&cases[i], key, v, sizeof v);
-        int seen = 0;
+        int seen = !v[0];
         for (size_t k = 0; k < i && !seen; k++) {
             text_of(&cases[k], key, w, sizeof w);
             seen = !strcmp(v, w);
@@ -134,13 +147,14 @@ int cs_select_only(const char *only, cs_case *cases, size_t *n, cs_err *err)
      * not an empty run */
     for (int i = 0; i < nt && !rc; i++) {
         size_t k = 0;
-        while (k < *n && !matches(&cases[k], &t[i]))
+        while (k < *n && !has_value(&cases[k], &t[i]))
             k++;
         if (k == *n) {
             char valid[2048];
             values_of(cases, *n, t[i].key, valid, sizeof valid);
             rc = cs_fail(err, "--only %s: no case of the scenario has %s=%s (valid: %s)", only,
-                         KEY(t[i].key), t[i].value, valid);
+                         KEY(t[i].key), t[i].value, valid[0] ? valid : "none: the scenario does "
+                                                                     "not set it");
         }
     }
     size_t kept = 0;
