@@ -30,7 +30,8 @@ static const column columns[] = {
     COL(iterations, COL_INT, 1),    COL(status, COL_STR, 1),
     COL(nonlocal_max_msgs, COL_LLONG, 0),   COL(nonlocal_max_bytes, COL_LLONG, 0),
     COL(nonlocal_total_msgs, COL_LLONG, 0), COL(nonlocal_total_bytes, COL_LLONG, 0),
-    COL(account, COL_STR, 0),       COL(note, COL_STR, 0),
+    COL(account, COL_STR, 0),       COL(smpi_cfg, COL_STR, 0),
+    COL(note, COL_STR, 0),
 };
 #define NCOLUMNS (sizeof columns / sizeof columns[0])
 

@@ -13,7 +13,7 @@
 #define CS_RESULTS_HEADER                                                                         \
     "platform,mapping,np,ppn,collective,algorithm,region,dtype,mode,dist,seed,bytes,data_bytes,"  \
     "avg_us,min_us,max_us,iterations,status,nonlocal_max_msgs,nonlocal_max_bytes,"                \
-    "nonlocal_total_msgs,nonlocal_total_bytes,account,note"
+    "nonlocal_total_msgs,nonlocal_total_bytes,account,smpi_cfg,note"
 
 typedef struct {
     char platform[128];
@@ -39,6 +39,10 @@ typedef struct {
     /* every locality level, finest first: LEVEL:max_msgs:max_bytes:total_msgs:total_bytes
      * joined by ';'; "": not measured */
     char account[512];
+    /* the SMPI options the case ran with beyond collsim's own (bench --smpi-cfg,
+     * a scenario's <smpi>), NAME:VALUE joined by spaces; not part of the key:
+     * the same case under another solver setting is compared, not added */
+    char smpi_cfg[256];
     char note[512];      /* for fail/error/timeout: the tail of the error output */
 } cs_result;
 

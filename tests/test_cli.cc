@@ -320,6 +320,23 @@ TEST(Cli, ASimgridAbortIsNamedByItsMessage)
 
 // `collsim COMMAND --help`: that command's usage alone, on stdout, exit 0;
 // bench's options are those of the case-field table (case_fields.def).
+// SimGrid 3.32's max-min solver aborts on padded_alltoall at 512 ranks on
+// Theta (a rounding error in its shared-link system): the error says so first
+// and names the option that avoided it where measured, before SimGrid's text.
+TEST(SolverAbort, NamesTheOptionThatAvoidedIt)
+{
+    Out o = cli("bench --platform theta --coll alltoallv --np 512 --alg padded_alltoall "
+                "--sizes 512 --dist uniform --seed 1 --fold --dtype double --iters 1 --warmup 0");
+    EXPECT_EQ(o.code, 1) << o.text;
+    EXPECT_NE(o.text.find("size 512: error: smpirun exited with 134: SimGrid's flow solver stopped on "
+                          "a rounding error (SMPI "
+                          "option maxmin/precision:1e-2 avoided it where measured"),
+              std::string::npos)
+        << o.text;
+    EXPECT_NE(o.text.find("): Cannot saturate more a constraint that has no active element"),
+              std::string::npos) << o.text;
+}
+
 TEST(Cli, EachCommandPrintsItsOwnHelp)
 {
     const char *cmds[] = {"bench", "run", "check", "report", "merge", "list", "postal", "calibrate"};

@@ -514,6 +514,54 @@ TEST(Resume, OldRowsOfAnAlgorithmWithoutRegionAreItsOneCase)
     EXPECT_EQ(got, (std::multiset<std::string>{"bruck@", "loc_bruck@node", "loc_bruck@socket"}));
 }
 
+// <smpi option value> gives every case of a scenario an SMPI option: it reaches
+// the simulation (crosstraffic off changes a bandwidth-bound ring's time on
+// Yahoo) and each row records it; a malformed or repeated one is refused with
+// the file and line.
+TEST(SmpiOption, ReachesEveryCaseAndIsRecordedInTheRows)
+{
+    TempDir d;
+    const std::string body = "<?xml version=\"1.0\"?>\n<scenario name=\"smpi\">\n"
+                             "  <platform name=\"yahoo\"/>\n  <mappings>cyclic</mappings>\n"
+                             "  <processes>16</processes>\n"
+                             "  <collective name=\"allgather\"><algorithms>ring</algorithms>"
+                             "</collective>\n  <sizes>64K</sizes>\n"
+                             "  <iterations warmup=\"0\" timed=\"1\"/>\n";
+    std::ofstream(d / "plain.xml") << body << "</scenario>\n";
+    std::ofstream(d / "opt.xml") << body
+                                 << "  <smpi option=\"network/crosstraffic\" value=\"0\"/>\n"
+                                    "</scenario>\n";
+    ASSERT_EQ(cli("run " + d / "plain.xml" + " -j 1 --out " + d / "plain").code, 0);
+    ASSERT_EQ(cli("run " + d / "opt.xml" + " -j 1 --out " + d / "opt").code, 0);
+    cs_result *a, *b;
+    size_t na, nb;
+    char err[2048];
+    ASSERT_EQ(tw_read_results((d / "plain/results.csv").c_str(), &a, &na, err, sizeof err), 0);
+    ASSERT_EQ(tw_read_results((d / "opt/results.csv").c_str(), &b, &nb, err, sizeof err), 0);
+    ASSERT_EQ(na, 1u);
+    ASSERT_EQ(nb, 1u);
+    EXPECT_STREQ(a[0].smpi_cfg, "");
+    EXPECT_STREQ(b[0].smpi_cfg, "network/crosstraffic:0");
+    EXPECT_LT(b[0].avg_us, a[0].avg_us); // no reverse-path charge: the ring is faster
+    tw_free_rows(a);
+    tw_free_rows(b);
+
+    std::ofstream(d / "bad.xml") << body << "  <smpi option=\"precision\" value=\"1e-2\"/>\n"
+                                 << "</scenario>\n";
+    Out o = cli("run " + d / "bad.xml" + " --out " + d / "bad");
+    EXPECT_EQ(o.code, 2) << o.text;
+    EXPECT_NE(o.text.find(d / "bad.xml" + ":9: <smpi> needs option=\"NAME\" and value=\"VALUE\""),
+              std::string::npos) << o.text;
+    std::ofstream(d / "twice.xml") << body << "  <smpi option=\"maxmin/precision\" value=\"1e-2\"/>\n"
+                                   << "  <smpi option=\"maxmin/precision\" value=\"1e-3\"/>\n"
+                                   << "</scenario>\n";
+    o = cli("run " + d / "twice.xml" + " --out " + d / "twice");
+    EXPECT_EQ(o.code, 2) << o.text;
+    EXPECT_NE(o.text.find(d / "twice.xml" + ":10: <smpi option=\"maxmin/precision\"> given twice "
+                                            "(first at line 9)"),
+              std::string::npos) << o.text;
+}
+
 // A size that cannot fit the sweep's memory even alone is recorded as an
 // error naming the need and the limit; the case's other sizes still run. The
 // runner schedules by estimates against its budget, never by what the other

@@ -264,7 +264,14 @@ static void error_tail(const char *path, char *out, size_t len)
         n++;
     }
     fclose(f);
-    snprintf(out, len, "%s", fatal);
+    /* SimGrid 3.32's max-min solver gives up on a rounding error in large
+     * shared-link systems; what avoided it where measured comes first */
+    const char *hint = strstr(fatal, "Cannot saturate more a constraint")
+                           ? "SimGrid's flow solver stopped on a rounding error (SMPI option "
+                             "maxmin/precision:1e-2 avoided it where measured, moving no "
+                             "predicted time: docs/simulation-cost.md): "
+                           : "";
+    snprintf(out, len, "%s%s", hint, fatal);
     for (int i = n > 6 ? n - 6 : 0; i < n; i++) {
         size_t used = strlen(out);
         snprintf(out + used, len - used, "%s%s", used ? " | " : "", keep[i % 6]);
@@ -306,6 +313,10 @@ void cs_case_row(const cs_case *c, int np, long bytes, cs_result *r)
     snprintf(r->algorithm, sizeof r->algorithm, "%s", c->alg.name);
     r->np = np;
     r->bytes = bytes;
+    for (int k = 0; k < c->nextra; k++) {
+        size_t u = strlen(r->smpi_cfg);
+        snprintf(r->smpi_cfg + u, sizeof r->smpi_cfg - u, "%s%s", k ? " " : "", c->extra_cfg[k]);
+    }
 }
 
 int cs_case_timed_out(const cs_case *c, int exit_code, int signaled, double wall_s)

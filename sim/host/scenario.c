@@ -507,7 +507,7 @@ static const char *elements(char *out, size_t len)
 {
     char elem[32], attr[32], delimited[40];
     snprintf(out, len, "description, platform, mappings, processes, ppn, region, collective, "
-                       "sizes, expect, vary, distribution");
+                       "sizes, expect, vary, distribution, smpi");
     for (int k = 0; k < CS_NFIELDS; k++) {
         if (!field_elem(&cs_scenario_fields[k], elem, attr, sizeof elem))
             continue;
@@ -518,6 +518,40 @@ static const char *elements(char *out, size_t len)
             snprintf(out + strlen(out), len - strlen(out), ", %s", elem);
     }
     return out;
+}
+
+/* <smpi option="maxmin/precision" value="1e-2"/>: an SMPI 3.32 option for
+ * every case (SimGrid itself rejects a name it does not know, at run time). */
+static int parse_smpi(ctx *c, cs_scenario *s, xmlNode *n)
+{
+    static const char *const attrs[] = {"option", "value", NULL};
+    if (check_attrs(c, n, attrs))
+        return -1;
+    xmlChar *opt = xmlGetProp(n, (const xmlChar *)"option");
+    xmlChar *val = xmlGetProp(n, (const xmlChar *)"value");
+    const char *o = opt ? (const char *)opt : "", *v = val ? (const char *)val : "";
+    int rc = 0;
+    if (!o[0] || !v[0] || !strchr(o, '/') || strpbrk(o, ": \t\n") || strpbrk(v, " \t\n"))
+        rc = cs_fail(c->err, "%s:%ld: <smpi> needs option=\"NAME\" and value=\"VALUE\", an SMPI "
+                             "3.32 option such as option=\"maxmin/precision\" value=\"1e-2\" (got "
+                             "option=\"%s\" value=\"%s\")",
+                     c->path, line_of(n), o, v);
+    for (int k = 0; k < s->nsmpi && !rc; k++)
+        if (!strncmp(s->smpi[k], o, strlen(o)) && s->smpi[k][strlen(o)] == ':')
+            rc = cs_fail(c->err, "%s:%ld: <smpi option=\"%s\"> given twice (first at line %ld)",
+                         c->path, line_of(n), o, s->smpi_lines[k]);
+    if (!rc && s->nsmpi == CS_MAX_SMPI_OPTIONS)
+        rc = cs_fail(c->err, "%s:%ld: more than %d <smpi> options", c->path, line_of(n),
+                     CS_MAX_SMPI_OPTIONS);
+    if (!rc) {
+        size_t len = strlen(o) + strlen(v) + 2;
+        s->smpi[s->nsmpi] = cs_xmalloc(len);
+        snprintf(s->smpi[s->nsmpi], len, "%s:%s", o, v);
+        s->smpi_lines[s->nsmpi++] = line_of(n);
+    }
+    xmlFree(opt);
+    xmlFree(val);
+    return rc;
 }
 
 static int parse_element(ctx *c, cs_scenario *s, xmlNode *n, long *region_line)
@@ -549,6 +583,8 @@ static int parse_element(ctx *c, cs_scenario *s, xmlNode *n, long *region_line)
         return parse_expect(c, s, n);
     if (!strcmp(name, "distribution"))
         return parse_distribution(c, s, n);
+    if (!strcmp(name, "smpi"))
+        return parse_smpi(c, s, n);
     if (!strcmp(name, "vary")) {
         if (s->has_vary)
             return cs_fail(c->err, "%s:%ld: <vary> given twice (one parameter per scenario)",
@@ -663,5 +699,7 @@ void cs_scenario_free(cs_scenario *s)
     free(s->expects);
     for (int k = 0; k < CS_NFIELDS; k++)
         free(s->text[k]);
+    for (int k = 0; k < s->nsmpi; k++)
+        free(s->smpi[k]);
     memset(s, 0, sizeof *s);
 }

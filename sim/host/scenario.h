@@ -46,6 +46,12 @@ typedef struct {
     cs_expect *expects;
     int nexpects;
     long dist_line; /* 0: no <distribution> */
+    /* <smpi option="NAME" value="VALUE"/>: SMPI options every case runs with,
+     * as "NAME:VALUE" (what bench --smpi-cfg takes), in file order */
+#define CS_MAX_SMPI_OPTIONS 16
+    char *smpi[CS_MAX_SMPI_OPTIONS];
+    long smpi_lines[CS_MAX_SMPI_OPTIONS];
+    int nsmpi;
     /* The case fields (case_fields.def), at their defaults unless the
      * attribute the table names sets them (<buffers dtype="int">, <iterations
      * timed>, <distribution name seed>, ...). Fields without one stay at their
