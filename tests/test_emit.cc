@@ -379,6 +379,10 @@ TEST(Resume, ASecondSweepOnTheSameDirectoryIsRefusedAndNothingIsDoubled)
             << extra << "\n" << o.text;
         EXPECT_NE(o.text.find("run " + scen + " -j 1 --out " + out + ")"), std::string::npos) << o.text;
     }
+    Out rep = cli("repair " + out + "/results.csv");
+    EXPECT_EQ(rep.code, 2) << rep.text;
+    EXPECT_NE(rep.text.find("is being written by another sweep: " + owner), std::string::npos)
+        << rep.text;
     EXPECT_EQ(slurp(out + "/results.csv"), before) << "the refused sweeps wrote to the file";
     kill(-pid, SIGCONT);
     int st;

@@ -171,14 +171,22 @@ int cs_cmd_repair(int argc, char **argv)
         *slash = 0;
     else
         snprintf(dir, sizeof dir, ".");
-    int lock = cs_outdir_lock(dir, &e);
-    if (lock < 0)
+    /* a sweep writing the file holds DIR/sweep.lock; without that file no
+     * sweep writes there, and none is made (the file may be a baseline) */
+    char lockfile[2100];
+    snprintf(lockfile, sizeof lockfile, "%s/" CS_OUTDIR_LOCK, dir);
+    struct stat st;
+    int lock = -1;
+    if (stat(path, &st))
+        return bad("repair: cannot read %s: %s", path, strerror(errno));
+    if (!stat(lockfile, &st) && (lock = cs_outdir_lock(dir, &e)) < 0)
         return die(&e);
     cs_result *rows;
     size_t n;
     int rc = 0;
     if (cs_results_read(path, &rows, &n, &e)) {
-        close(lock);
+        if (lock >= 0)
+            close(lock);
         return die(&e);
     }
     size_t keys = cs_results_dup_keys(rows, n, NULL, 0);
@@ -198,6 +206,7 @@ int cs_cmd_repair(int argc, char **argv)
                    path, keys, n - keep, orig);
     }
     free(rows);
-    close(lock);
+    if (lock >= 0)
+        close(lock);
     return rc;
 }
