@@ -96,9 +96,11 @@ void cs_alg_largest_count(const char *coll, const char *name, int p, long bytes,
 
 /* Refuses (-1, err naming the algorithm, p, the size, the largest count and
  * INT_MAX) a case whose largest count (cs_alg_largest_count) exceeds what an
- * MPI count, an int, can express; for alltoallv also the driver's layout,
- * whose p blocks with gaps sit at int displacements. name as in cs_alg_sel
- * (sparbit, native:ompi). */
+ * MPI count, an int, can express, or whose largest message has 2^31 bytes
+ * or more (SMPI 3.32 does not make the sender of such a message wait for
+ * it: the prediction would be wrong); for alltoallv also the driver's
+ * layout, whose p blocks with gaps sit at int displacements. name as in
+ * cs_alg_sel (sparbit, native:ompi). */
 int cs_alg_count_check(const char *coll, const char *name, int p, long bytes, const char *dtype,
                        cs_err *err);
 
