@@ -127,7 +127,8 @@ int coll_floor_pow2(int p)
 
 int coll_allgather_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                          void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                         MPI_Comm comm, int *rank, int *size, size_t *block_bytes)
+                         MPI_Comm comm, coll_msg_blocks_fn msg_blocks, int *rank, int *size,
+                         size_t *block_bytes)
 {
     int err;
 
@@ -138,9 +139,10 @@ int coll_allgather_begin(const void *sendbuf, int sendcount, MPI_Datatype sendty
         return err;
     if (*block_bytes == 0)
         return MPI_SUCCESS;
-    /* Messages carry n * recvcount elements with n <= size: check once here
-     * rather than risk a silently wrapped int count in some step. */
-    if ((long long)*size * recvcount > INT_MAX) {
+    /* Counts, datatypes and int displacements span up to msg_blocks(size)
+     * blocks (the algorithm's rule, algorithms.def): check once here rather
+     * than risk a silently wrapped int count in some step. */
+    if (msg_blocks(*size) * recvcount > INT_MAX) {
         *block_bytes = 0;
         return MPI_ERR_COUNT;
     }
@@ -153,7 +155,8 @@ int coll_allgather_begin(const void *sendbuf, int sendcount, MPI_Datatype sendty
 
 int coll_alltoall_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                         void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                        MPI_Comm comm, int *rank, int *size, size_t *block_bytes)
+                        MPI_Comm comm, coll_msg_blocks_fn msg_blocks, int *rank, int *size,
+                        size_t *block_bytes)
 {
     size_t send_bytes;
     int err;
@@ -172,8 +175,9 @@ int coll_alltoall_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
         *block_bytes = 0;
         return err;
     }
-    /* Messages carry up to size * recvcount elements (the Bruck steps). */
-    if ((long long)*size * recvcount > INT_MAX) {
+    /* Messages carry up to msg_blocks(size) blocks (the Bruck steps:
+     * floor(size/2)). */
+    if (msg_blocks(*size) * recvcount > INT_MAX) {
         *block_bytes = 0;
         return MPI_ERR_COUNT;
     }
@@ -226,7 +230,8 @@ int coll_alltoallv_begin(const void *sendbuf, const int *sendcounts, const int *
     return MPI_SUCCESS;
 }
 
-int coll_alltoallv_max_block(const coll_v_args *a, MPI_Comm comm, size_t *max_bytes)
+int coll_alltoallv_max_block(const coll_v_args *a, MPI_Comm comm, coll_msg_blocks_fn msg_blocks,
+                             size_t *max_bytes)
 {
     long local = 0, global = 0;
 
@@ -237,8 +242,9 @@ int coll_alltoallv_max_block(const coll_v_args *a, MPI_Comm comm, size_t *max_by
     const int err = MPI_Allreduce(&local, &global, 1, MPI_LONG, MPI_MAX, comm);
     if (err != MPI_SUCCESS)
         return err;
-    /* Padded steps and working buffers hold up to size blocks of this size. */
-    if ((long long)a->size * global > INT_MAX)
+    /* MPI_BYTE messages of up to msg_blocks(size) blocks of this size (the
+     * buffers are addressed with size_t) */
+    if (msg_blocks(a->size) * global > INT_MAX)
         return MPI_ERR_COUNT;
     *max_bytes = (size_t)global;
     return MPI_SUCCESS;

@@ -6,6 +6,8 @@
 #include <mpi.h>
 #include <stddef.h>
 
+#include "coll_blocks.h"
+
 /* Byte size and extent of `count` elements of a basic contiguous datatype.
  * Returns MPI_ERR_TYPE for datatypes with holes (size != extent) or a non-zero
  * lower bound: the algorithms move whole blocks with memcpy/memmove and
@@ -72,19 +74,24 @@ static inline const void *coll_cblock(const void *buf, int index, size_t block_b
 
 /* Common entry of every allgather: rank and size of `comm`, block size from
  * (recvcount, recvtype), checks that the send signature matches and that
- * size * recvcount fits an int (so any count of whole blocks does), then copies
- * the caller's block to recvbuf[rank]. *block_bytes == 0 means nothing to do. */
+ * msg_blocks(size) * recvcount fits an int (MPI_ERR_COUNT otherwise:
+ * msg_blocks is the algorithm's rule of algorithms.def, the most blocks one of
+ * its counts, datatypes or int displacements spans), then copies the
+ * caller's block to recvbuf[rank]. *block_bytes == 0 means nothing to do. */
 int coll_allgather_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                          void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                         MPI_Comm comm, int *rank, int *size, size_t *block_bytes);
+                         MPI_Comm comm, coll_msg_blocks_fn msg_blocks, int *rank, int *size,
+                         size_t *block_bytes);
 
 /* Common entry of every alltoall: rank and size of `comm`, block size from
  * (recvcount, recvtype), checks that the send block has as many bytes and that
- * size * recvcount fits an int. MPI_IN_PLACE is not supported (MPI_ERR_ARG).
+ * msg_blocks(size) * recvcount fits an int (MPI_ERR_COUNT otherwise, as for
+ * coll_allgather_begin). MPI_IN_PLACE is not supported (MPI_ERR_ARG).
  * Copies nothing. *block_bytes == 0 means nothing to do. */
 int coll_alltoall_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                         void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                        MPI_Comm comm, int *rank, int *size, size_t *block_bytes);
+                        MPI_Comm comm, coll_msg_blocks_fn msg_blocks, int *rank, int *size,
+                        size_t *block_bytes);
 
 /* The relative indices a Bruck step of distance d (a power of two) moves among
  * p blocks: every i in [d, p) with bit d set, ascending (Bruck et al. 1997;
@@ -135,9 +142,11 @@ int coll_alltoallv_begin(const void *sendbuf, const int *sendcounts, const int *
 
 /* The largest block, in bytes, any rank sends to another rank (own blocks
  * excluded): an MPI_Allreduce of the local maxima (Fan et al. 2022, Section
- * 3.1 and Algorithm 1, line 1). MPI_ERR_COUNT when size * max exceeds INT_MAX
- * (the same on every rank). */
-int coll_alltoallv_max_block(const coll_v_args *a, MPI_Comm comm, size_t *max_bytes);
+ * 3.1 and Algorithm 1, line 1). MPI_ERR_COUNT when msg_blocks(size) * max
+ * bytes exceeds INT_MAX (the same on every rank): the padded algorithms send
+ * MPI_BYTE messages of up to that many N-byte blocks (algorithms.def). */
+int coll_alltoallv_max_block(const coll_v_args *a, MPI_Comm comm, coll_msg_blocks_fn msg_blocks,
+                             size_t *max_bytes);
 
 /* One MPI_Sendrecv of whole contiguous blocks of `buf` (each `count` x `type`):
  * blocks [send_first, send_first + send_n) to `dest`, blocks

@@ -33,8 +33,25 @@ typedef int (*collsim_alltoallv_fn)(COLLSIM_ALLTOALLV_ARGS);
 #define COLLSIM_alltoall_ARGS COLLSIM_ALLTOALL_ARGS
 #define COLLSIM_alltoallv_ARGS COLLSIM_ALLTOALLV_ARGS
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
-                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes)     \
+                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
+                    msg_blocks, msg_unit)                                                          \
     int fn(COLLSIM_##coll##_ARGS);
+#include "algorithms.def"
+#undef COLLSIM_ALG
+
+/* The largest number of blocks one of its MPI calls carries (algorithms.def,
+ * msg_blocks), e.g. collsim_allgather_bruck_msg_blocks(p): what an algorithm
+ * hands to coll_allgather_begin (coll_util.h) to refuse a count whose
+ * messages an int cannot express, with MPI_ERR_COUNT. */
+#include "coll_blocks.h"
+#define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
+                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
+                    msg_blocks, msg_unit)                                                          \
+    static inline long long fn##_msg_blocks(int p)                                                 \
+    {                                                                                              \
+        (void)p;                                                                                   \
+        return (long long)(msg_blocks);                                                            \
+    }
 #include "algorithms.def"
 #undef COLLSIM_ALG
 

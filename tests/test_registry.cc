@@ -1,6 +1,8 @@
 // The algorithm registry: names users type, and SMPI's built-in baselines.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -125,6 +127,106 @@ TEST(Registry, PerRankStateAsTheCodeAllocatesIt)
     EXPECT_EQ(cs_alg_rank_state_bytes("alltoall", "spread_out", 8), 16.0 * 8);
     EXPECT_EQ(cs_alg_rank_state_bytes("allgather", "sparbit", 8), 0.0);
     EXPECT_EQ(cs_alg_rank_state_bytes("alltoall", "native", 8), 0.0);
+}
+
+// The largest count one MPI call carries (algorithms.def, msg_blocks and
+// msg_unit), against values worked out by hand from each schedule.
+TEST(Registry, LargestMessageCountPerAlgorithm)
+{
+    struct { const char *coll, *alg; int p; long long blocks; } cases[] = {
+        {"allgather", "ring", 7, 1},
+        {"allgather", "ring", 1, 1},
+        {"allgather", "bruck", 1, 1},
+        {"allgather", "bruck", 3, 1},          // d = 1: 1, d = 2: min(2, 1)
+        {"allgather", "bruck", 4, 2},          // 1, 2
+        {"allgather", "bruck", 5, 2},          // 1, 2, 1
+        {"allgather", "bruck", 7, 3},          // 1, 2, 3
+        {"allgather", "bruck", 12, 4},         // 1, 2, 4, 4
+        {"allgather", "bruck", 13, 5},         // 1, 2, 4, 5
+        {"allgather", "bruck", 4096, 2048},
+        {"allgather", "neighbor_exchange", 2, 1},
+        {"allgather", "neighbor_exchange", 7, 1}, // the ring
+        {"allgather", "neighbor_exchange", 8, 2}, // pairs
+        {"allgather", "recursive_doubling", 8, 4},
+        {"allgather", "recursive_doubling", 6, 5}, // the post-step: all but one block
+        {"allgather", "recursive_doubling", 3, 2},
+        {"allgather", "sparbit", 7, 1},            // one message per block
+        {"allgather", "sparbit_indexed", 7, 6},    // int displacement of block 6
+        {"allgather", "sparbit_packed", 7, 3},
+        {"allgather", "sparbit_packed", 12, 6},
+        {"allgather", "hierarchical", 7, 7},       // the broadcast of the result
+        {"allgather", "loc_bruck", 10, 10},
+        {"alltoall", "spread_out", 9, 1},
+        {"alltoall", "pairwise", 9, 1},
+        {"alltoall", "bruck_basic", 5, 2},         // odd i: 1, 3
+        {"alltoall", "bruck_modified", 6, 3},
+        {"alltoall", "bruck_zero_copy", 7, 3},
+        {"alltoall", "bruck_zero_rotation", 2, 1},
+        {"alltoallv", "spread_out", 9, 1},
+        {"alltoallv", "two_phase_bruck", 6, 3},
+        {"alltoallv", "padded_bruck", 11, 5},
+        {"alltoallv", "padded_alltoall", 11, 11},
+        {"allgather", "native:ring", 5, 5},        // assumed: p blocks
+        {"alltoall", "native:bruck", 6, 6},
+    };
+    for (auto &c : cases) {
+        cs_msg_count m;
+        cs_alg_largest_count(c.coll, c.alg, c.p, 4096, 4, &m);
+        EXPECT_EQ(m.blocks, c.blocks) << c.coll << "/" << c.alg << " p " << c.p;
+        const bool bytes = !strcmp(c.coll, "alltoallv") && strcmp(c.alg, "spread_out");
+        EXPECT_STREQ(m.unit, bytes ? "bytes" : "elements") << c.coll << "/" << c.alg;
+        EXPECT_EQ(m.block, bytes ? 4096 : 1024) << c.coll << "/" << c.alg;
+        EXPECT_EQ(m.assumed, !strncmp(c.alg, "native:", 7)) << c.alg;
+    }
+}
+
+// Bruck's rules for every p up to 5000, against the steps themselves: the
+// allgather's step d sends min(d, p-d) blocks, the alltoalls' step k every
+// index below p with bit k set.
+TEST(Registry, BruckMessageCountsMatchTheirSteps)
+{
+    for (int p = 1; p <= 5000; p++) {
+        long long ag = 1, a2a = 1;
+        for (int d = 1; d < p; d *= 2) {
+            ag = std::max(ag, (long long)std::min(d, p - d));
+            long long n = 0;
+            for (int i = 0; i < p; i++)
+                n += (i & d) != 0;
+            a2a = std::max(a2a, n);
+        }
+        cs_msg_count m;
+        cs_alg_largest_count("allgather", "bruck", p, 1, 1, &m);
+        ASSERT_EQ(m.blocks, ag) << p;
+        cs_alg_largest_count("alltoall", "bruck_basic", p, 1, 1, &m);
+        ASSERT_EQ(m.blocks, a2a) << p;
+    }
+}
+
+// The check names the algorithm, np, the size, the count and the limit, and
+// lets through a case exactly at the limit.
+TEST(Registry, CountCheckRefusesWhatAnIntCannotExpress)
+{
+    cs_err e;
+    EXPECT_EQ(cs_alg_count_check("allgather", "bruck", 4, 1073741823, "byte", &e), 0);
+    ASSERT_EQ(cs_alg_count_check("allgather", "bruck", 4, 1073741824, "byte", &e), -1);
+    EXPECT_STREQ(e.msg, "allgather/bruck at np 4 with 1 GiB per rank sends 2 x 1073741824 "
+                        "elements in one message: more than an MPI count (an int, at most "
+                        "2147483647) can express");
+    EXPECT_EQ(cs_alg_count_check("allgather", "ring", 4, 2147483647, "byte", &e), 0);
+    // SMPI 3.32: a message of 2^31 bytes or more does not make its sender wait
+    EXPECT_EQ(cs_alg_count_check("allgather", "ring", 4096, 2147483644, "int", &e), 0);
+    ASSERT_EQ(cs_alg_count_check("allgather", "ring", 4096, 2147483648, "int", &e), -1);
+    EXPECT_STREQ(e.msg, "allgather/ring at np 4096 with 2 GiB per rank sends 1 x 2147483648 bytes "
+                        "in one message: SMPI 3.32 sends a message of 2147483648 bytes or more "
+                        "without making its sender wait for it, so the predicted time would be "
+                        "wrong");
+    ASSERT_EQ(cs_alg_count_check("allgather", "recursive_doubling", 3, 1073741824, "int", &e), -1);
+    EXPECT_NE(std::string(e.msg).find("sends 2 x 1073741824 bytes"), std::string::npos) << e.msg;
+    // the driver's alltoallv layout: p blocks of up to N elements, gaps of up to 3
+    EXPECT_EQ(cs_alg_count_check("alltoallv", "spread_out", 2, 1073741819, "byte", &e), 0);
+    ASSERT_EQ(cs_alg_count_check("alltoallv", "spread_out", 2, 1073741820, "byte", &e), -1);
+    EXPECT_NE(std::string(e.msg).find("displacements up to 2147483649 byte elements"),
+              std::string::npos) << e.msg;
 }
 
 // The cost column and analysis/cost_model.c agree: a model exactly where

@@ -62,6 +62,9 @@ TEST(Scenario, ErrorsNameFileLineAndValidChoices)
         {"missing-sizes.xml", "missing-sizes.xml", "needs <sizes>"},
         {"bad-size-count.xml", "bad-size-count.xml: <sizes>:",
          "size 4294967296 is 4294967296 byte elements: more than an MPI count"},
+        {"bad-alg-count.xml", "bad-alg-count.xml:6: <algorithms>:",
+         "allgather/bruck at np 4 with 1 GiB per rank sends 2 x 1073741824 elements in one "
+         "message: more than an MPI count (an int, at most 2147483647) can express"},
         {"malformed-scenario.xml", "malformed-scenario.xml:5:", "malformed XML: Premature end of data"},
         {"no-such-file.xml", "no-such-file.xml", "cannot be read"},
         {"bad-region.xml", "bad-region.xml:6:",

@@ -28,7 +28,8 @@ int collsim_allgather_hierarchical(const void *sendbuf, int sendcount, MPI_Datat
     size_t bb;
 
     err = loc_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                              coll_loc_region_level(), &info, &rank, &p, &bb);
+                              collsim_allgather_hierarchical_msg_blocks, coll_loc_region_level(),
+                              &info, &rank, &p, &bb);
     if (err != MPI_SUCCESS || !info)
         return err;
     const int g = info->region, s = info->local_size, r = info->nregions;

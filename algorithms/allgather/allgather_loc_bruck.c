@@ -33,7 +33,8 @@ int collsim_allgather_loc_bruck(const void *sendbuf, int sendcount, MPI_Datatype
     size_t bb;
 
     err = loc_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                              coll_loc_region_level(), &info, &rank, &p, &bb);
+                              collsim_allgather_loc_bruck_msg_blocks, coll_loc_region_level(),
+                              &info, &rank, &p, &bb);
     if (err != MPI_SUCCESS || !info)
         return err;
     return loc_bruck_allgather(info, recvbuf, bb, recvcount, recvtype, -1);

@@ -29,7 +29,8 @@ int collsim_allgather_loc_bruck_multilevel(const void *sendbuf, int sendcount,
     size_t bb;
 
     err = loc_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                              level, &info, &rank, &p, &bb);
+                              collsim_allgather_loc_bruck_multilevel_msg_blocks, level, &info,
+                              &rank, &p, &bb);
     if (err != MPI_SUCCESS || !info)
         return err;
     return loc_bruck_allgather(info, recvbuf, bb, recvcount, recvtype, level - 1);

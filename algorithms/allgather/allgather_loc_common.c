@@ -453,12 +453,13 @@ int loc_bruck_allgather(const coll_loc_info *info, void *recvbuf, size_t bb, int
 }
 
 int loc_allgather_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, int level,
-                        const coll_loc_info **info, int *rank, int *p, size_t *bb)
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                        coll_msg_blocks_fn msg_blocks, int level, const coll_loc_info **info,
+                        int *rank, int *p, size_t *bb)
 {
     *info = NULL;
     int err = coll_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                   comm, rank, p, bb);
+                                   comm, msg_blocks, rank, p, bb);
     if (err != MPI_SUCCESS || *bb == 0 || *p == 1)
         return err;
     const coll_loc_info *got;

@@ -72,13 +72,15 @@ int loc_bruck_core(const coll_loc_info *info, const long *vdisp, const loc_buf *
 int loc_place_virtual(const coll_loc_info *info, const loc_buf *b, int base);
 
 /* The start every locality-aware allgather shares: coll_allgather_begin (the
- * caller's own block in place in recvbuf; *rank, *p, *bb set), then the
+ * caller's own block in place in recvbuf; *rank, *p, *bb set; msg_blocks the
+ * algorithm's rule of algorithms.def), then the
  * region layout of `level` (coll_loc_info_get). Returns an MPI error code;
  * on MPI_SUCCESS *info is NULL when there is nothing more to do (no data,
  * or one process), else the layout. */
 int loc_allgather_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, int level,
-                        const coll_loc_info **info, int *rank, int *p, size_t *bb);
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                        coll_msg_blocks_fn msg_blocks, int level, const coll_loc_info **info,
+                        int *rank, int *p, size_t *bb);
 
 /* The whole loc_bruck allgather on a receive buffer whose own block is in
  * place (coll_allgather_begin): loc_bruck (finer < 0) and

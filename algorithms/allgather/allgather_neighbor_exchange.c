@@ -28,7 +28,8 @@ int collsim_allgather_neighbor_exchange(const void *sendbuf, int sendcount,
                                       recvtype, comm);
 
     err = coll_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                               recvtype, comm, &rank, &p, &bb);
+                               recvtype, comm, collsim_allgather_neighbor_exchange_msg_blocks,
+                               &rank, &p, &bb);
     if (err != MPI_SUCCESS || bb == 0)
         return err;
 

@@ -137,7 +137,8 @@ int collsim_allgather_recursive_doubling(const void *sendbuf, int sendcount,
     struct span snd, rcv;
 
     err = coll_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                               recvtype, comm, &rank, &p, &bb);
+                               recvtype, comm, collsim_allgather_recursive_doubling_msg_blocks,
+                               &rank, &p, &bb);
     if (err != MPI_SUCCESS || bb == 0)
         return err;
 

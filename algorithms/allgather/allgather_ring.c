@@ -16,7 +16,7 @@ int collsim_allgather_ring(const void *sendbuf, int sendcount, MPI_Datatype send
     size_t bb;
 
     err = coll_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                               recvtype, comm, &rank, &p, &bb);
+                               recvtype, comm, collsim_allgather_ring_msg_blocks, &rank, &p, &bb);
     if (err != MPI_SUCCESS || bb == 0)
         return err;
 

@@ -33,11 +33,11 @@ static int sparbit_schedule(int p, sparbit_step *steps)
     return k;
 }
 
-int sparbit_allgather(sparbit_body body, COLLSIM_ALLGATHER_ARGS)
+int sparbit_allgather(sparbit_body body, coll_msg_blocks_fn msg_blocks, COLLSIM_ALLGATHER_ARGS)
 {
     sparbit_plan plan;
     int err = coll_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                                   &plan.rank, &plan.p, &plan.bb);
+                                   msg_blocks, &plan.rank, &plan.p, &plan.bb);
     if (err != MPI_SUCCESS || plan.bb == 0 || plan.p == 1)
         return err;
     plan.nsteps = sparbit_schedule(plan.p, plan.steps);

@@ -36,7 +36,8 @@ typedef struct {
 typedef int (*sparbit_body)(const sparbit_plan *plan, void *recvbuf, int recvcount,
                             MPI_Datatype recvtype, MPI_Comm comm);
 
-/* coll_allgather_begin, the schedule, then body. */
-int sparbit_allgather(sparbit_body body, COLLSIM_ALLGATHER_ARGS);
+/* coll_allgather_begin (with the variant's msg_blocks rule), the schedule,
+ * then body. */
+int sparbit_allgather(sparbit_body body, coll_msg_blocks_fn msg_blocks, COLLSIM_ALLGATHER_ARGS);
 
 #endif

@@ -23,8 +23,8 @@ static int indexed(const sparbit_plan *plan, void *recvbuf, int recvcount, MPI_D
     const int rank = plan->rank, p = plan->p;
     int err = MPI_SUCCESS;
 
-    /* displacements in elements of recvtype: block index x recvcount, which
-     * fits an int because coll_allgather_begin checked p * recvcount */
+    /* displacements in elements of recvtype: block index x recvcount, up to
+     * (p-1) x recvcount, which coll_allgather_begin checked (msg_blocks) */
     int *sdisp = malloc(sizeof(int) * (size_t)(p + 1));
     if (sdisp == NULL)
         return MPI_ERR_NO_MEM;
@@ -67,6 +67,6 @@ static int indexed(const sparbit_plan *plan, void *recvbuf, int recvcount, MPI_D
 
 int collsim_allgather_sparbit_indexed(COLLSIM_ALLGATHER_ARGS)
 {
-    return sparbit_allgather(indexed, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                             recvtype, comm);
+    return sparbit_allgather(indexed, collsim_allgather_sparbit_indexed_msg_blocks, sendbuf,
+                             sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }

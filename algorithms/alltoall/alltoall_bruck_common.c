@@ -6,13 +6,13 @@
 
 #include <string.h>
 
-int bruck_alltoall(bruck_alltoall_body body, COLLSIM_ALLTOALL_ARGS)
+int bruck_alltoall(bruck_alltoall_body body, coll_msg_blocks_fn msg_blocks, COLLSIM_ALLTOALL_ARGS)
 {
     size_t bb;
     int rank, p;
 
     int err = coll_alltoall_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                                  &rank, &p, &bb);
+                                  msg_blocks, &rank, &p, &bb);
     if (err != MPI_SUCCESS || bb == 0)
         return err;
     if (p == 1) {

@@ -21,7 +21,7 @@ int collsim_alltoall_pairwise(const void *sendbuf, int sendcount, MPI_Datatype s
     size_t bb;
 
     err = coll_alltoall_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                              comm, &rank, &p, &bb);
+                              comm, collsim_alltoall_pairwise_msg_blocks, &rank, &p, &bb);
     if (err != MPI_SUCCESS || bb == 0)
         return err;
     memcpy(coll_block(recvbuf, rank, bb), coll_cblock(sendbuf, rank, bb), bb);

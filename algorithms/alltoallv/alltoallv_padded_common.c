@@ -7,14 +7,15 @@
 #include <string.h>
 
 /* (a) to (c) for more than one rank, the own block already copied */
-static int padded_exchange(padded_uniform_fn exchange, const coll_v_args *ap, MPI_Comm comm)
+static int padded_exchange(padded_uniform_fn exchange, coll_msg_blocks_fn msg_blocks,
+                           const coll_v_args *ap, MPI_Comm comm)
 {
     const coll_v_args a = *ap;
     size_t n;
     int err;
 
     /* (a) every rank learns N; all blocks empty: nothing to exchange */
-    if ((err = coll_alltoallv_max_block(&a, comm, &n)) != MPI_SUCCESS || n == 0)
+    if ((err = coll_alltoallv_max_block(&a, comm, msg_blocks, &n)) != MPI_SUCCESS || n == 0)
         return err;
 
     const int p = a.size, r = a.rank;
@@ -47,10 +48,12 @@ static int padded_exchange(padded_uniform_fn exchange, const coll_v_args *ap, MP
     return err == MPI_SUCCESS && truncated ? MPI_ERR_COUNT : err;
 }
 
-int padded_alltoallv(padded_uniform_fn exchange, COLLSIM_ALLTOALLV_ARGS)
+int padded_alltoallv(padded_uniform_fn exchange, coll_msg_blocks_fn msg_blocks,
+                     COLLSIM_ALLTOALLV_ARGS)
 {
     coll_v_args a;
     int err = coll_alltoallv_begin(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                    rdispls, recvtype, comm, &a);
-    return err != MPI_SUCCESS || a.size == 1 ? err : padded_exchange(exchange, &a, comm);
+    return err != MPI_SUCCESS || a.size == 1 ? err
+                                             : padded_exchange(exchange, msg_blocks, &a, comm);
 }

@@ -49,7 +49,8 @@ int collsim_alltoallv_two_phase_bruck(COLLSIM_ALLTOALLV_ARGS)
                                    rdispls, recvtype, comm, &a);
     if (err != MPI_SUCCESS || a.size == 1)
         return err;
-    if ((err = coll_alltoallv_max_block(&a, comm, &n)) != MPI_SUCCESS || n == 0)
+    err = coll_alltoallv_max_block(&a, comm, collsim_alltoallv_two_phase_bruck_msg_blocks, &n);
+    if (err != MPI_SUCCESS || n == 0)
         return err; /* every block empty, on every rank */
 
     const int p = a.size, r = a.rank, half = p / 2;

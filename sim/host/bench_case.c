@@ -171,6 +171,13 @@ static int case_check(const cs_case *c, int *node_of_rank, cs_err *err)
         if (c->np_list->v[i] > c->np)
             return cs_fail(err, "process count %ld exceeds the %d simulated ranks",
                            c->np_list->v[i], c->np);
+    /* every np and size against what the algorithm's MPI counts can express */
+    for (size_t i = 0; i < (c->np_list ? c->np_list->n : 1); i++)
+        for (size_t k = 0; k < c->sizes->n; k++)
+            if (cs_alg_count_check(c->alg.collective, c->alg.name,
+                                   c->np_list ? (int)c->np_list->v[i] : c->np, c->sizes->v[k],
+                                   c->dtype, err))
+                return -1;
     int *map = node_of_rank ? node_of_rank : cs_xmalloc((size_t)c->np * sizeof(int));
     int rc = cs_map_ranks(c->platform, c->mapping, c->np, c->oversubscribe, c->ppn, map, err);
     if (map != node_of_rank)

@@ -1,9 +1,11 @@
 #include "registry.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "case_fields.h"
+#include "coll_blocks.h"
 
 /* algorithms.def's words, as values: a word not listed here fails to compile */
 #define REG_in_place 1
@@ -20,24 +22,34 @@
 #define REG_no_groups 0
 #define REG_SETUP_regions 1
 #define REG_SETUP_none 0
+#define REG_UNIT_bytes 1
+#define REG_UNIT_elements 0
 
-/* state_bytes, an expression in p: one function per algorithm */
+/* state_bytes and msg_blocks, expressions in p: one function each per algorithm */
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
-                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes)     \
+                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
+                    msg_blocks, msg_unit)                                                          \
     static double state_##coll##_##name(int p)                                                     \
     {                                                                                              \
         (void)p;                                                                                   \
         return (state_bytes);                                                                      \
+    }                                                                                              \
+    static long long msg_blocks_##coll##_##name(int p)                                             \
+    {                                                                                              \
+        (void)p;                                                                                   \
+        return (long long)(msg_blocks);                                                            \
     }
 #include "algorithms.def"
 #undef COLLSIM_ALG
 
 static const cs_alg_info registry[] = {
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
-                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes)     \
+                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
+                    msg_blocks, msg_unit)                                                          \
     {#coll,           #name,           paper,          section,           restriction,             \
      source,          REG_##in_place,  REG_##datatypes, REG_##procs,      REG_##regions,           \
-     REG_##groups,    REG_SETUP_##setup, #cost,        state_##coll##_##name},
+     REG_##groups,    REG_SETUP_##setup, #cost,        state_##coll##_##name,                      \
+     msg_blocks_##coll##_##name, REG_UNIT_##msg_unit},
 #include "algorithms.def"
 #undef COLLSIM_ALG
 };
@@ -210,4 +222,72 @@ const char *cs_alg_with_cost_model(const char *coll, const char *model)
         if (!strcmp(registry[i].collective, coll) && !strcmp(registry[i].cost, model))
             return registry[i].name;
     return NULL;
+}
+
+void cs_alg_largest_count(const char *coll, const char *name, int p, long bytes, int tsize,
+                          cs_msg_count *out)
+{
+    const cs_alg_info *a = strncmp(name, "native:", 7) ? cs_alg_find(coll, name) : NULL;
+    const int in_bytes = a && a->msg_in_bytes;
+    out->blocks = a ? a->msg_blocks(p) : p;
+    out->block = in_bytes || tsize <= 0 ? bytes : bytes / tsize;
+    out->unit = in_bytes ? "bytes" : "elements";
+    out->assumed = !a;
+}
+
+/* 1 MiB, 3 GiB, 1536 KiB, 1000 bytes: the size as given, exact */
+static const char *fmt_size(long bytes, char *buf, size_t len)
+{
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (u < 4 && bytes >= 1024 && bytes % 1024 == 0) {
+        bytes /= 1024;
+        u++;
+    }
+    snprintf(buf, len, "%ld %s", bytes, bytes == 1 && u == 0 ? "byte" : units[u]);
+    return buf;
+}
+
+int cs_alg_count_check(const char *coll, const char *name, int p, long bytes, const char *dtype,
+                       cs_err *err)
+{
+    const int tsize = cs_dtype_size(dtype);
+    if (tsize <= 0 || p < 1)
+        return 0; /* the datatype and np are refused elsewhere */
+    cs_msg_count m;
+    cs_alg_largest_count(coll, name, p, bytes, tsize, &m);
+    char size[48];
+    fmt_size(bytes, size, sizeof size);
+    const char *per = !strcmp(coll, "allgather") ? " per rank"
+                      : cs_collective_variable(coll) ? " blocks at most"
+                                                      : " blocks";
+    if (m.blocks * m.block > INT_MAX)
+        return cs_fail(err, "%s/%s at np %d with %s%s %s %lld x %lld %s in one message%s: more "
+                            "than an MPI count (an int, at most %d) can express",
+                       coll, name, p, size, per, m.assumed ? "may send" : "sends", m.blocks,
+                       m.block, m.unit,
+                       m.assumed ? " (assumed for SMPI's built-ins: p blocks, the whole buffer)"
+                                 : "",
+                       INT_MAX);
+    /* SMPI 3.32 sends a message of 2^31 bytes or more as if it were small:
+     * eager, the sender does not wait for it (measured with MPI_Send of
+     * 2147483647 bytes: both ranks 1.07 s on Yahoo; of 2147483648: the
+     * sender 0 s), which moves every later step of the sender
+     * (recursive_doubling at np 3 with 1 GiB ints per rank: 1.61 s instead
+     * of 2.33 s, labelled ok) */
+    if (m.blocks * bytes > INT_MAX)
+        return cs_fail(err, "%s/%s at np %d with %s%s %s %lld x %ld bytes in one message: SMPI 3.32 "
+                            "sends a message of %lld bytes or more without making its sender wait "
+                            "for it, so the predicted time would be wrong",
+                       coll, name, p, size, per, m.assumed ? "may send" : "sends", m.blocks, bytes,
+                       INT_MAX + 1LL);
+    /* the driver lays an alltoallv's p blocks out with gaps of up to 3
+     * elements (sim/driver/vlayout.c, V_GAP_MAX) at int displacements */
+    const long long gap = 3, end = (long long)p * (bytes / tsize + gap) + gap;
+    if (cs_collective_variable(coll) && end > INT_MAX)
+        return cs_fail(err, "%s/%s at np %d with %s%s: the driver's buffers put the %d blocks at "
+                            "displacements up to %lld %s elements: more than an MPI displacement "
+                            "(an int, at most %d) can express",
+                       coll, name, p, size, per, p, end, dtype, INT_MAX);
+    return 0;
 }

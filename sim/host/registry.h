@@ -28,6 +28,8 @@ typedef struct {
     int setup_regions;    /* the benchmark builds the region tables before timing */
     const char *cost;     /* its model in analysis/cost_model.c, or "none" */
     double (*rank_state_bytes)(int p); /* cs_alg_rank_state_bytes */
+    long long (*msg_blocks)(int p); /* blocks in its largest count (cs_alg_largest_count) */
+    int msg_in_bytes;               /* those counts count bytes (MPI_BYTE), not elements */
 } cs_alg_info;
 
 const cs_alg_info *cs_registry(size_t *n);
@@ -71,6 +73,36 @@ int cs_alg_sends_derived(const char *coll, const char *name);
  * (never folded) memory during a call, e.g. two-phase Bruck's metadata array;
  * 0 for most. Used by the memory estimate (bench_case.h). */
 double cs_alg_rank_state_bytes(const char *coll, const char *name, int p);
+
+/* The largest count one MPI call of an algorithm passes (a count argument,
+ * a datatype it builds, an int displacement it computes) for p ranks and
+ * blocks of `bytes` (the per-rank block of an allgather, the block of an
+ * alltoall, the largest block of an alltoallv) of a datatype of tsize bytes:
+ * blocks x block, in `unit`. Own algorithms: algorithms.def's msg_blocks
+ * and msg_unit. SMPI's built-ins (native:...) are not collsim's code and
+ * are not analysed one by one: p blocks in elements is assumed for all of
+ * them, the whole p x count buffer in one call, as a gather-then-broadcast
+ * variant sends it (SMPI's allgatherv GB broadcasts every block in one
+ * count). Measured: native:ring at np 4 runs with 512 MiB - 1 per rank
+ * (p x count = 2^31 - 4) and ends in a segmentation fault with 1 GiB. */
+typedef struct {
+    long long blocks; /* blocks in the largest count */
+    long long block;  /* one block, in unit */
+    const char *unit; /* "elements" of the datatype, or "bytes" */
+    int assumed;      /* 1 for a native: algorithm (the rule above) */
+} cs_msg_count;
+void cs_alg_largest_count(const char *coll, const char *name, int p, long bytes, int tsize,
+                          cs_msg_count *out);
+
+/* Refuses (-1, err naming the algorithm, p, the size, the largest count and
+ * INT_MAX) a case whose largest count (cs_alg_largest_count) exceeds what an
+ * MPI count, an int, can express, or whose largest message has 2^31 bytes
+ * or more (SMPI 3.32 does not make the sender of such a message wait for
+ * it: the prediction would be wrong); for alltoallv also the driver's
+ * layout, whose p blocks with gaps sit at int displacements. name as in
+ * cs_alg_sel (sparbit, native:ompi). */
+int cs_alg_count_check(const char *coll, const char *name, int p, long bytes, const char *dtype,
+                       cs_err *err);
 
 /* 1 for a v-collective (alltoallv): block sizes from a distribution and a
  * seed (sim/driver/distributions.h), sizes giving the largest block. */

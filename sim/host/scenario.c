@@ -659,6 +659,14 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
         cs_err se;
         if (!rc && cs_fields_check_sizes(s->dtype, s->sizes.v, s->sizes.n, &se))
             rc = cs_fail(err, "%s: <sizes>: %s", path, se.msg);
+        /* ... and every algorithm, np and size against its largest MPI count */
+        for (int i = 0; i < s->nalgs && !rc; i++)
+            for (size_t j = 0; j < s->nps.n && !rc; j++)
+                for (size_t k = 0; k < s->sizes.n && !rc; k++)
+                    if (cs_alg_count_check(s->algs[i].collective, s->algs[i].name,
+                                           (int)s->nps.v[j], s->sizes.v[k], s->dtype, &se))
+                        rc = cs_fail(err, "%s:%ld: <algorithms>: %s", path, c.alg_lines[i],
+                                     se.msg);
         for (int i = 0; i < s->nexpects && !rc; i++)
             rc = check_expect(&c, s, &s->expects[i]);
         int has_v = 0;
