@@ -69,6 +69,8 @@ TEST(Scenario, ErrorsNameFileLineAndValidChoices)
         {"no-such-file.xml", "no-such-file.xml", "cannot be read"},
         {"bad-region.xml", "bad-region.xml:6:",
          "level 'rack' is not declared by platform 'quartz' (valid: socket, node, switch)"},
+        {"region-unused.xml", "region-unused.xml:6:",
+         "<region> sweeps the algorithms that take a region"},
     };
     for (auto &c : cases) {
         std::string e = error_of(c.file);

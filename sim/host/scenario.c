@@ -475,6 +475,16 @@ static int parse_regions(ctx *c, cs_scenario *s, xmlNode *n, long *line)
 /* Every <region> level must be declared by every platform of the scenario. */
 static int check_regions(ctx *c, const cs_scenario *s, long line)
 {
+    /* the levels sweep the locality-aware algorithms only: with none, a
+     * <region> would silently change nothing */
+    int aware = 0;
+    for (int a = 0; a < s->nalgs; a++)
+        aware |= cs_alg_locality_aware(s->algs[a].collective, s->algs[a].name);
+    if (!aware)
+        return cs_fail(c->err, "%s:%ld: <region> sweeps the algorithms that take a region "
+                               "(`collsim list algorithms`: e.g. allgather/loc_bruck), and none of "
+                               "this scenario's does: remove <region> or add such an algorithm",
+                       c->path, line);
     for (int i = 0; i < s->nplatforms; i++) {
         cs_platform pf;
         cs_err e;
