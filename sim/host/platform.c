@@ -247,8 +247,8 @@ static int check_value(const char *path, xmlNode *n, const char *attr, value_kin
 {
     static const char *const valid[] = {
         [V_TIME] = "a number with a unit: s, ms, us, ns, ps, m, h, d, w",
-        [V_BW] = "a number with a unit: Bps, kBps, MBps, GBps, TBps, KiBps, MiBps, GiBps, ..., or "
-                 "bps, kbps, Mbps, Gbps, Kibps, Mibps, Gibps, ...",
+        [V_BW] = ("a number with a unit: Bps, kBps, MBps, GBps, TBps, KiBps, MiBps, GiBps, ..., or "
+                  "bps, kbps, Mbps, Gbps, Kibps, Mibps, Gibps, ..."),
         [V_SPEED] = "a number with a unit: f, kf, Mf, Gf, Tf, ..., or flops, kiloflops, ...",
     };
     xmlChar *v = xmlGetProp(n, (const xmlChar *)attr);
