@@ -1,4 +1,5 @@
 #include "platform.h"
+#include "xml_error.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -647,11 +648,7 @@ int cs_platform_load(const char *path, cs_platform *pf, cs_err *err)
 
     xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     if (!doc) {
-        const xmlError *e = xmlGetLastError();
-        cs_fail(err, "%s:%d: malformed XML: %s", path, e ? e->line : 0,
-                e && e->message ? e->message : "cannot parse");
-        if (strlen(err->msg) && err->msg[strlen(err->msg) - 1] == '\n')
-            err->msg[strlen(err->msg) - 1] = 0;
+        cs_xml_fail(err, path);
         cs_platform_free(pf);
         return -1;
     }
