@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 target=${1:?usage: run.sh TARGET SECONDS [BUILD_DIR] (TARGET: scenario, platform, results)}
 seconds=${2:?usage: run.sh TARGET SECONDS [BUILD_DIR]}
-build=${3:-$src/build-fuzz}
+build=$(realpath -m "${3:-$src/build-fuzz}") # absolute: the fuzzer runs in its work directory
 case $target in scenario | platform | results) ;; *)
     echo "run.sh: unknown target '$target' (valid: scenario, platform, results)" >&2
     exit 2 ;;
@@ -32,13 +32,15 @@ while read -r t pattern; do
     done
 done < <(grep -v '^#' "$here/seeds.txt")
 echo "run.sh: fuzz_$target for ${seconds}s, seeds: $(ls "$work/seeds" | wc -l), corpus: $(ls "$work/corpus" | wc -l), log: $work/log"
+dict=
+[ "$target" = results ] || dict=$here/xml.dict
 # the loaders' own temporary files go to a directory of the run
 mkdir -p "$work/tmp"
 set +e
 (cd "$work" && TMPDIR=$work/tmp nice -n 19 "$build/tests/fuzz/fuzz_$target" corpus seeds \
     "$here/regressions/$target" -max_total_time="$seconds" -print_final_stats=1 \
-    -detect_leaks=1 -timeout=10 -rss_limit_mb=2048 -artifact_prefix=artifacts/ \
-    ${FUZZ_ARGS:-}) >"$work/log" 2>&1
+    -detect_leaks=1 -timeout=30 -rss_limit_mb=2048 -artifact_prefix=artifacts/ \
+    ${dict:+-dict="$dict"} ${FUZZ_ARGS:-}) >"$work/log" 2>&1
 rc=$?
 set -e
 # the last status line (#N ... cov: ft: corp: exec/s:) and the final statistics
