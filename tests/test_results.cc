@@ -134,7 +134,8 @@ TEST(Results, TimesOfAnOkRowAreFiniteAndNotNegative)
 }
 
 // A header of more than 64 columns made the reader index past its column
-// table (found by fuzzing: tests/fuzz/regressions/results/); a line longer than
+// table (found reviewing the reader for its fuzz target; the input is in
+// tests/fuzz/regressions/results/); a line longer than
 // the reader's buffer was read as two rows; an integer column kept the low
 // 32 bits of a larger value (np 4294967297 read as 1).
 TEST(Results, WideHeadersLongLinesAndLargeIntegersAreErrors)
