@@ -129,7 +129,8 @@ TEST(Platform, HugeClustersAreRefusedLargeOnesLoad)
 {
     EXPECT_EQ(platform_error(good_cluster, good_link, "0-131071"), "");
     std::string e = platform_error(good_cluster, good_link, "0-131072");
-    EXPECT_NE(e.find(".xml:5: <cluster>: the platform has more than 131072 hosts"),
+    EXPECT_NE(e.find(".xml:5: <cluster radical=\"0-131072\">: the platform has more than 131072 "
+                     "hosts"),
               std::string::npos) << e;
     e = platform_error(good_cluster, good_link, "0-3,9223372036854775806-9223372036854775807");
     EXPECT_EQ(e, "");

@@ -167,10 +167,15 @@ static int add_host(cs_platform *pf, walk_ctx *w, const char *name, int cores)
     return 0;
 }
 
-static int too_many_hosts(const cs_platform *pf, xmlNode *n, cs_err *err)
+/* attr: the attribute that adds the hosts, named with its value */
+static int too_many_hosts(const cs_platform *pf, xmlNode *n, const char *attr, cs_err *err)
 {
-    return cs_fail(err, "%s:%ld: <%s>: the platform has more than %d hosts", pf->path,
-                   (long)xmlGetLineNo(n), (const char *)n->name, CS_MAX_HOSTS);
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)attr);
+    cs_fail(err, "%s:%ld: <%s %s=\"%s\">: the platform has more than %d hosts", pf->path,
+            (long)xmlGetLineNo(n), (const char *)n->name, attr, v ? (const char *)v : "",
+            CS_MAX_HOSTS);
+    xmlFree(v);
+    return -1;
 }
 
 static int attr_int(xmlNode *n, const char *attr, int dflt, const char *path, int *out, cs_err *err)
@@ -344,7 +349,7 @@ static int add_cluster(cs_platform *pf, walk_ctx *w, xmlNode *n, cs_err *err)
         if (b < a || a < 0 || (*end && *end != ','))
             goto bad;
         if (b - a >= CS_MAX_HOSTS - pf->nhosts) {
-            rc = too_many_hosts(pf, n, err);
+            rc = too_many_hosts(pf, n, "radical", err);
             goto out;
         }
         for (long i = 0; i <= b - a; i++) { /* (i from a to b would overflow at LONG_MAX) */
@@ -468,7 +473,7 @@ static int walk(cs_platform *pf, walk_ctx *w, xmlNode *first, int depth, cs_err 
                                (long)xmlGetLineNo(n));
             rc = attr_int(n, "core", 1, pf->path, &cores, err);
             if (!rc && add_host(pf, w, (const char *)id, cores))
-                rc = too_many_hosts(pf, n, err);
+                rc = too_many_hosts(pf, n, "id", err);
             xmlFree(id);
         } else if (!xmlStrcmp(n->name, (const xmlChar *)"prop") && !pf->description[0]) {
             xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
