@@ -21,7 +21,9 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
     CC=clang CXX=clang++ cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DCOLLSIM_FUZZ=ON -DCOLLSIM_TESTS=OFF >/dev/null
 fi
-nice cmake --build "$build" -j2 --target "fuzz_$target" >/dev/null
+mkdir -p "$build/fuzz"
+# one build at a time: two runs started together would both rebuild the host library
+flock "$build/fuzz/.build.lock" nice cmake --build "$build" -j2 --target "fuzz_$target" >/dev/null
 work=$build/fuzz/$target
 rm -rf "$work/seeds"
 mkdir -p "$work/corpus" "$work/seeds" "$work/artifacts"
