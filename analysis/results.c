@@ -1,6 +1,7 @@
 #include "results.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -195,7 +196,8 @@ int cs_csv_split(char *line, char **fields, int max)
     }
 }
 
-/* Stores one field; returns 0, or -1 when a number cannot be read. */
+/* Stores one field; returns 0, -1 when a number cannot be read, -2 when it
+ * is out of the column's range. */
 static int set_field(cs_result *r, const column *c, const char *s)
 {
     char *p = (char *)r + c->offset, *end;
@@ -204,6 +206,8 @@ static int set_field(cs_result *r, const column *c, const char *s)
     case COL_STR: snprintf(p, c->size, "%s", s); return 0;
     case COL_INT: {
         long v = strtol(s, &end, 10);
+        if (v < INT_MIN || v > INT_MAX) /* (int) would keep the low bits: np 4294967297 as 1 */
+            errno = ERANGE;
         *(int *)p = (int)v;
         break;
     }
@@ -213,14 +217,14 @@ static int set_field(cs_result *r, const column *c, const char *s)
     case COL_DOUBLE: *(double *)p = strtod(s, &end); break;
     default: return -1;
     }
-    return end == s || *end || errno ? -1 : 0;
+    return end == s || *end ? -1 : errno ? -2 : 0;
 }
 
 int cs_result_set(cs_result *r, const char *column, const char *text)
 {
     for (size_t i = 0; i < NCOLUMNS; i++)
         if (!strcmp(columns[i].name, column))
-            return set_field(r, &columns[i], text);
+            return set_field(r, &columns[i], text) ? -1 : 0;
     return -1;
 }
 
@@ -251,9 +255,22 @@ int cs_results_read(const char *path, cs_result **rows, size_t *n, cs_err *err)
     const column *of_field[MAX_FIELDS]; /* the column of each field; NULL: ignored */
     while (fgets(line, sizeof line, f)) {
         lineno++;
+        /* a longer line would be read as two rows: a full buffer must end the line */
+        if (!strchr(line, '\n') && strlen(line) == sizeof line - 1) {
+            int more = getc(f); /* its line break or the end of the file */
+            if (more != '\n' && more != EOF) {
+                rc = cs_fail(err, "%s:%ld: line longer than %zu characters", path, lineno,
+                             sizeof line - 1);
+                break;
+            }
+        }
         char *fld[MAX_FIELDS + 1];
         if (lineno == 1) {
             nhead = cs_csv_split(line, fld, MAX_FIELDS);
+            if (nhead > MAX_FIELDS) { /* cs_csv_split stopped counting */
+                rc = cs_fail(err, "%s:1: more than %d columns in the header", path, MAX_FIELDS);
+                break;
+            }
             int seen[NCOLUMNS] = {0};
             for (int k = 0; k < nhead && k < MAX_FIELDS; k++) {
                 of_field[k] = NULL;
@@ -285,10 +302,10 @@ int cs_results_read(const char *path, cs_result **rows, size_t *n, cs_err *err)
         }
         cs_result *r = &(*rows)[*n];
         cs_result_init(r);
-        for (int k = 0; k < nf && !rc; k++)
-            if (of_field[k] && set_field(r, of_field[k], fld[k]))
-                rc = cs_fail(err, "%s:%ld: column %s: '%s' is not a number", path, lineno,
-                             of_field[k]->name, fld[k]);
+        for (int k = 0, bad; k < nf && !rc; k++)
+            if (of_field[k] && (bad = set_field(r, of_field[k], fld[k])))
+                rc = cs_fail(err, "%s:%ld: column %s: '%s' is %s", path, lineno, of_field[k]->name,
+                             fld[k], bad == -1 ? "not a number" : "out of range");
         /* a second pass: status comes after the times */
         for (int k = 0; k < nf && !rc; k++)
             if (of_field[k] && not_a_time(r, of_field[k]))

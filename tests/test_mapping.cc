@@ -67,7 +67,8 @@ TEST(Platform, BadPlatformsAreRejectedWithFileAndLine)
 
 // A one-cluster, one-link platform in a temporary file with the given
 // attributes; removed by the caller.
-std::string temp_platform(const std::string &cluster, const std::string &link)
+std::string temp_platform(const std::string &cluster, const std::string &link,
+                          const std::string &radical = "0-1")
 {
     char path[] = "/tmp/collsim-test-platform-XXXXXX.xml";
     int fd = mkstemps(path, 4);
@@ -76,7 +77,7 @@ std::string temp_platform(const std::string &cluster, const std::string &link)
                       "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
                       "<platform version=\"4.1\">\n"
                       "  <zone id=\"z\" routing=\"Full\">\n"
-                      "    <cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-1\" " + cluster +
+                      "    <cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"" + radical + "\" " + cluster +
                       "/>\n    <link id=\"l1\" " + link + "/>\n  </zone>\n</platform>\n";
     EXPECT_EQ(write(fd, xml.data(), xml.size()), (ssize_t)xml.size());
     close(fd);
@@ -84,9 +85,10 @@ std::string temp_platform(const std::string &cluster, const std::string &link)
 }
 
 // "" when the platform loads, else the error
-std::string platform_error(const std::string &cluster, const std::string &link)
+std::string platform_error(const std::string &cluster, const std::string &link,
+                           const std::string &radical = "0-1")
 {
-    std::string f = temp_platform(cluster, link);
+    std::string f = temp_platform(cluster, link, radical);
     int nodes;
     long cores;
     char err[2048] = "";
@@ -118,6 +120,22 @@ TEST(Platform, BadLinkValuesAreRejectedBeforeSimGrid)
     EXPECT_NE(e.find("bandwidth=\"fast\">: bandwidth is not a number"), std::string::npos) << e;
     e = platform_error(good_cluster, "bandwidth=\"1GBps\" latency=\"1 us\"");
     EXPECT_NE(e.find("latency has an unknown unit ' us'"), std::string::npos) << e;
+}
+
+// A radical of millions of hosts filled the memory (and the region numbering took
+// minutes: it compared every host with every earlier one); one ending at
+// LONG_MAX never ended. Found reviewing the loaders for the fuzz targets (tests/fuzz).
+TEST(Platform, HugeClustersAreRefusedLargeOnesLoad)
+{
+    EXPECT_EQ(platform_error(good_cluster, good_link, "0-131071"), "");
+    std::string e = platform_error(good_cluster, good_link, "0-131072");
+    EXPECT_NE(e.find(".xml:5: <cluster radical=\"0-131072\">: the platform has more than 131072 "
+                     "hosts"),
+              std::string::npos) << e;
+    e = platform_error(good_cluster, good_link, "0-3,9223372036854775806-9223372036854775807");
+    EXPECT_EQ(e, "");
+    e = platform_error(good_cluster, good_link, "0-999999999999");
+    EXPECT_NE(e.find("more than 131072 hosts"), std::string::npos) << e;
 }
 
 TEST(Platform, BadClusterValuesAreRejectedBeforeSimGrid)

@@ -133,6 +133,33 @@ TEST(Results, TimesOfAnOkRowAreFiniteAndNotNegative)
         << err;
 }
 
+// A header of more than 64 columns made the reader index past its column
+// table (found reviewing the reader for its fuzz target; the input is in
+// tests/fuzz/regressions/results/); a line longer than
+// the reader's buffer was read as two rows; an integer column kept the low
+// 32 bits of a larger value (np 4294967297 read as 1).
+TEST(Results, WideHeadersLongLinesAndLargeIntegersAreErrors)
+{
+    std::string head = "np,collective,algorithm,dtype,mode,bytes,avg_us,min_us,max_us,"
+                       "iterations,status";
+    std::string row = "4,allgather,ring,byte,check,1,2.5,2,3,3,ok";
+    std::string wide = head, wide_row = row, err;
+    for (int i = 0; i < 60; i++) {
+        wide += ",x" + std::to_string(i);
+        wide_row += ",0";
+    }
+    EXPECT_EQ(read_text(wide + "\n" + wide_row + "\n", &err), -1);
+    EXPECT_EQ(err, "F:1: more than 64 columns in the header");
+    EXPECT_EQ(read_text(head + ",note\n" + row + "," + std::string(9000, 'n') + "\n", &err), -1);
+    EXPECT_EQ(err, "F:2: line longer than 8191 characters");
+    EXPECT_EQ(read_text(head + "\n" + "4294967297" + row.substr(1) + "\n", &err), -1);
+    EXPECT_EQ(err, "F:2: column np: '4294967297' is out of range");
+    // lines that just fit, with and without a line break at the end of the file, read
+    std::string longest = row + "," + std::string(8191 - row.size() - 1, 'n');
+    EXPECT_EQ(read_text(head + ",note\n" + longest + "\n" + longest + "\n" + longest, &err), 3)
+        << err;
+}
+
 // Files are read by column name: a file from before a column existed reads
 // with that column at its default, and a column a user added is ignored.
 TEST(Results, ColumnsAreReadByNameOldAndExtendedFilesRead)

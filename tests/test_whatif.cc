@@ -42,7 +42,9 @@ TEST(WhatIf, BadVaryElementsNameTheLine)
         {"<vary level=\"spine\" factors=\"2\"/>", "unknown level 'spine' (valid: node-links, uplinks"},
         {"<vary level=\"uplinks\" quantity=\"jitter\" factors=\"2\"/>", "quantity 'jitter' (valid: bandwidth, latency)"},
         {"<vary level=\"uplinks\"/>", "needs exactly one of factors="},
-        {"<vary level=\"uplinks\" factors=\"2 -1\"/>", "expected positive numbers"},
+        {"<vary level=\"uplinks\" factors=\"2 -1\"/>", "expected finite positive numbers"},
+        {"<vary level=\"uplinks\" factors=\"2 inf\"/>", "factors=\"2 inf\">: expected finite positive"},
+        {"<vary level=\"uplinks\" values=\"1e400\"/>", "values=\"1e400\">: expected finite positive"},
         {"<vary level=\"uplinks\" factors=\"2\" colour=\"red\"/>", "unknown attribute 'colour'"},
     };
     for (auto &c : cases) {

@@ -240,7 +240,7 @@ int cs_fields_check(const cs_field *t, const void *obj, const char *collective,
     for (int k = 0; k < CS_NFIELDS; k++) {
         const cs_field *f = &t[k];
         const char *s = f->kind == CS_FK_WORD || f->kind == CS_FK_TEXT
-                            ? *AT_C(f, obj, const char *) : NULL;
+                            ? *AT_C(f, obj, char *) : NULL;
         int set = (given >> k & 1) || (f->kind == CS_FK_TEXT && s && s[0]);
         char valid[256], canon[64];
         if (f->kind == CS_FK_INT && *AT_C(f, obj, int) < f->min && *AT_C(f, obj, int) != f->dflt_n)
@@ -289,7 +289,7 @@ void cs_field_text(const cs_field *f, const void *obj, char *out, size_t len)
     case CS_FK_CHOICE: word_at(f->arg, *AT_C(f, obj, int), out, len); break;
     case CS_FK_WORD:
     case CS_FK_TEXT: {
-        const char *s = *AT_C(f, obj, const char *);
+        const char *s = *AT_C(f, obj, char *);
         snprintf(out, len, "%s", s ? s : "");
         break;
     }
@@ -338,7 +338,7 @@ void cs_fields_row(const cs_field *t, const void *obj, const char *collective, c
         char text[64];
         cs_err ignored;
         if (k == CS_F_dist) {
-            if (dist_canonical(*AT_C(f, obj, const char *), text, sizeof text, &ignored))
+            if (dist_canonical(*AT_C(f, obj, char *), text, sizeof text, &ignored))
                 continue;
         } else {
             cs_field_text(f, obj, text, sizeof text);

@@ -74,7 +74,7 @@ static void print_fit(const char *pair, const cs_postal *p)
 int cs_cmd_postal(int argc, char **argv)
 {
     const char *platform = NULL, *nodes = NULL, *sizes = NULL;
-    for (int i = 0; i < argc; i++) {
+    for (int i = 0; i < argc; i += 2) { /* OPTION VALUE pairs */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         const char **slot = !strcmp(a, "--platform") ? &platform
                             : !strcmp(a, "--nodes")  ? &nodes
@@ -86,7 +86,6 @@ int cs_cmd_postal(int argc, char **argv)
             return 2;
         }
         *slot = v;
-        i++;
     }
     cs_err e;
     cs_platform pf;

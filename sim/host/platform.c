@@ -1,4 +1,5 @@
 #include "platform.h"
+#include "xml_error.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -141,8 +142,11 @@ static long region_name(walk_ctx *w, const char *level, const char *name)
     return w->nnames++;
 }
 
-static void add_host(cs_platform *pf, walk_ctx *w, const char *name, int cores)
+/* -1 when the platform would exceed CS_MAX_HOSTS (the caller names the element) */
+static int add_host(cs_platform *pf, walk_ctx *w, const char *name, int cores)
 {
+    if (pf->nhosts == CS_MAX_HOSTS)
+        return -1;
     if (pf->nhosts == w->cap) {
         w->cap = w->cap ? 2 * w->cap : 64;
         pf->hosts = cs_xrealloc(pf->hosts, (size_t)w->cap * sizeof(cs_host));
@@ -160,6 +164,18 @@ static void add_host(cs_platform *pf, walk_ctx *w, const char *name, int cores)
     w->host_ndecl[pf->nhosts] = k;
     pf->nhosts++;
     pf->total_cores += cores;
+    return 0;
+}
+
+/* attr: the attribute that adds the hosts, named with its value */
+static int too_many_hosts(const cs_platform *pf, xmlNode *n, const char *attr, cs_err *err)
+{
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)attr);
+    cs_fail(err, "%s:%ld: <%s %s=\"%s\">: the platform has more than %d hosts", pf->path,
+            (long)xmlGetLineNo(n), (const char *)n->name, attr, v ? (const char *)v : "",
+            CS_MAX_HOSTS);
+    xmlFree(v);
+    return -1;
 }
 
 static int attr_int(xmlNode *n, const char *attr, int dflt, const char *path, int *out, cs_err *err)
@@ -247,8 +263,8 @@ static int check_value(const char *path, xmlNode *n, const char *attr, value_kin
 {
     static const char *const valid[] = {
         [V_TIME] = "a number with a unit: s, ms, us, ns, ps, m, h, d, w",
-        [V_BW] = "a number with a unit: Bps, kBps, MBps, GBps, TBps, KiBps, MiBps, GiBps, ..., or "
-                 "bps, kbps, Mbps, Gbps, Kibps, Mibps, Gibps, ...",
+        [V_BW] = ("a number with a unit: Bps, kBps, MBps, GBps, TBps, KiBps, MiBps, GiBps, ..., or "
+                  "bps, kbps, Mbps, Gbps, Kibps, Mibps, Gibps, ..."),
         [V_SPEED] = "a number with a unit: f, kf, Mf, Gf, Tf, ..., or flops, kiloflops, ...",
     };
     xmlChar *v = xmlGetProp(n, (const xmlChar *)attr);
@@ -332,9 +348,13 @@ static int add_cluster(cs_platform *pf, walk_ctx *w, xmlNode *n, cs_err *err)
         }
         if (b < a || a < 0 || (*end && *end != ','))
             goto bad;
-        for (long i = a; i <= b; i++) {
+        if (b - a >= CS_MAX_HOSTS - pf->nhosts) {
+            rc = too_many_hosts(pf, n, "radical", err);
+            goto out;
+        }
+        for (long i = 0; i <= b - a; i++) { /* (i from a to b would overflow at LONG_MAX) */
             char name[512];
-            snprintf(name, sizeof name, "%s%ld%s", prefix ? (const char *)prefix : "", i,
+            snprintf(name, sizeof name, "%s%ld%s", prefix ? (const char *)prefix : "", a + i,
                      suffix ? (const char *)suffix : "");
             add_host(pf, w, name, cores);
         }
@@ -452,8 +472,8 @@ static int walk(cs_platform *pf, walk_ctx *w, xmlNode *first, int depth, cs_err 
                 return cs_fail(err, "%s:%ld: <host> without an id", pf->path,
                                (long)xmlGetLineNo(n));
             rc = attr_int(n, "core", 1, pf->path, &cores, err);
-            if (!rc)
-                add_host(pf, w, (const char *)id, cores);
+            if (!rc && add_host(pf, w, (const char *)id, cores))
+                rc = too_many_hosts(pf, n, "id", err);
             xmlFree(id);
         } else if (!xmlStrcmp(n->name, (const xmlChar *)"prop") && !pf->description[0]) {
             xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
@@ -520,13 +540,43 @@ static int parse_levels(cs_platform *pf, walk_ctx *w, cs_err *err)
     return 0;
 }
 
+/* A host's region at one level: the declaration and group it falls in. */
+typedef struct {
+    long decl, group;
+    int host;
+} region_key;
+
+static int cmp_region_key(const void *a, const void *b)
+{
+    const region_key *x = a, *y = b;
+    return x->decl != y->decl     ? (x->decl > y->decl) - (x->decl < y->decl)
+           : x->group != y->group ? (x->group > y->group) - (x->group < y->group)
+                                  : (x->host > y->host) - (x->host < y->host);
+}
+
+/* Numbers the regions of level l by the first appearance of their keys in
+ * host order: sorted, so that large platforms stay n log n. */
+static void number_regions(cs_platform *pf, region_key *keys, int *first, int l)
+{
+    qsort(keys, (size_t)pf->nhosts, sizeof *keys, cmp_region_key);
+    for (int i = 0; i < pf->nhosts; i++) /* first[h]: the first host sharing h's key */
+        first[keys[i].host] = i && keys[i].decl == keys[i - 1].decl &&
+                                      keys[i].group == keys[i - 1].group
+                                  ? first[keys[i - 1].host]
+                                  : keys[i].host;
+    int nreg = 0;
+    for (int h = 0; h < pf->nhosts; h++)
+        pf->hosts[h].region[l] = first[h] == h ? nreg++ : pf->hosts[first[h]].region[l];
+}
+
 /* Resolves every host's region at every level, checks that levels nest, and
  * groups hosts into nodes. */
 static int resolve_levels(cs_platform *pf, walk_ctx *w, cs_err *err)
 {
     if (parse_levels(pf, w, err))
         return -1;
-    long long *keys = cs_xmalloc((size_t)pf->nhosts * sizeof(long long));
+    region_key *keys = cs_xmalloc((size_t)pf->nhosts * sizeof *keys);
+    int *first = cs_xmalloc((size_t)pf->nhosts * sizeof(int));
     int rc = 0;
     for (int h = 0; h < pf->nhosts && !rc; h++) /* every declaration names a declared level */
         for (int k = 0; k < w->host_ndecl[h] && !rc; k++) {
@@ -546,10 +596,11 @@ static int resolve_levels(cs_platform *pf, walk_ctx *w, cs_err *err)
                              pf->path, d->zone, d->level);
         }
     for (int l = 0; l < pf->nlevels && !rc; l++) {
-        int nreg = 0;
         for (int h = 0; h < pf->nhosts && !rc; h++) {
-            if (l == 0) {
-                keys[h] = h;
+            keys[h].host = h;
+            if (l == 0) { /* each host its own region */
+                keys[h].decl = h;
+                keys[h].group = 0;
             } else {
                 const decl *d = NULL;
                 for (int k = 0; k < w->host_ndecl[h] && !d; k++)
@@ -576,28 +627,28 @@ static int resolve_levels(cs_platform *pf, walk_ctx *w, cs_err *err)
                     }
                     g = num / d->group_of;
                 }
-                keys[h] = ((long long)d->decl << 32) | g;
+                keys[h].decl = d->decl;
+                keys[h].group = g;
             }
-            /* number regions by first appearance */
-            int r = -1;
-            for (int k = h - 1; k >= 0 && r < 0; k--)
-                if (keys[k] == keys[h])
-                    r = pf->hosts[k].region[l];
-            pf->hosts[h].region[l] = r >= 0 ? r : nreg++;
         }
-        /* a region of the finer level lies in one region of this level */
-        for (int h = 0; h < pf->nhosts && !rc && l > 0; h++)
-            for (int k = 0; k < h; k++)
-                if (pf->hosts[k].region[l - 1] == pf->hosts[h].region[l - 1] &&
-                    pf->hosts[k].region[l] != pf->hosts[h].region[l]) {
-                    rc = cs_fail(err, "%s: levels do not nest: hosts '%s' and '%s' share a '%s' "
-                                      "region but not a '%s' region",
-                                 pf->path, pf->hosts[k].name, pf->hosts[h].name,
-                                 pf->levels[l - 1], pf->levels[l]);
-                    break;
-                }
+        if (rc)
+            break;
+        number_regions(pf, keys, first, l);
+        /* a region of the finer level lies in one region of this level: the one of its first
+         * host (first[r]: the first host of finer region r; regions are numbered in host order) */
+        for (int h = 0, nfiner = 0; h < pf->nhosts && !rc && l > 0; h++) {
+            int r = pf->hosts[h].region[l - 1], k;
+            if (r == nfiner)
+                first[nfiner++] = h;
+            else if (pf->hosts[k = first[r]].region[l] != pf->hosts[h].region[l])
+                rc = cs_fail(err, "%s: levels do not nest: hosts '%s' and '%s' share a '%s' "
+                                  "region but not a '%s' region",
+                             pf->path, pf->hosts[k].name, pf->hosts[h].name, pf->levels[l - 1],
+                             pf->levels[l]);
+        }
     }
     free(keys);
+    free(first);
     if (rc)
         return -1;
     /* nodes: the regions of the node level, their hosts consecutive */
@@ -647,11 +698,7 @@ int cs_platform_load(const char *path, cs_platform *pf, cs_err *err)
 
     xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     if (!doc) {
-        const xmlError *e = xmlGetLastError();
-        cs_fail(err, "%s:%d: malformed XML: %s", path, e ? e->line : 0,
-                e && e->message ? e->message : "cannot parse");
-        if (strlen(err->msg) && err->msg[strlen(err->msg) - 1] == '\n')
-            err->msg[strlen(err->msg) - 1] = 0;
+        cs_xml_fail(err, path);
         cs_platform_free(pf);
         return -1;
     }

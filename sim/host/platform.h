@@ -12,6 +12,9 @@
 /* declared levels, finest first; the accounting adds "system" (everything)
  * and "nonlocal" on top (sim/driver/account.h) */
 #define CS_MAX_LEVELS 6
+/* hosts in a platform: 64 times the largest shipped one (quartz, 2,064); a
+ * cluster radical of millions is refused rather than filling the memory */
+#define CS_MAX_HOSTS (1 << 17)
 
 /* A node: what a rank mapping fills ("ranks per node"). Usually one SimGrid
  * host; on platforms whose hosts are sockets (lassen, quartz) the hosts of one

@@ -9,6 +9,7 @@
 
 #include "distributions.h"
 #include "platform.h"
+#include "xml_error.h"
 
 typedef struct {
     const char *path;
@@ -619,18 +620,13 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
     xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     int rc = 0;
     if (!doc) {
-        const xmlError *e = xmlGetLastError();
         FILE *f = fopen(path, "r");
         if (!f)
             rc = cs_fail(err, "scenario file '%s' cannot be read", path);
         else
-            rc = cs_fail(err, "%s:%d: malformed XML: %s", path, e ? e->line : 0,
-                         e && e->message ? e->message : "cannot parse");
+            rc = cs_xml_fail(err, path);
         if (f)
             fclose(f);
-        size_t len = strlen(err->msg);
-        if (len && err->msg[len - 1] == '\n')
-            err->msg[len - 1] = 0;
         cs_scenario_free(s);
         return rc;
     }

@@ -157,7 +157,7 @@ static int parse_doubles(const char *text, double **out, int *n)
             break;
         char *end;
         double x = strtod(c, &end);
-        if (end == c || !(x > 0) || (*end && *end != ' ' && *end != ',' && *end != '\t' && *end != '\n'))
+        if (end == c || !(x > 0) || !isfinite(x) || (*end && *end != ' ' && *end != ',' && *end != '\t' && *end != '\n'))
             return -1;
         *out = cs_xrealloc(*out, (size_t)(*n + 1) * sizeof(double));
         (*out)[(*n)++] = x;
@@ -195,7 +195,7 @@ int cs_vary_parse(void *node, const char *path, cs_vary *v, cs_err *err)
     else if (level && cs_vary_level(level, quantity, v, &e))
         rc = cs_fail(err, "%s:%ld: <vary>: %s", path, line, e.msg);
     else if (parse_doubles(factors ? factors : values, &v->values, &v->nvalues))
-        rc = cs_fail(err, "%s:%ld: <vary %s=\"%s\">: expected positive numbers separated by spaces",
+        rc = cs_fail(err, "%s:%ld: <vary %s=\"%s\">: expected finite positive numbers separated by spaces",
                      path, line, factors ? "factors" : "values", factors ? factors : values);
     if (!rc) {
         v->absolute = values != NULL;
