@@ -406,7 +406,8 @@ TEST(Repair, KeepsOneRowPerKeyPassingFirstAndKeepsTheOriginal)
                           "smpirun exited with 0: no error output"),
               std::string::npos)
         << o.text;
-    EXPECT_NE(o.text.find("2 cases were given more than once; kept one row each"), std::string::npos)
+    EXPECT_NE(o.text.find("2 (case, size) keys were given more than once; kept one row each"),
+              std::string::npos)
         << o.text;
     EXPECT_EQ(slurp(d / "r.csv.orig"), before);
     auto kept = read(d / "r.csv");

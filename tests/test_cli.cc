@@ -271,9 +271,9 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
         // ... and SMPI's limit: a message of 2 GiB does not make its sender wait
         // (the old code printed 1.61 s for this, with 2.33 s at 8 bytes less)
         {"bench --platform yahoo --np 3 --alg recursive_doubling --dtype int --sizes 1G --fold",
-         "allgather/recursive_doubling at np 3 with 1 GiB per rank sends 2 x 1073741824 bytes in "
-         "one message: SMPI 3.32 sends a message of 2147483648 bytes or more without making its "
-         "sender wait for it"},
+         "allgather/recursive_doubling at np 3 with 1 GiB per rank spans up to 2 x 1073741824 "
+         "bytes in one MPI call (the algorithm's bound, algorithms.def msg_blocks): SMPI 3.32 sends "
+         "a message of 2147483648 bytes or more without making its sender wait for it"},
         {"bench --platform yahoo --np 5 --coll alltoall --alg bruck_basic --sizes 1G --fold",
          "alltoall/bruck_basic at np 5 with 1 GiB blocks sends 2 x 1073741824 elements"},
         {"bench --platform yahoo --np 4 --alg native:ring --sizes 1G --fold",

@@ -442,6 +442,31 @@ TEST(Resume, RefusesAnotherScenarioOrAChangedOne)
     EXPECT_NE(slurp(out + "/scenario.id").find("\nname another-sweep\n"), std::string::npos);
 }
 
+// A results.csv written before the smpi_cfg column existed resumes: it is
+// rewritten with today's header before rows are appended, so it still reads.
+TEST(Resume, AFileWithAnEarlierHeaderIsRewrittenBeforeRowsAreAppended)
+{
+    TempDir d;
+    const std::string out = d / "out", csv = out + "/results.csv";
+    ASSERT_EQ(cli("run " + scen + " -j 1 --out " + out).code, 0);
+    std::istringstream in(slurp(csv));
+    std::string line, old;
+    for (int i = 0; i < 3 && std::getline(in, line); i++) { // the header and one case's 2 rows
+        if (i == 0)
+            line.replace(line.find(",smpi_cfg,"), 10, ",");
+        else
+            line.pop_back(); // the empty smpi_cfg field (ok rows end ",,")
+        old += line + "\n";
+    }
+    std::ofstream(csv) << old;
+    Out o = cli("run " + scen + " -j 1 --out " + out + " --resume");
+    EXPECT_EQ(o.code, 0) << o.text;
+    EXPECT_NE(o.text.find("rewritten with the current columns"), std::string::npos) << o.text;
+    size_t rows;
+    cases_in(csv, &rows); // reads: every row has the header's fields
+    EXPECT_EQ(rows, 8u);
+}
+
 // --resume refuses a file that holds a key twice (as two sweeps at once left
 // before the lock existed) and names `repair`; after it the sweep resumes.
 TEST(Resume, RefusesDuplicateKeysUntilRepaired)
@@ -559,6 +584,38 @@ TEST(SmpiOption, ReachesEveryCaseAndIsRecordedInTheRows)
     std::ofstream(d / "twice.xml") << body << "  <smpi option=\"maxmin/precision\" value=\"1e-2\"/>\n"
                                    << "  <smpi option=\"maxmin/precision\" value=\"1e-3\"/>\n"
                                    << "</scenario>\n";
+    // options collsim sets itself, or that would swap a native algorithm, are refused
+    std::string native = body;
+    native.replace(native.find("<algorithms>ring"), 16, "<algorithms>native:ompi");
+    std::ofstream(d / "own.xml") << native
+                                 << "  <smpi option=\"smpi/allgather\" value=\"ring\"/>\n"
+                                 << "</scenario>\n";
+    o = cli("run " + d / "own.xml" + " --out " + d / "own");
+    EXPECT_EQ(o.code, 2) << o.text;
+    EXPECT_NE(o.text.find(d / "own.xml" + ":9: <smpi>: option smpi/allgather would replace the "
+                                          "algorithm of allgather/native:ompi"),
+              std::string::npos) << o.text;
+    o = cli("bench --platform yahoo --np 4 --alg native:ompi --sizes 8 --smpi-cfg "
+            "smpi/allgather:ring");
+    EXPECT_EQ(o.code, 2) << o.text;
+    EXPECT_NE(o.text.find("option smpi/allgather would replace the algorithm"), std::string::npos)
+        << o.text;
+    o = cli("bench --platform yahoo --np 4 --alg ring --sizes 8 --smpi-cfg smpi/privatization:yes");
+    EXPECT_EQ(o.code, 2) << o.text;
+    EXPECT_NE(o.text.find("--smpi-cfg: option smpi/privatization is set by collsim"),
+              std::string::npos) << o.text;
+    o = cli("bench --platform yahoo --np 4 --alg ring --sizes 8 --smpi-cfg smpi/os:" +
+            std::string(200, '1'));
+    EXPECT_EQ(o.code, 2) << o.text;
+    EXPECT_NE(o.text.find("is longer than 153 characters"), std::string::npos) << o.text;
+    // a scenario name is one line (it goes into the directory's record)
+    std::string nl = body;
+    nl.replace(nl.find("name=\"smpi\""), 11, "name=\"sm&#10;pi\"");
+    std::ofstream(d / "nl.xml") << nl << "</scenario>\n";
+    o = cli("run " + d / "nl.xml" + " --out " + d / "nl");
+    EXPECT_EQ(o.code, 2) << o.text;
+    EXPECT_NE(o.text.find("nl.xml:2: <scenario name=\"...\">: a name has no line break"),
+              std::string::npos) << o.text;
     o = cli("run " + d / "twice.xml" + " --out " + d / "twice");
     EXPECT_EQ(o.code, 2) << o.text;
     EXPECT_NE(o.text.find(d / "twice.xml" + ":10: <smpi option=\"maxmin/precision\"> given twice "

@@ -193,17 +193,26 @@ int cs_cmd_repair(int argc, char **argv)
     if (!keys) {
         printf("%s: every case is given once (%zu rows); nothing to repair\n", path, n);
     } else {
-        char orig[2100];
+        char orig[2100], *dropped = NULL;
+        size_t len = 0;
         free_name(path, orig, sizeof orig);
-        size_t keep = cs_results_dedupe(rows, n, stdout);
-        if (rename(path, orig))
-            rc = bad("repair: cannot keep %s as %s: %s", path, orig, strerror(errno));
+        FILE *log = open_memstream(&dropped, &len);
+        size_t keep = cs_results_dedupe(rows, n, log ? log : stderr);
+        if (log)
+            fclose(log);
+        /* the original stays where it is until the new file replaces it */
+        if (link(path, orig))
+            rc = bad("repair: cannot keep %s as %s: %s (nothing changed)", path, orig,
+                     strerror(errno));
         else if (cs_results_write_file(path, rows, keep, &e))
             rc = die(&e);
         else
-            printf("%s: %zu cases were given more than once; kept one row each (a passing one "
-                   "first), dropped %zu rows (listed above); the file as it was is %s\n",
-                   path, keys, n - keep, orig);
+            printf("%s%s: %zu (case, size) key%s given more than once; kept one row each (a "
+                   "passing one first), dropped %zu row%s (listed above); the file as it was is "
+                   "%s\n",
+                   dropped ? dropped : "", path, keys, keys > 1 ? "s were" : " was", n - keep,
+                   n - keep > 1 ? "s" : "", orig);
+        free(dropped);
     }
     free(rows);
     if (lock >= 0)

@@ -212,6 +212,12 @@ static int cmd_bench(int argc, char **argv)
                 fprintf(stderr, "collsim: --smpi-cfg takes NAME:VALUE (an SMPI 3.32 option), got '%s'\n", v);
                 return 2;
             }
+            char name[256];
+            snprintf(name, sizeof name, "%.*s", (int)(strchr(v, ':') - v), v);
+            if (cs_smpi_option_refused(name, strchr(v, ':') + 1, &e)) {
+                fprintf(stderr, "collsim: --smpi-cfg: %s\n", e.msg);
+                return 2;
+            }
             c.extra_cfg[c.nextra++] = v;
             i++;
         } else {
@@ -236,7 +242,14 @@ static int cmd_bench(int argc, char **argv)
     }
     c.platform = &pf;
     c.sizes = &sl;
-    if (cs_fields_check(cs_case_fields, &c, c.alg.collective, given, &e) ||
+    int conflict = 0;
+    for (int k = 0; k < c.nextra && !conflict; k++) {
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(strchr(c.extra_cfg[k], ':') - c.extra_cfg[k]),
+                 c.extra_cfg[k]);
+        conflict = cs_smpi_option_conflicts(name, c.alg.collective, c.alg.name, &e) != 0;
+    }
+    if (conflict || cs_fields_check(cs_case_fields, &c, c.alg.collective, given, &e) ||
         cs_case_check(&c, &e)) {
         cs_platform_free(&pf);
         cs_numlist_free(&sl);

@@ -58,7 +58,8 @@ int cs_outdir_lock(const char *dir, cs_err *err)
 {
     char path[2200];
     snprintf(path, sizeof path, "%s/" CS_OUTDIR_LOCK, dir);
-    /* close-on-exec: the simulations a sweep starts must not keep it locked */
+    /* close-on-exec: smpirun and the simulations do not hold it (the runner's
+     * forked supervisor of a case does, until the case ends: harmless) */
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0)
         return cs_fail(err, "cannot create %s: %s", path, strerror(errno));
@@ -163,12 +164,12 @@ int cs_outdir_check(const char *dir, const cs_scenario *s, int resume, int accep
         return -1;
     struct stat st;
     int results = !stat(csv, &st) && st.st_size > 0;
-    if (resume && have && strcmp(old.name, now.name))
+    if (resume && have && results && strcmp(old.name, now.name))
         return cs_fail(err, "%s holds the results of scenario '%s' (%s), not of '%s' (%s): "
                             "--resume would mix the two sweeps' rows. Choose another --out, or "
-                            "--force to start this one afresh there",
+                            "start this one afresh there with --force (without --resume)",
                        dir, old.name, old.file, now.name, now.file);
-    if (resume && have && strcmp(old.hash, now.hash)) {
+    if (resume && have && results && strcmp(old.hash, now.hash)) {
         if (!accept_changes)
             return cs_fail(err, "%s changed since %s's results were written (content hash %s, "
                                 "now %s): resumed, the rows of the cases it changed or dropped "
@@ -180,7 +181,7 @@ int cs_outdir_check(const char *dir, const cs_scenario *s, int resume, int accep
         printf("# %s: scenario %s changed since its results were written (hash %s, now %s); "
                "resuming as asked (--accept-changes)\n",
                dir, now.name, old.hash, now.hash);
-    } else if (resume && have) {
+    } else if (resume && have && !strcmp(old.name, now.name)) {
         snprintf(now.earlier, sizeof now.earlier, "%s", old.earlier);
     } else if (resume && results) {
         printf("# %s: no scenario record (results written by an earlier collsim); recording "

@@ -276,11 +276,11 @@ int cs_alg_count_check(const char *coll, const char *name, int p, long bytes, co
      * (recursive_doubling at np 3 with 1 GiB ints per rank: 1.61 s instead
      * of 2.33 s, labelled ok) */
     if (m.blocks * bytes > INT_MAX)
-        return cs_fail(err, "%s/%s at np %d with %s%s %s %lld x %ld bytes in one message: SMPI 3.32 "
+        return cs_fail(err, "%s/%s at np %d with %s%s spans up to %lld x %ld bytes in one MPI "
+                            "call (the algorithm's bound, algorithms.def msg_blocks): SMPI 3.32 "
                             "sends a message of %lld bytes or more without making its sender wait "
-                            "for it, so the predicted time would be wrong",
-                       coll, name, p, size, per, m.assumed ? "may send" : "sends", m.blocks, bytes,
-                       INT_MAX + 1LL);
+                            "for it, so the predicted time could be wrong",
+                       coll, name, p, size, per, m.blocks, bytes, INT_MAX + 1LL);
     /* the driver lays an alltoallv's p blocks out with gaps of up to 3
      * elements (sim/driver/vlayout.c, V_GAP_MAX) at int displacements */
     const long long gap = 3, end = (long long)p * (bytes / tsize + gap) + gap;

@@ -143,6 +143,27 @@ static int clear_stale_regions(const char *path, cs_result *rows, size_t *n, cs_
     return 0;
 }
 
+/* A file written before a column existed reads (its rows take the default),
+ * but rows appended under its old header would not: it is rewritten with
+ * today's header first. */
+static int update_header(const char *path, const cs_result *rows, size_t n, cs_err *err)
+{
+    char line[sizeof CS_RESULTS_HEADER + 2] = "";
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return cs_fail(err, "cannot read %s: %s", path, strerror(errno));
+    if (!fgets(line, sizeof line, f))
+        line[0] = 0;
+    fclose(f);
+    line[strcspn(line, "\r\n")] = 0;
+    if (!strcmp(line, CS_RESULTS_HEADER))
+        return 0;
+    if (cs_results_write_file(path, rows, n, err))
+        return -1;
+    printf("# %s: rewritten with the current columns (written by an earlier collsim)\n", path);
+    return 0;
+}
+
 /* The alpha/beta fits of the platforms this run's cases ran on, beside
  * results.csv, for the report's cost models (analysis does not simulate). A
  * resumed run keeps the rows it has: the same platform file fits the same. */
@@ -196,7 +217,8 @@ int open_results(const cs_run_opts *o, const cs_caselist *list, char *csv_path,
             return -1;
         }
         if (clear_stale_regions(csv_path, old, &nold, err) ||
-            drop_error_rows(csv_path, old, &nold, list->v, list->n, err)) {
+            drop_error_rows(csv_path, old, &nold, list->v, list->n, err) ||
+            update_header(csv_path, old, nold, err)) {
             free(old);
             return -1;
         }
@@ -206,7 +228,9 @@ int open_results(const cs_run_opts *o, const cs_caselist *list, char *csv_path,
                             "to start a new one (it is overwritten), or choose --out DIR",
                        csv_path);
     }
-    int csv = open(csv_path, O_WRONLY | O_CREAT | O_APPEND | (exists && o->resume ? 0 : O_TRUNC),
+    /* close-on-exec: the simulations a sweep starts have no business with it */
+    int csv = open(csv_path,
+                   O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (exists && o->resume ? 0 : O_TRUNC),
                    0644);
     if (csv < 0) {
         free(old);

@@ -128,8 +128,8 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
                         c->ppn = s->ppns.n ? (int)s->ppns.v[q] : 0;
                         c->np = (int)s->nps.v[n];
                         c->alg = s->algs[a];
-                        for (int k = 0; k < s->nsmpi; k++)
-                            c->extra_cfg[c->nextra++] = s->smpi[k];
+                        for (int o = 0; o < s->nsmpi; o++)
+                            c->extra_cfg[c->nextra++] = s->smpi[o];
                         c->sizes = &s->sizes;
                         c->region = s->nregions && takes_region ? s->regions[g] : NULL;
                         cs_fields_scope(cs_case_fields, c, c->alg.collective);

@@ -9,6 +9,7 @@
 
 #include "distributions.h"
 #include "platform.h"
+#include "smpirun.h"
 #include "xml_error.h"
 
 typedef struct {
@@ -547,6 +548,9 @@ static int parse_smpi(ctx *c, cs_scenario *s, xmlNode *n)
                              "3.32 option such as option=\"maxmin/precision\" value=\"1e-2\" (got "
                              "option=\"%s\" value=\"%s\")",
                      c->path, line_of(n), o, v);
+    cs_err why;
+    if (!rc && cs_smpi_option_refused(o, v, &why))
+        rc = cs_fail(c->err, "%s:%ld: <smpi>: %s", c->path, line_of(n), why.msg);
     for (int k = 0; k < s->nsmpi && !rc; k++)
         if (!strncmp(s->smpi[k], o, strlen(o)) && s->smpi[k][strlen(o)] == ':')
             rc = cs_fail(c->err, "%s:%ld: <smpi option=\"%s\"> given twice (first at line %ld)",
@@ -637,7 +641,15 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
                      root ? line_of(root) : 0L, root ? (const char *)root->name : "none");
     } else if (!(rc = check_attrs(&c, root, root_attrs))) {
         xmlChar *name = xmlGetProp(root, (const xmlChar *)"name");
-        if (name) {
+        /* the name goes into file names and one-line records */
+        for (const xmlChar *q = name; q && *q && !rc; q++)
+            if (*q < 0x20 || *q == '/')
+                rc = cs_fail(err, "%s:%ld: <scenario name=\"...\">: a name has no line break, "
+                                  "control character or '/' (it names the results directory)",
+                             path, line_of(root));
+        if (rc) {
+            /* refused above */
+        } else if (name) {
             s->name = cs_xstrdup((const char *)name);
         } else { /* the file name without .xml */
             const char *base = strrchr(path, '/');
@@ -673,6 +685,15 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
                                            (int)s->nps.v[j], s->sizes.v[k], s->dtype, &se))
                         rc = cs_fail(err, "%s:%ld: <algorithms>: %s", path, c.alg_lines[i],
                                      se.msg);
+        /* an <smpi option="smpi/COLL"> with a native: algorithm of COLL */
+        for (int k = 0; k < s->nsmpi && !rc; k++)
+            for (int i = 0; i < s->nalgs && !rc; i++) {
+                char name[256];
+                snprintf(name, sizeof name, "%.*s", (int)(strchr(s->smpi[k], ':') - s->smpi[k]),
+                         s->smpi[k]);
+                if (cs_smpi_option_conflicts(name, s->algs[i].collective, s->algs[i].name, &se))
+                    rc = cs_fail(err, "%s:%ld: <smpi>: %s", path, s->smpi_lines[k], se.msg);
+            }
         for (int i = 0; i < s->nexpects && !rc; i++)
             rc = check_expect(&c, s, &s->expects[i]);
         int has_v = 0;

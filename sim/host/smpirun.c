@@ -36,12 +36,41 @@ int cs_smpi_default_cfg(int np, char out[][96], int max)
     return n;
 }
 
+#define CS_CFG_SLOT 160 /* bytes of one --cfg=NAME:VALUE argument (build_argv) */
+
+int cs_smpi_option_refused(const char *name, const char *value, cs_err *err)
+{
+    static const char *const own[] = {"smpi/privatization", "smpi/simulate-computation",
+                                      "smpi/shared-malloc-blocksize", "smpi/coll-selector",
+                                      NULL};
+    for (const char *const *o = own; *o; o++)
+        if (!strcmp(name, *o))
+            return cs_fail(err, "option %s is set by collsim for every case (docs/running.md)%s",
+                           name, strcmp(name, "smpi/coll-selector")
+                                     ? ""
+                                     : "; choose SMPI's collectives with native:NAME");
+    if (strlen("--cfg=") + strlen(name) + 1 + strlen(value) >= CS_CFG_SLOT)
+        return cs_fail(err, "option %s:%s is longer than %d characters", name, value,
+                       CS_CFG_SLOT - 7);
+    return 0;
+}
+
+int cs_smpi_option_conflicts(const char *name, const char *coll, const char *alg, cs_err *err)
+{
+    if (strncmp(alg, "native:", 7) || strncmp(name, "smpi/", 5) || strcmp(name + 5, coll))
+        return 0;
+    return cs_fail(err, "option %s would replace the algorithm of %s/%s (the row would name an "
+                        "algorithm SMPI did not run); it selects what a collsim algorithm's inner "
+                        "MPI_%s call runs, e.g. padded_alltoall's",
+                   name, coll, alg, coll);
+}
+
 /* argv for smpirun; `store` holds the --cfg=... strings (caller frees). */
-static int build_argv(const cs_launch *l, char ***argv_out, char (**store)[160])
+static int build_argv(const cs_launch *l, char ***argv_out, char (**store)[CS_CFG_SLOT])
 {
     int n = 0, nstore = 0;
     char **argv = cs_xmalloc((size_t)(40 + 2 * CS_MAX_CFG) * sizeof(char *));
-    char(*st)[160] = cs_xmalloc((size_t)(2 + 16 + CS_MAX_CFG) * sizeof *st);
+    char(*st)[CS_CFG_SLOT] = cs_xmalloc((size_t)(2 + 16 + CS_MAX_CFG) * sizeof *st);
     char defaults[16][96];
     int ndef = cs_smpi_default_cfg(l->np, defaults, 16);
     snprintf(st[nstore], sizeof st[0], "%d", l->np);
@@ -70,7 +99,7 @@ static int build_argv(const cs_launch *l, char ***argv_out, char (**store)[160])
 char *cs_smpirun_cmdline(const cs_launch *l)
 {
     char **argv;
-    char(*st)[160];
+    char(*st)[CS_CFG_SLOT];
     int n = build_argv(l, &argv, &st);
     size_t len = 1;
     for (int i = 0; i < n; i++)
@@ -174,7 +203,7 @@ int cs_wall_backstop(int cpu_limit_s) { return cpu_limit_s > 0 ? 4 * cpu_limit_s
 pid_t cs_smpirun_start(const cs_launch *l, cs_err *err)
 {
     char **argv;
-    char(*cfg)[160];
+    char(*cfg)[CS_CFG_SLOT];
     build_argv(l, &argv, &cfg);
     fflush(stdout);
     fflush(stderr);

@@ -37,6 +37,15 @@ int cs_wall_backstop(int cpu_limit_s);
  * count). Exposed so that README, tests and a re-run by hand agree. */
 int cs_smpi_default_cfg(int np, char out[][96], int max);
 
+/* Whether a user may add the SMPI option NAME:VALUE (bench --smpi-cfg, a
+ * scenario's <smpi>): not one collsim sets for every case itself (privatization,
+ * simulated computation, the fold block size, smpi/coll-selector of the
+ * native: algorithms), and short enough for the launcher. 0, or -1 (err). */
+int cs_smpi_option_refused(const char *name, const char *value, cs_err *err);
+/* An option smpi/COLL with the algorithm native:NAME of COLL: it would run
+ * another algorithm than the row names. 0, or -1 (err). */
+int cs_smpi_option_conflicts(const char *name, const char *coll, const char *alg, cs_err *err);
+
 /* Path of the simulation driver (build-time default, COLLSIM_DRIVER overrides). */
 const char *cs_driver_path(void);
 
