@@ -243,12 +243,8 @@ static int cmd_bench(int argc, char **argv)
     c.platform = &pf;
     c.sizes = &sl;
     int conflict = 0;
-    for (int k = 0; k < c.nextra && !conflict; k++) {
-        char name[256];
-        snprintf(name, sizeof name, "%.*s", (int)(strchr(c.extra_cfg[k], ':') - c.extra_cfg[k]),
-                 c.extra_cfg[k]);
-        conflict = cs_smpi_option_conflicts(name, c.alg.collective, c.alg.name, &e) != 0;
-    }
+    for (int k = 0; k < c.nextra && !conflict; k++)
+        conflict = cs_smpi_option_conflicts(c.extra_cfg[k], c.alg.collective, c.alg.name, &e) != 0;
     if (conflict || cs_fields_check(cs_case_fields, &c, c.alg.collective, given, &e) ||
         cs_case_check(&c, &e)) {
         cs_platform_free(&pf);

@@ -687,13 +687,10 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
                                      se.msg);
         /* an <smpi option="smpi/COLL"> with a native: algorithm of COLL */
         for (int k = 0; k < s->nsmpi && !rc; k++)
-            for (int i = 0; i < s->nalgs && !rc; i++) {
-                char name[256];
-                snprintf(name, sizeof name, "%.*s", (int)(strchr(s->smpi[k], ':') - s->smpi[k]),
-                         s->smpi[k]);
-                if (cs_smpi_option_conflicts(name, s->algs[i].collective, s->algs[i].name, &se))
+            for (int i = 0; i < s->nalgs && !rc; i++)
+                if (cs_smpi_option_conflicts(s->smpi[k], s->algs[i].collective, s->algs[i].name,
+                                             &se))
                     rc = cs_fail(err, "%s:%ld: <smpi>: %s", path, s->smpi_lines[k], se.msg);
-            }
         for (int i = 0; i < s->nexpects && !rc; i++)
             rc = check_expect(&c, s, &s->expects[i]);
         int has_v = 0;

@@ -55,14 +55,16 @@ int cs_smpi_option_refused(const char *name, const char *value, cs_err *err)
     return 0;
 }
 
-int cs_smpi_option_conflicts(const char *name, const char *coll, const char *alg, cs_err *err)
+int cs_smpi_option_conflicts(const char *option, const char *coll, const char *alg, cs_err *err)
 {
-    if (strncmp(alg, "native:", 7) || strncmp(name, "smpi/", 5) || strcmp(name + 5, coll))
+    size_t len = strcspn(option, ":");
+    if (strncmp(alg, "native:", 7) || strncmp(option, "smpi/", 5) || len != 5 + strlen(coll) ||
+        strncmp(option + 5, coll, len - 5))
         return 0;
-    return cs_fail(err, "option %s would replace the algorithm of %s/%s (the row would name an "
+    return cs_fail(err, "option %.*s would replace the algorithm of %s/%s (the row would name an "
                         "algorithm SMPI did not run); it selects what a collsim algorithm's inner "
                         "MPI_%s call runs, e.g. padded_alltoall's",
-                   name, coll, alg, coll);
+                   (int)len, option, coll, alg, coll);
 }
 
 /* argv for smpirun; `store` holds the --cfg=... strings (caller frees). */

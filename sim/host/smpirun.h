@@ -42,9 +42,10 @@ int cs_smpi_default_cfg(int np, char out[][96], int max);
  * simulated computation, the fold block size, smpi/coll-selector of the
  * native: algorithms), and short enough for the launcher. 0, or -1 (err). */
 int cs_smpi_option_refused(const char *name, const char *value, cs_err *err);
-/* An option smpi/COLL with the algorithm native:NAME of COLL: it would run
- * another algorithm than the row names. 0, or -1 (err). */
-int cs_smpi_option_conflicts(const char *name, const char *coll, const char *alg, cs_err *err);
+/* An option smpi/COLL:VALUE (option as NAME:VALUE) with the algorithm
+ * native:NAME of COLL: it would run another algorithm than the row names.
+ * 0, or -1 (err). */
+int cs_smpi_option_conflicts(const char *option, const char *coll, const char *alg, cs_err *err);
 
 /* Path of the simulation driver (build-time default, COLLSIM_DRIVER overrides). */
 const char *cs_driver_path(void);
