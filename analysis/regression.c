@@ -273,23 +273,27 @@ static int keep_before(const cs_result *a, const cs_result *b)
     return aok != bok ? aok : a < b;
 }
 
-size_t cs_results_dedupe(cs_result *rows, size_t n, FILE *log)
+size_t cs_results_dedupe(cs_result *rows, size_t n, const char *among, FILE *log)
 {
     const cs_result **v = cs_sort_by_key(rows, n);
-    char *drop = calloc(n ? n : 1, 1);
+    char *drop = cs_xmalloc(n ? n : 1);
+    memset(drop, 0, n ? n : 1);
     for (size_t i = 0; i < n;) {
         size_t j = i, best = i;
+        int marked = !among;
         while (j < n && !cs_key_cmp(v[i], v[j])) {
             if (keep_before(v[j], v[best]))
                 best = j;
+            marked |= among && among[v[j] - rows];
             j++;
         }
-        for (size_t k = i; k < j; k++)
+        for (size_t k = i; k < j && marked; k++)
             if (k != best) {
                 char key[512];
                 cs_key_format(v[k], key, sizeof key);
-                fprintf(log, "  dropped %s: %s%s%s\n", key, v[k]->status, v[k]->note[0] ? ": " : "",
-                        v[k]->note);
+                if (log)
+                    fprintf(log, "  dropped %s: %s%s%s\n", key, v[k]->status,
+                            v[k]->note[0] ? ": " : "", v[k]->note);
                 drop[v[k] - rows] = 1;
             }
         i = j;

@@ -28,9 +28,10 @@ size_t cs_results_dup_keys(const cs_result *rows, size_t n, char *example, size_
  * the repair: 0 when every key is given once, else -1 (err). */
 int cs_results_refuse_dups(const char *path, const cs_result *rows, size_t n, cs_err *err);
 /* Keeps one row per key, in file order: an ok row if the key has one, else
- * its first row. Each dropped row is printed to log (key, status, note).
- * Returns how many rows remain (the first ones of rows). */
-size_t cs_results_dedupe(cs_result *rows, size_t n, FILE *log);
+ * its first row. Only keys with a row marked in `among` (n flags; NULL: every
+ * key) lose rows. Each dropped row is printed to log (key, status, note;
+ * NULL: not printed). Returns how many rows remain (the first ones of rows). */
+size_t cs_results_dedupe(cs_result *rows, size_t n, const char *among, FILE *log);
 
 typedef struct {
     double rtol;  /* relative tolerance on avg, min and max (0: bit for bit) */

@@ -197,7 +197,7 @@ int cs_cmd_repair(int argc, char **argv)
         size_t len = 0;
         free_name(path, orig, sizeof orig);
         FILE *log = open_memstream(&dropped, &len);
-        size_t keep = cs_results_dedupe(rows, n, log ? log : stderr);
+        size_t keep = cs_results_dedupe(rows, n, NULL, log ? log : stderr);
         if (log)
             fclose(log);
         /* the original stays where it is until the new file replaces it */
