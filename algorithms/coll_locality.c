@@ -1,6 +1,7 @@
 /* Locality levels, providers and cached region communicators (see
- * coll_locality.h). Plain MPI. The set-up uses one MPI_Comm_split and
- * point-to-point messages with logarithmic schedules, never a library
+ * coll_locality.h). Plain MPI. The set-up uses, with a provider, one
+ * MPI_Comm_split and point-to-point messages with logarithmic schedules, with
+ * a rank map one MPI_Comm_create_group per region; never a library
  * collective whose cost depends on an implementation's default (SMPI's
  * defaults are linear: hours at 32K ranks). */
 #include "coll_locality.h"
@@ -21,6 +22,7 @@
 static char level_names[COLL_LOC_MAX_LEVELS][LEVEL_NAME_MAX] = {"node"};
 static int nlevels = 1;
 static coll_loc_provider provider; /* NULL: the default provider */
+static coll_loc_rank_map rank_map; /* non-NULL: colours known for every rank */
 static int region_level;           /* index into level_names */
 static unsigned generation = 1;    /* bumped by coll_loc_set_provider */
 
@@ -56,7 +58,7 @@ int coll_loc_region_level(void) { return region_level; }
 
 const char *coll_loc_region_level_name(void) { return level_names[region_level]; }
 
-int coll_loc_set_provider(int n, const char *const *names, coll_loc_provider fn)
+static int install(int n, const char *const *names, coll_loc_provider fn, coll_loc_rank_map map)
 {
     if (!fn) {
         strcpy(level_names[0], "node");
@@ -76,11 +78,30 @@ int coll_loc_set_provider(int n, const char *const *names, coll_loc_provider fn)
         nlevels = n;
     }
     provider = fn;
+    rank_map = map;
     region_level = coll_loc_level_index("node");
     if (region_level < 0)
         region_level = nlevels - 1;
     generation++;
     return MPI_SUCCESS;
+}
+
+int coll_loc_set_provider(int n, const char *const *names, coll_loc_provider fn)
+{
+    return install(n, names, fn, NULL);
+}
+
+/* A rank map is also this process's provider. */
+static int map_self(int level, long *color)
+{
+    int w;
+    MPI_Comm_rank(MPI_COMM_WORLD, &w);
+    return rank_map(level, w, color);
+}
+
+int coll_loc_set_rank_map(int n, const char *const *names, coll_loc_rank_map fn)
+{
+    return fn ? install(n, names, map_self, fn) : MPI_ERR_ARG;
 }
 
 /* ---- the default provider: one level, "node" ---- */
@@ -371,21 +392,212 @@ static int gather_records(const long *mine, int have, MPI_Comm comm, long **recs
     return MPI_SUCCESS;
 }
 
-static int build_info(MPI_Comm comm, int level, coll_loc_info **out)
+/* ---- building one level's info from a rank map (no message over comm) ----
+ * The same regions, numbering and layout as build_info_msgs() below derives by
+ * messages: regions ordered by their lowest rank, members in rank order. */
+
+/* One more reference to a table share_table() returned. */
+static int *retain_table(int *a)
 {
-    coll_loc_info *info = calloc(1, sizeof *info);
+    for (shared_table *t = shared_tables; a && t; t = t->next)
+        if (t->data == a) {
+            t->refs++;
+            return a;
+        }
+    return a; /* NULL, or unshared (see share_table): never reached with one */
+}
+
+typedef struct {
+    int n, nregions, kind;
+    int *region_size; /* [nregions] */
+    int *first;       /* [nregions + 1] */
+    int *vrank;       /* [n]: virtual index -> rank */
+    int *vindex;      /* [n]: rank -> virtual index */
+} region_layout;
+
+typedef struct {
+    long colour;
+    int rank;
+} coloured_rank;
+
+static int by_colour_then_rank(const void *a, const void *b)
+{
+    const coloured_rank *x = a, *y = b;
+    if (x->colour != y->colour)
+        return x->colour < y->colour ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+typedef struct {
+    int leader, start, size; /* start: in the sorted coloured_rank array */
+} region_run;
+
+static int by_leader(const void *a, const void *b)
+{
+    const region_run *x = a, *y = b;
+    return (x->leader > y->leader) - (x->leader < y->leader);
+}
+
+static void free_layout(region_layout *L)
+{
+    release_table(L->region_size);
+    release_table(L->first);
+    release_table(L->vrank);
+    free(L->vindex);
+    memset(L, 0, sizeof *L);
+}
+
+/* The regions of the n processes whose world ranks are wrank[0..n-1] (NULL:
+ * the identity), at `level`. The tables are shared (share_table). */
+static int compute_layout(const int *wrank, int n, int level, region_layout *L)
+{
+    coloured_rank *cr = malloc(sizeof *cr * (size_t)n + 1);
+    region_run *run = malloc(sizeof *run * (size_t)n + 1);
+    int err = MPI_SUCCESS, r = 0;
+
+    memset(L, 0, sizeof *L);
+    L->vrank = malloc(sizeof(int) * (size_t)n + 1);
+    L->vindex = malloc(sizeof(int) * (size_t)n + 1);
+    if (!cr || !run || !L->vrank || !L->vindex)
+        err = MPI_ERR_NO_MEM;
+    for (int i = 0; i < n && !err; i++) {
+        cr[i].rank = i;
+        err = rank_map(level, wrank ? wrank[i] : i, &cr[i].colour);
+    }
+    if (!err) {
+        qsort(cr, (size_t)n, sizeof *cr, by_colour_then_rank);
+        for (int i = 0; i < n; i++)
+            if (i == 0 || cr[i].colour != cr[i - 1].colour)
+                run[r++] = (region_run){cr[i].rank, i, 0};
+        for (int j = 0; j < r; j++)
+            run[j].size = (j + 1 < r ? run[j + 1].start : n) - run[j].start;
+        qsort(run, (size_t)r, sizeof *run, by_leader);
+        L->region_size = malloc(sizeof(int) * (size_t)r + 1);
+        L->first = malloc(sizeof(int) * (size_t)(r + 1));
+        if (!L->region_size || !L->first)
+            err = MPI_ERR_NO_MEM;
+    }
+    if (!err) {
+        int block = 1, cyclic = 1;
+        L->n = n;
+        L->nregions = r;
+        L->first[0] = 0;
+        for (int j = 0; j < r; j++) {
+            L->region_size[j] = run[j].size;
+            L->first[j + 1] = L->first[j] + run[j].size;
+            for (int h = 0; h < run[j].size; h++) {
+                const int v = L->first[j] + h, rank = cr[run[j].start + h].rank;
+                L->vrank[v] = rank;
+                L->vindex[rank] = v;
+                block &= rank == v;
+                cyclic &= rank == j + h * r;
+            }
+        }
+        L->kind = block ? COLL_LOC_BLOCK : cyclic ? COLL_LOC_CYCLIC : COLL_LOC_GENERAL;
+        L->region_size = share_table(L->region_size, r);
+        L->first = share_table(L->first, r + 1);
+        L->vrank = share_table(L->vrank, n);
+    }
+    free(cr);
+    free(run);
+    if (err)
+        free_layout(L);
+    return err;
+}
+
+/* MPI_COMM_WORLD's layout per level, computed once per OS process (by the
+ * first simulated rank under SMPI) and kept until the map changes. */
+static region_layout world_layout[COLL_LOC_MAX_LEVELS];
+static unsigned world_generation[COLL_LOC_MAX_LEVELS];
+
+/* Fills info (whose comm, level, rank and size are set). */
+static int build_info_map(coll_loc_info *info)
+{
+    MPI_Comm comm = info->comm;
+    const int level = info->level, p = info->size;
+    region_layout own, *L = &own;
+    int err = MPI_SUCCESS, cmp = MPI_UNEQUAL;
+
+    MPI_Comm_compare(comm, MPI_COMM_WORLD, &cmp);
+    if (cmp == MPI_IDENT || cmp == MPI_CONGRUENT) {
+        L = &world_layout[level];
+        if (world_generation[level] != generation) {
+            free_layout(L);
+            if ((err = compute_layout(NULL, p, level, L)))
+                return err;
+            world_generation[level] = generation;
+        }
+    } else {
+        /* the members' world ranks: O(p) for this process */
+        MPI_Group gcomm, gworld;
+        int *in = malloc(sizeof(int) * (size_t)p + 1), *wr = malloc(sizeof(int) * (size_t)p + 1);
+        if (!in || !wr)
+            err = MPI_ERR_NO_MEM;
+        MPI_Comm_group(comm, &gcomm);
+        MPI_Comm_group(MPI_COMM_WORLD, &gworld);
+        for (int i = 0; i < p && !err; i++)
+            in[i] = i;
+        if (!err)
+            err = MPI_Group_translate_ranks(gcomm, p, in, gworld, wr);
+        MPI_Group_free(&gcomm);
+        MPI_Group_free(&gworld);
+        if (!err)
+            err = compute_layout(wr, p, level, L);
+        free(in);
+        free(wr);
+        if (err)
+            return err;
+    }
+    const int v = L->vindex[info->rank];
+    int g = 0, hi = L->nregions; /* first[g] <= v < first[hi] */
+    while (hi - g > 1) {
+        const int mid = (g + hi) / 2;
+        if (L->first[mid] <= v)
+            g = mid;
+        else
+            hi = mid;
+    }
+    info->nregions = L->nregions;
+    info->region = g;
+    info->local_rank = v - L->first[g];
+    info->local_size = L->region_size[g];
+    info->layout = L->kind;
+    info->max_size = 0;
+    info->min_size = INT_MAX;
+    for (int j = 0; j < L->nregions; j++) {
+        if (L->region_size[j] > info->max_size)
+            info->max_size = L->region_size[j];
+        if (L->region_size[j] < info->min_size)
+            info->min_size = L->region_size[j];
+    }
+    /* the tables: one more reference each (this info releases them) */
+    info->region_size = retain_table(L->region_size);
+    info->first = retain_table(L->first);
+    if (L->kind == COLL_LOC_GENERAL)
+        info->vrank = retain_table(L->vrank);
+    /* my region's communicator, among its members only */
+    MPI_Group gcomm, greg;
+    MPI_Comm_group(comm, &gcomm);
+    err = MPI_Group_incl(gcomm, info->local_size, L->vrank + L->first[g], &greg);
+    MPI_Group_free(&gcomm);
+    if (!err) {
+        err = MPI_Comm_create_group(comm, greg, COLL_TAG_LOC_SETUP, &info->comm_region);
+        MPI_Group_free(&greg);
+    }
+    if (L == &own)
+        free_layout(L);
+    return err;
+}
+
+/* ---- building one level's info from a provider (messages over comm) ---- */
+static int build_info_msgs(coll_loc_info *info)
+{
+    MPI_Comm comm = info->comm;
+    const int level = info->level;
     coll_loc_provider fn = provider ? provider : default_provider;
     long c = -1, *recs = NULL;
     int err, ok;
 
-    *out = NULL;
-    if (!info)
-        return MPI_ERR_NO_MEM;
-    info->comm = comm;
-    info->level = level;
-    info->comm_region = MPI_COMM_NULL;
-    MPI_Comm_rank(comm, &info->rank);
-    MPI_Comm_size(comm, &info->size);
     /* Errors found from here on are only reported after the collective steps
      * every rank takes anyway, so that no rank is left waiting. */
     ok = fn(level, &c) == MPI_SUCCESS;
@@ -514,11 +726,29 @@ static int build_info(MPI_Comm comm, int level, coll_loc_info **out)
     info->region_size = share_table(info->region_size, r);
     info->first = share_table(info->first, r + 1);
     info->vrank = share_table(info->vrank, info->size);
-    *out = info;
     return MPI_SUCCESS;
 fail:
     free(recs);
-    free_info(info);
+    return err;
+}
+
+static int build_info(MPI_Comm comm, int level, coll_loc_info **out)
+{
+    coll_loc_info *info = calloc(1, sizeof *info);
+
+    *out = NULL;
+    if (!info)
+        return MPI_ERR_NO_MEM;
+    info->comm = comm;
+    info->level = level;
+    info->comm_region = MPI_COMM_NULL;
+    MPI_Comm_rank(comm, &info->rank);
+    MPI_Comm_size(comm, &info->size);
+    const int err = rank_map ? build_info_map(info) : build_info_msgs(info);
+    if (err)
+        free_info(info);
+    else
+        *out = info;
     return err;
 }
 

@@ -42,16 +42,17 @@
  * communicator and tables from a communicator once and cache them on it as an
  * MPI attribute; they are freed by the attribute's delete callback when the
  * communicator is freed (MPI_COMM_WORLD's at MPI_Finalize). The first call on
- * a communicator is collective over it: one MPI_Comm_split, an allreduce in
- * each region and one Bruck allgather over the communicator of a record per
- * region (point-to-point, logarithmic depth); later calls are local lookups.
+ * a communicator is collective over it: with a provider, one MPI_Comm_split,
+ * an allreduce in each region and one Bruck allgather over the communicator of
+ * a record per region (point-to-point, logarithmic depth); with a rank map,
+ * only one MPI_Comm_create_group per region; later calls are local lookups.
  * (collsim's driver calls coll_loc_prepare() before it times, so the
  * timings measure the collective, not the set-up.) Memory per process: O(number of
  * regions) for the tables, O(p) only for a layout that is neither blocks nor
  * cyclic; identical tables are stored once per OS process (all simulated
- * ranks under SMPI). Measured under SMPI at 4,096 ranks on fattree-32k (32 per
- * node, a loaded 2-core machine): about 30 s of set-up, most of it SMPI's
- * MPI_Comm_split, whose groups also cost SMPI about 10 KB per rank. */
+ * ranks under SMPI); a rank map adds O(p) per process for MPI_COMM_WORLD's
+ * table (once per OS process). What each path costs to simulate:
+ * docs/simulation-cost.md. */
 #ifndef COLLSIM_COLL_LOCALITY_H
 #define COLLSIM_COLL_LOCALITY_H
 
@@ -68,6 +69,18 @@ typedef int (*coll_loc_provider)(int level, long *color);
  * count, a missing or repeated name. Communicators already cached keep their
  * regions until they are used again, when they are rebuilt. */
 int coll_loc_set_provider(int nlevels, const char *const *names, coll_loc_provider fn);
+
+/* A rank map: the colour at `level` of any process of MPI_COMM_WORLD, given
+ * its rank there. It describes the whole job and must be the same function on
+ * every process (under SMPI, the platform's placement; under a real MPI, e.g.
+ * regions given by the environment as a block size). Installed instead of a
+ * provider (same names, same rules; coll_loc_set_provider() removes it), it
+ * lets every process derive the regions of a communicator by itself: the
+ * set-up sends no message over the communicator, only each region's
+ * MPI_Comm_create_group among its members. The regions, tables and
+ * communicators are the same as a provider of the same colours gives. */
+typedef int (*coll_loc_rank_map)(int level, int world_rank, long *color);
+int coll_loc_set_rank_map(int nlevels, const char *const *names, coll_loc_rank_map fn);
 
 /* Collective over MPI_COMM_WORLD: computes this process's "node" colour for
  * the default provider. Call it once after MPI_Init. */

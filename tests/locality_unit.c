@@ -12,6 +12,10 @@
  *    node and socket; loc_bruck_multilevel thus runs with a real finer level.
  *    Every received byte is checked, on a prefix of the ranks and on all ranks
  *    in reversed order, for each p of a list.
+ * 3. The same colours installed as a rank map (coll_loc_set_rank_map): every
+ *    field of each rank's info and its region communicator's members equal
+ *    what the provider's messages give, on MPI_COMM_WORLD and two
+ *    sub-communicators at both levels; and the algorithms of 2 again.
  *
  * Prints "FAIL ..." lines and, on rank 0, "locality_unit: N checks, F failed";
  * exits 1 on any failure. */
@@ -38,10 +42,8 @@ static unsigned mix(unsigned x)
     return x;
 }
 
-static int synthetic(int level, long *color)
+static int synthetic_at(int level, int w, long *color)
 {
-    int w;
-    MPI_Comm_rank(MPI_COMM_WORLD, &w);
     const int node_level = level == 1;
     switch (shape) {
     case 0: /* nodes of a ranks in rank order, sockets of b inside */
@@ -59,6 +61,13 @@ static int synthetic(int level, long *color)
         break;
     }
     return MPI_SUCCESS;
+}
+
+static int synthetic(int level, long *color)
+{
+    int w;
+    MPI_Comm_rank(MPI_COMM_WORLD, &w);
+    return synthetic_at(level, w, color);
 }
 
 /* Counters per world rank: without privatization all simulated ranks share
@@ -89,6 +98,24 @@ __attribute__((format(printf, 1, 2))) static void fail(const char *fmt, ...)
     }
 }
 
+/* The ranks in comm of region's members, in region's order (malloc'd). */
+static int *members(MPI_Comm region, MPI_Comm comm)
+{
+    int s;
+    MPI_Comm_size(region, &s);
+    MPI_Group greg, gcomm;
+    MPI_Comm_group(region, &greg);
+    MPI_Comm_group(comm, &gcomm);
+    int *in = malloc(sizeof(int) * (size_t)s), *out = malloc(sizeof(int) * (size_t)s);
+    for (int i = 0; i < s; i++)
+        in[i] = i;
+    MPI_Group_translate_ranks(greg, s, in, gcomm, out);
+    MPI_Group_free(&greg);
+    MPI_Group_free(&gcomm);
+    free(in);
+    return out;
+}
+
 /* ---- 1. coll_loc_split on sub-communicators ---- */
 static void check_split(MPI_Comm comm, const char *what)
 {
@@ -112,13 +139,7 @@ static void check_split(MPI_Comm comm, const char *what)
     int s, lr;
     MPI_Comm_size(region, &s);
     MPI_Comm_rank(region, &lr);
-    MPI_Group greg, gcomm;
-    MPI_Comm_group(region, &greg);
-    MPI_Comm_group(comm, &gcomm);
-    int *in = malloc(sizeof(int) * (size_t)s), *out = malloc(sizeof(int) * (size_t)s);
-    for (int i = 0; i < s; i++)
-        in[i] = i;
-    MPI_Group_translate_ranks(greg, s, in, gcomm, out);
+    int *out = members(region, comm);
     int k = 0, bad = 0;
     for (int i = 0; i < p; i++)
         if (!strcmp(all + (size_t)i * sizeof name, name)) {
@@ -151,9 +172,6 @@ static void check_split(MPI_Comm comm, const char *what)
     coll_loc_split(comm, coll_loc_level_index("node"), &again);
     if (again != region)
         fail("%s: second call did not return the cached communicator", what);
-    MPI_Group_free(&greg);
-    MPI_Group_free(&gcomm);
-    free(in);
     free(out);
     free(all);
 }
@@ -166,6 +184,16 @@ static void set_provider(int two_levels)
     MPI_Barrier(MPI_COMM_WORLD);
     if (two_levels ? coll_loc_set_provider(2, names, synthetic) : coll_loc_set_provider(0, NULL, NULL))
         fail("coll_loc_set_provider failed");
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* The same colours as a rank map (coll_loc_set_rank_map). */
+static void set_map(void)
+{
+    static const char *const names[] = {"socket", "node"};
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (coll_loc_set_rank_map(2, names, synthetic_at))
+        fail("coll_loc_set_rank_map failed");
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
@@ -251,6 +279,87 @@ static void sweep(const char *label)
     MPI_Comm_free(&rev);
 }
 
+/* ---- 3. a rank map gives what the provider's messages give ---- */
+/* Everything this rank's info says, and its region's members as ranks of
+ * comm, in one array (*n entries). */
+static long *describe(MPI_Comm comm, int level, int *n)
+{
+    const coll_loc_info *info;
+    MPI_Comm region;
+    int p, err = coll_loc_info_get(comm, level, &info);
+    if (!err)
+        err = coll_loc_split(comm, level, &region);
+    if (err) {
+        fail("coll_loc_info_get error %d", err);
+        *n = 0;
+        return NULL;
+    }
+    MPI_Comm_size(comm, &p);
+    const int r = info->nregions, s = info->local_size;
+    long *d = malloc(sizeof(long) * (size_t)(16 + 2 * r + 2 * p + s));
+    int k = 0;
+    d[k++] = info->rank;
+    d[k++] = info->size;
+    d[k++] = info->level;
+    d[k++] = info->region;
+    d[k++] = r;
+    d[k++] = info->local_rank;
+    d[k++] = s;
+    d[k++] = info->max_size;
+    d[k++] = info->min_size;
+    d[k++] = info->layout;
+    for (int j = 0; j < r; j++)
+        d[k++] = info->region_size[j];
+    for (int j = 0; j <= r; j++)
+        d[k++] = info->first[j];
+    for (int v = 0; v < p; v++) /* every member of every region, in virtual order */
+        d[k++] = coll_loc_rank_of_virtual(info, v);
+    int rs, rr;
+    MPI_Comm_size(region, &rs);
+    MPI_Comm_rank(region, &rr);
+    d[k++] = rs;
+    d[k++] = rr;
+    int *out = members(region, comm);
+    for (int i = 0; i < rs && i < s; i++)
+        d[k++] = out[i];
+    free(out);
+    *n = k;
+    return d;
+}
+
+static void compare_map(const char *label)
+{
+    int w, wsize;
+    MPI_Comm_rank(MPI_COMM_WORLD, &w);
+    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    MPI_Comm comms[3] = {MPI_COMM_WORLD, MPI_COMM_NULL, MPI_COMM_NULL};
+    const char *names[3] = {"world", "first 13", "all reversed"};
+    MPI_Comm_split(MPI_COMM_WORLD, w < 13 ? 0 : MPI_UNDEFINED, w, &comms[1]);
+    MPI_Comm_split(MPI_COMM_WORLD, 0, wsize - w, &comms[2]);
+    for (int level = 0; level < 2; level++)
+        for (int c = 0; c < 3; c++) {
+            int member = comms[c] != MPI_COMM_NULL, n1 = 0, n2 = 0;
+            long *d1 = NULL, *d2 = NULL;
+            set_provider(1);
+            if (member)
+                d1 = describe(comms[c], level, &n1);
+            set_map();
+            if (member)
+                d2 = describe(comms[c], level, &n2);
+            if (member) {
+                check();
+                if (n1 != n2 || (n1 && memcmp(d1, d2, sizeof(long) * (size_t)n1)))
+                    fail("%s, %s, level %d: the rank map's info differs from the provider's "
+                         "(%d and %d entries)", label, names[c], level, n1, n2);
+            }
+            free(d1);
+            free(d2);
+        }
+    for (int c = 1; c < 3; c++)
+        if (comms[c] != MPI_COMM_NULL)
+            MPI_Comm_free(&comms[c]);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -302,6 +411,12 @@ int main(int argc, char **argv)
         set_provider(1); /* a new shape: the caches are rebuilt */
         snprintf(label, sizeof label, "shape %d(%d,%d), region node", shape, shape_a, shape_b);
         sweep(label);
+        /* 3. the same shape as a rank map */
+        compare_map(label);
+        snprintf(label, sizeof label, "shape %d(%d,%d), rank map, region node", shape, shape_a,
+                 shape_b);
+        sweep(label);
+        set_provider(1);
         if (k % 3 == 0) {
             set_region("socket");
             snprintf(label, sizeof label, "shape %d(%d,%d), region socket", shape, shape_a,

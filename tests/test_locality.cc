@@ -260,7 +260,7 @@ TEST(LocalityRegionOption, SwitchRegionsAndAnUnknownLevel)
 
 // tests/locality_unit.c under smpirun: 64 ranks on Yahoo hosts dealt
 // unevenly and non-contiguously (for the default provider's regions).
-TEST(LocalityUnit, SplitCachingAndTwoLevelProvider)
+TEST(LocalityUnit, SplitCachingTwoLevelProviderAndRankMap)
 {
     char dir[256];
     ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);

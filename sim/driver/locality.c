@@ -77,13 +77,16 @@ static int read_file(const char *path, int wsize)
     return rc;
 }
 
-static int provider(int level, long *colour)
+/* Every rank's colours are known (the file is the placement), so the
+ * regions are installed as a rank map: their set-up sends no message over the
+ * communicator (coll_locality.h). */
+static int rank_map(int level, int wrank, long *colour)
 {
-    int r;
-    MPI_Comm_rank(MPI_COMM_WORLD, &r);
-    if (level < 0 || level >= nlevels)
+    int wsize;
+    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    if (level < 0 || level >= nlevels || wrank < 0 || wrank >= wsize)
         return MPI_ERR_ARG;
-    *colour = rank_colour[(size_t)r * (size_t)nlevels + (size_t)level];
+    *colour = rank_colour[(size_t)wrank * (size_t)nlevels + (size_t)level];
     return MPI_SUCCESS;
 }
 
@@ -96,7 +99,7 @@ int drv_loc_init(const char *path)
     }
     if (read_failed)
         return -1;
-    return coll_loc_set_provider(nlevels, name_ptrs, provider) == MPI_SUCCESS ? 0 : -1;
+    return coll_loc_set_rank_map(nlevels, name_ptrs, rank_map) == MPI_SUCCESS ? 0 : -1;
 }
 
 int drv_loc_nlevels(void) { return nlevels; }
