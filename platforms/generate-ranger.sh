@@ -15,7 +15,7 @@
 # platforms/ranger.xml is exactly: generate-ranger.sh platforms/ranger.xml (the build writes it).
 #
 # Model (the paper's Section 2 and Table 1): a message between two blades of one chassis crosses
-# the chassis' leaf switch (0 hops, 1.57 us); between chassis of one rack it takes one more hop in
+# the rack's leaf switch (Table 1: 0 hops, 1.57 us); between chassis of one rack it takes one more hop in
 # the leaf switch (2.04 us); between racks it crosses the spine in 3 or 5 hops (2.45 or 2.85 us).
 # Node N sits in chassis floor(N / 12), rack floor(N / 48), line card floor(N / (48 x
 # RACKS_PER_LINECARD)). Every inter-node route is the sum of per-node links, at each end:
@@ -38,8 +38,8 @@
 # "Flat and nested fat trees"). The latency-only links are per node (FATPIPE at the node's rate), so
 # they couple nothing the node's own link does not already couple. (SimGrid 3.32 refuses a zoneRoute
 # without a link, so a hierarchy of zones would need links shared by a whole chassis or rack.)
-# Why DijkstraCache: one flat zone of ~4,400 points; Floyd computes all pairs at load (cubic: about
-# 64 times lassen's 1,084 points) and Full needs a route per pair; DijkstraCache computes one
+# Why DijkstraCache: one flat zone of 4,388 points; Floyd computes all pairs at load (cubic: about
+# 66 times lassen's 1,084 points) and Full needs a route per pair; DijkstraCache computes one
 # shortest-path tree per source host at its first message and keeps it.
 . "$(dirname "$0")/platform-lib.sh"
 
@@ -133,7 +133,8 @@ EOF
 BEGIN {
     for (n = 0; n < nodes; n++)
         printf "    <host id=\"node-%d\" speed=\"9.2Gf\" core=\"16\"/>\n", n
-    printf "    <!-- Switches: one router per chassis (its leaf switch), per rack, per line card, and the spine's middle. -->\n"
+    printf "    <!-- Switches: chassis-C where the blades of a chassis meet (0 hops), rack-R the rack leaf switch's extra\n"
+    printf "         hop between its chassis, linecard-L and core the spine's 3- and 5-hop turning points. -->\n"
     for (c = 0; c < chassis; c++)
         printf "    <router id=\"chassis-%d\"/>\n", c
     for (r = 0; r < racks; r++)
