@@ -26,3 +26,12 @@ write_platform() {
     mv "$tmp" "$1"
   fi
 }
+
+# The first lines of a platform file (SimGrid 3.32 reads DTD 4.1).
+platform_preamble() {
+  cat <<'EOF_PREAMBLE'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+EOF_PREAMBLE
+}

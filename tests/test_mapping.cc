@@ -35,7 +35,8 @@ const std::string data = COLLSIM_TEST_DATA_DIR;
 TEST(Platform, ShapesOfTheShippedPlatforms)
 {
     struct { const char *name; int nodes; long cores; } want[] = {
-        {"yahoo", 16, 128}, {"cervino", 5, 160}, {"fattree-32k", 1024, 32768}};
+        {"yahoo", 16, 128}, {"cervino", 5, 160}, {"fattree-32k", 1024, 32768},
+        {"ranger", 3936, 62976}, {"kandalla-testbed", 40, 8 * 16 + 32 * 8}};
     for (auto &w : want) {
         int nodes;
         long cores;
@@ -234,6 +235,37 @@ TEST(Mapping, HeterogeneousNodesInDocumentOrder)
     EXPECT_EQ(map(f.c_str(), "cyclic", 9), (std::vector<int>{0, 1, 2, 3, 4, 0, 1, 1, 1}));
 }
 
+// Kandalla et al. 2010, Section 5.1: 4 nodes of switch A (16 cores) and 29 of switch B (8 cores),
+// one process per core; the file lists those 33 nodes first (node-0..3 on A, node-4..32 on B),
+// then A's other 4 and B's other 3, so the sequential mapping of 296 ranks is the paper's run.
+bool testbed_on_a(int node) { return node < 4 || (node >= 33 && node < 37); }
+
+TEST(Mapping, KandallaTestbedHoldsThePapersRunOnHeterogeneousNodes)
+{
+    const char *tb = "kandalla-testbed";
+    auto seq = map(tb, "sequential", 296);
+    std::map<int, int> count;
+    int on_a = 0;
+    for (int r = 0; r < 296; r++) {
+        count[seq[r]]++;
+        on_a += testbed_on_a(seq[r]);
+        ASSERT_EQ(seq[r], r < 64 ? r / 16 : 4 + (r - 64) / 8) << "rank " << r;
+    }
+    EXPECT_EQ(on_a, 64);
+    EXPECT_EQ(count.size(), 33u); // 4 + 29 nodes, each full
+    for (auto &c : count)
+        EXPECT_EQ(c.second, testbed_on_a(c.first) ? 16 : 8) << "node-" << c.first;
+    // every core once; one more needs oversubscription
+    auto all = map(tb, "cyclic", 384);
+    std::map<int, int> per;
+    for (int n : all)
+        per[n]++;
+    ASSERT_EQ(per.size(), 40u);
+    for (auto &c : per)
+        EXPECT_EQ(c.second, testbed_on_a(c.first) ? 16 : 8) << "node-" << c.first;
+    EXPECT_NE(map_error(tb, "sequential", 385).find("at most 384"), std::string::npos);
+}
+
 TEST(Mapping, UnknownMappingAndBadCounts)
 {
     EXPECT_NE(map_error("yahoo", "round-robin", 4).find("valid: sequential, cyclic"),
@@ -406,6 +438,19 @@ TEST(Levels, ShippedPlatformsDeclareTheirLevels)
         EXPECT_EQ(s.region[h][1], h / 2);
         EXPECT_EQ(s.region[h][2], h < 4 ? 0 : 1); // uneven: 2 nodes, then 1
     }
+    auto r = levels("ranger"); // chassis of 12 blades, racks of 4 chassis, line cards of 2 racks
+    EXPECT_EQ(r.names, "node chassis rack linecard");
+    ASSERT_EQ(r.region.size(), 3936u);
+    for (int n = 0; n < 3936; n++)
+        ASSERT_EQ(std::vector<int>(r.region[n].begin(), r.region[n].begin() + 4),
+                  (std::vector<int>{n, n / 12, n / 48, n / 96})) << "node-" << n;
+    auto t = levels("kandalla-testbed"); // switch A (region 0: node-0 comes first), B (1)
+    EXPECT_EQ(t.names, "node switch");
+    ASSERT_EQ(t.region.size(), 40u);
+    for (int n = 0; n < 40; n++) {
+        EXPECT_EQ(t.region[n][0], n);
+        EXPECT_EQ(t.region[n][1], testbed_on_a(n) ? 0 : 1) << "node-" << n;
+    }
     auto h = levels((data + "/hetero.xml").c_str()); // no declaration: one level, the host
     EXPECT_EQ(h.names, "node");
 }
@@ -487,6 +532,13 @@ TEST(Levels, TheLocalityFileGivesEachRankItsHostsRegions)
                           [&](int n, int s) { return std::vector<int>{2 * n + s, n, n / sw.second}; },
                           {{"sequential", 4096, 32}, {"cyclic", 4096, 32}, {"cyclic", 999, 20},
                            {"sequential", 1500, 0}});
+    expect_case_files("ranger", "node chassis rack linecard",
+                      [](int n, int) { return std::vector<int>{n, n / 12, n / 48, n / 96}; },
+                      {{"sequential", 4096, 16}, {"cyclic", 4096, 0}, {"cyclic", 1000, 3}});
+    expect_case_files("kandalla-testbed", "node switch",
+                      [](int n, int) { return std::vector<int>{n, testbed_on_a(n) ? 0 : 1}; },
+                      {{"sequential", 296, 0}, {"cyclic", 296, 0}, {"cyclic", 40, 1},
+                       {"sequential", 384, 0}});
     expect_case_files("theta", "node router chassis group",
                       [](int n, int) { return std::vector<int>{n, n / 4, n / 64, n / 384}; },
                       {{"sequential", 8192, 64}, {"cyclic", 8192, 64}, {"cyclic", 3000, 5}});
