@@ -516,10 +516,11 @@ static int build_info_map(coll_loc_info *info)
     MPI_Comm comm = info->comm;
     const int level = info->level, p = info->size;
     region_layout own, *L = &own;
-    int err = MPI_SUCCESS, cmp = MPI_UNEQUAL;
+    int err = MPI_SUCCESS;
 
-    MPI_Comm_compare(comm, MPI_COMM_WORLD, &cmp);
-    if (cmp == MPI_IDENT || cmp == MPI_CONGRUENT) {
+    /* The handle itself (a group comparison would cost O(p) per process,
+     * as much as the general path) */
+    if (comm == MPI_COMM_WORLD) {
         L = &world_layout[level];
         if (world_generation[level] != generation) {
             free_layout(L);
