@@ -17,26 +17,16 @@
  * exits 1 on any failure. */
 #include <mpi.h>
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll_locality.h"
 #include "collsim_algorithms.h"
+#include "smpi_unit.h"
 
 /* ---- the synthetic provider: process-wide shape, the same on all ranks ---- */
 static int shape, shape_a, shape_b;
-
-static unsigned mix(unsigned x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x;
-}
 
 static int synthetic(int level, long *color)
 {
@@ -59,34 +49,6 @@ static int synthetic(int level, long *color)
         break;
     }
     return MPI_SUCCESS;
-}
-
-/* Counters per world rank: without privatization all simulated ranks share
- * this program's globals. */
-#define MAX_RANKS 1024
-static long checks[MAX_RANKS], failures[MAX_RANKS];
-
-static int world_rank(void)
-{
-    int w;
-    MPI_Comm_rank(MPI_COMM_WORLD, &w);
-    return w;
-}
-
-static void check(void) { checks[world_rank()]++; }
-
-__attribute__((format(printf, 1, 2))) static void fail(const char *fmt, ...)
-{
-    const int w = world_rank();
-    if (failures[w]++ < 5) {
-        va_list ap;
-        va_start(ap, fmt);
-        printf("FAIL (world rank %d) ", w);
-        vprintf(fmt, ap);
-        printf("\n");
-        fflush(stdout);
-        va_end(ap);
-    }
 }
 
 /* ---- 1. coll_loc_split on sub-communicators ---- */
