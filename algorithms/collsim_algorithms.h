@@ -26,12 +26,29 @@ typedef collsim_block_coll_fn collsim_alltoall_fn;
         MPI_Comm comm
 typedef int (*collsim_alltoallv_fn)(COLLSIM_ALLTOALLV_ARGS);
 
+/* The intergroup collectives (Kang, Traff et al. 2019): MPI_Allgather and
+ * MPI_Allgatherv on an intercommunicator, realised on an intracommunicator
+ * holding both groups plus a descriptor (coll_intergroup.h). sendcount is
+ * this process's block, recvcount(s)/displs the remote group's. */
+#include "coll_intergroup.h"
+#define COLLSIM_INTER_ALLGATHER_ARGS                                                         \
+    const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,               \
+        int recvcount, MPI_Datatype recvtype, const collsim_intergroup *ig
+typedef int (*collsim_inter_allgather_fn)(COLLSIM_INTER_ALLGATHER_ARGS);
+#define COLLSIM_INTER_ALLGATHERV_ARGS                                                        \
+    const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,               \
+        const int *recvcounts, const int *displs, MPI_Datatype recvtype,                    \
+        const collsim_intergroup *ig
+typedef int (*collsim_inter_allgatherv_fn)(COLLSIM_INTER_ALLGATHERV_ARGS);
+
 /* The algorithms, one prototype each from algorithms.def (the argument list
  * of their collective), so that a definition with another signature fails
  * to compile. */
 #define COLLSIM_allgather_ARGS COLLSIM_ALLGATHER_ARGS
 #define COLLSIM_alltoall_ARGS COLLSIM_ALLTOALL_ARGS
 #define COLLSIM_alltoallv_ARGS COLLSIM_ALLTOALLV_ARGS
+#define COLLSIM_inter_allgather_ARGS COLLSIM_INTER_ALLGATHER_ARGS
+#define COLLSIM_inter_allgatherv_ARGS COLLSIM_INTER_ALLGATHERV_ARGS
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
                     procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
                     msg_blocks, msg_unit)                                                          \

@@ -21,26 +21,16 @@
  * exits 1 on any failure. */
 #include <mpi.h>
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll_locality.h"
 #include "collsim_algorithms.h"
+#include "smpi_unit.h"
 
 /* ---- the synthetic provider: process-wide shape, the same on all ranks ---- */
 static int shape, shape_a, shape_b;
-
-static unsigned mix(unsigned x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x;
-}
 
 static int synthetic_at(int level, int w, long *color)
 {
@@ -68,34 +58,6 @@ static int synthetic(int level, long *color)
     int w;
     MPI_Comm_rank(MPI_COMM_WORLD, &w);
     return synthetic_at(level, w, color);
-}
-
-/* Counters per world rank: without privatization all simulated ranks share
- * this program's globals. */
-#define MAX_RANKS 1024
-static long checks[MAX_RANKS], failures[MAX_RANKS];
-
-static int world_rank(void)
-{
-    int w;
-    MPI_Comm_rank(MPI_COMM_WORLD, &w);
-    return w;
-}
-
-static void check(void) { checks[world_rank()]++; }
-
-__attribute__((format(printf, 1, 2))) static void fail(const char *fmt, ...)
-{
-    const int w = world_rank();
-    if (failures[w]++ < 5) {
-        va_list ap;
-        va_start(ap, fmt);
-        printf("FAIL (world rank %d) ", w);
-        vprintf(fmt, ap);
-        printf("\n");
-        fflush(stdout);
-        va_end(ap);
-    }
 }
 
 /* The ranks in comm of region's members, in region's order (malloc'd). */

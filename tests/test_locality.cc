@@ -22,6 +22,7 @@
 #include <tuple>
 #include <vector>
 
+#include "cli.h"
 #include "data_check.h"
 #include "wrapper.h"
 
@@ -188,14 +189,9 @@ TEST(LocalityFoldMode, SamePredictedTimesAsRealBuffers)
 // Runs a command, returns its exit status and output.
 int run_command(const std::string &cmd, std::string &out)
 {
-    FILE *p = popen((cmd + " 2>&1").c_str(), "r");
-    if (!p)
-        return -1;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-        out.append(buf, n);
-    return pclose(p);
+    Out o = run_shell(cmd);
+    out += o.text;
+    return o.code;
 }
 
 // The driver directly (smpirun, the case files of a placement of our own): --region picks the

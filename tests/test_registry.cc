@@ -29,6 +29,15 @@ TEST(Registry, EveryRegisteredAlgorithmResolvesByBothSpellings)
     ASSERT_GE(n, 5u);
     for (size_t i = 0; i < n; i++) {
         char cfg[256], alg[64], err[2048];
+        EXPECT_STRNE(r[i].paper, "");
+        EXPECT_STRNE(r[i].section, "");
+        // the intergroup collectives are not (yet) cases of bench/run: the
+        // driver does not run them; test_intergroup.cc runs them directly
+        if (r[i].needs_groups) {
+            EXPECT_NE(tw_resolve(r[i].collective, r[i].name, cfg, sizeof cfg, alg, sizeof alg, err,
+                                 sizeof err), 0);
+            continue;
+        }
         std::string full = std::string(r[i].collective) + "/" + r[i].name;
         for (const std::string &spec : {std::string(r[i].name), full}) {
             ASSERT_EQ(tw_resolve(r[i].collective, spec.c_str(), cfg, sizeof cfg, alg, sizeof alg,
@@ -36,8 +45,6 @@ TEST(Registry, EveryRegisteredAlgorithmResolvesByBothSpellings)
             EXPECT_STREQ(alg, r[i].name);
             EXPECT_STREQ(cfg, "");
         }
-        EXPECT_STRNE(r[i].paper, "");
-        EXPECT_STRNE(r[i].section, "");
     }
 }
 
@@ -95,7 +102,8 @@ TEST(Registry, EveryAlgorithmIsDefinedInTheFileItNames)
 
 // The capability columns as the code has them: MPI_IN_PLACE where the
 // driver offers it, derived datatypes where a step is one indexed message,
-// regions for the locality-aware algorithms (built before the timing).
+// regions for the locality-aware algorithms (built before the timing),
+// groups for the intergroup ones (none takes MPI_IN_PLACE).
 TEST(Registry, CapabilitiesAreConsistent)
 {
     size_t n;
@@ -103,7 +111,9 @@ TEST(Registry, CapabilitiesAreConsistent)
     for (size_t i = 0; i < n; i++) {
         EXPECT_EQ(r[i].in_place, cs_collective_in_place(r[i].collective)) << r[i].name;
         EXPECT_EQ(r[i].needs_regions, r[i].setup_regions) << r[i].name;
-        EXPECT_EQ(r[i].needs_groups, 0) << r[i].name;
+        // the intergroup collectives, and only they, run on a group descriptor
+        EXPECT_EQ(r[i].needs_groups, std::string(r[i].collective).rfind("inter_", 0) == 0)
+            << r[i].name;
         EXPECT_EQ(cs_alg_locality_aware(r[i].collective, r[i].name), r[i].needs_regions);
     }
     EXPECT_TRUE(cs_alg_sends_derived("allgather", "sparbit_indexed"));

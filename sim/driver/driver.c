@@ -44,22 +44,37 @@ typedef struct {
     const char *name;
     collsim_block_coll_fn fn;
     collsim_alltoallv_fn vfn;
+    collsim_inter_allgather_fn ifn;   /* intergroup (groups in algorithms.def) */
+    collsim_inter_allgatherv_fn ivfn;
     int region_setup; /* algorithms.def's setup is `regions`: coll_loc_prepare first */
 } driver_alg;
 
+/* One of the four signatures: its member gets the function, the others NULL. */
+#define DRIVER_FN_AS(f, is_block, is_v, is_i, is_iv)                                           \
+    _Generic((f), collsim_block_coll_fn: is_block, collsim_alltoallv_fn: is_v,                    \
+             collsim_inter_allgather_fn: is_i, collsim_inter_allgatherv_fn: is_iv)
 #define DRIVER_BLOCK_FN(f)                                                                         \
-    _Generic((f), collsim_block_coll_fn: (f), collsim_alltoallv_fn: (collsim_block_coll_fn)0)
+    DRIVER_FN_AS(f, (f), (collsim_block_coll_fn)0, (collsim_block_coll_fn)0,                     \
+                 (collsim_block_coll_fn)0)
 #define DRIVER_V_FN(f)                                                                             \
-    _Generic((f), collsim_alltoallv_fn: (f), collsim_block_coll_fn: (collsim_alltoallv_fn)0)
+    DRIVER_FN_AS(f, (collsim_alltoallv_fn)0, (f), (collsim_alltoallv_fn)0, (collsim_alltoallv_fn)0)
+#define DRIVER_I_FN(f)                                                                             \
+    DRIVER_FN_AS(f, (collsim_inter_allgather_fn)0, (collsim_inter_allgather_fn)0, (f),           \
+                 (collsim_inter_allgather_fn)0)
+#define DRIVER_IV_FN(f)                                                                            \
+    DRIVER_FN_AS(f, (collsim_inter_allgatherv_fn)0, (collsim_inter_allgatherv_fn)0,              \
+                 (collsim_inter_allgatherv_fn)0, (f))
 
 #define DRIVER_SETUP_none 0
 #define DRIVER_SETUP_regions 1 /* any other word in algorithms.def fails to compile */
+#define DRIVER_SETUP_intergroup 0 /* the group descriptor: ifn/ivfn set */
 
 static const driver_alg driver_algs[] = {
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
                     procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
                     msg_blocks, msg_unit)                                                          \
-    {#coll, #name, DRIVER_BLOCK_FN(fn), DRIVER_V_FN(fn), DRIVER_SETUP_##setup},
+    {#coll, #name, DRIVER_BLOCK_FN(fn), DRIVER_V_FN(fn), DRIVER_I_FN(fn), DRIVER_IV_FN(fn),        \
+     DRIVER_SETUP_##setup},
 #include "algorithms.def"
 #undef COLLSIM_ALG
 };

@@ -22,6 +22,7 @@
 #define REG_no_groups 0
 #define REG_SETUP_regions 1
 #define REG_SETUP_none 0
+#define REG_SETUP_intergroup 0 /* setup_regions: the group descriptor is needs_groups */
 #define REG_UNIT_bytes 1
 #define REG_UNIT_elements 0
 
