@@ -12,7 +12,8 @@
 #   --np LIST           rank counts (default 2048,4096,8192)
 #   --maps LIST         sequential,cyclic (the default)
 #   --candidates LIST   names from the table below (default: all)
-#   --ppn N             ranks per node (default 32: every machine model holds 32K ranks at 32)
+#   --ppn N             ranks per node (default 32, on theta 64: its 768 nodes hold 24,576 ranks
+#                       at 32; the other machine models hold 32K ranks at 32)
 #   --timeout S         CPU seconds before a run is stopped (default 1800); recorded as timeout
 #   --table             print the CSV as a Markdown table (ratios to `base`) and exit
 #
@@ -32,7 +33,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cli="${COLLSIM_CLI:-$root/build/collsim-cli}"
 out=scale-study.csv platforms=quartz,lassen,theta,cori algs=bruck,sparbit_packed,loc_bruck,two_phase_bruck
-nps=2048,4096,8192 maps=sequential,cyclic cands="" ppn=32 timeout=1800 table=0
+nps=2048,4096,8192 maps=sequential,cyclic cands="" ppn_opt="" timeout=1800 table=0
 while (($#)); do
   case "$1" in
     --out) out=$2; shift 2 ;;
@@ -41,7 +42,7 @@ while (($#)); do
     --np) nps=$2; shift 2 ;;
     --maps) maps=$2; shift 2 ;;
     --candidates) cands=$2; shift 2 ;;
-    --ppn) ppn=$2; shift 2 ;;
+    --ppn) ppn_opt=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
     --table) table=1; shift ;;
     *) echo "scale-study: unknown option '$1' (see the usage at the top of $0)" >&2; exit 2 ;;
@@ -117,6 +118,8 @@ descendants() {
 
 run_one() { # PLATFORM CANDIDATE ALG NP MAP
   local p=$1 c=$2 alg=$3 np=$4 map=$5 model=${cand_model[$2]} opts=${cand_opts[$2]}
+  local ppn=${ppn_opt:-32}
+  [ -z "$ppn_opt" ] && [ "$p" = theta ] && ppn=64
   local key="$p,$model,$opts,$alg,$np,$map,$ppn,"
   if grep -qF -- "$key" "$out"; then return; fi
   local pf args=() o
