@@ -847,6 +847,8 @@ int coll_loc_info_get(MPI_Comm comm, int level, const coll_loc_info **info)
     int err;
 
     *info = NULL;
+    if ((err = coll_check_intracomm(comm)) != MPI_SUCCESS)
+        return err;
     if (level < 0 || level >= nlevels)
         return MPI_ERR_ARG;
     if ((err = rank_cache_of(comm, &rc)))

@@ -123,7 +123,10 @@ typedef struct coll_loc_info {
     int *vrank;                 /* GENERAL only: [size], virtual index -> rank in comm */
 } coll_loc_info;
 
-/* The region sub-communicator of `comm` at `level` (comm's rank order kept).
+/* comm must be an intracommunicator: the functions below return MPI_ERR_COMM
+ * for an intercommunicator (coll_check_intracomm, coll_util.h).
+ *
+ * The region sub-communicator of `comm` at `level` (comm's rank order kept).
  * Collective the first time on a communicator, then cached. The communicator
  * belongs to the cache: do not free it. */
 int coll_loc_split(MPI_Comm comm, int level, MPI_Comm *region);

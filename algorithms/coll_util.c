@@ -107,6 +107,17 @@ void coll_scratch_free(void *ptr)
         scratch_free(ptr);
 }
 
+int coll_check_intracomm(MPI_Comm comm)
+{
+    int inter = 0, err;
+
+    if (comm == MPI_COMM_NULL)
+        return MPI_ERR_COMM;
+    if ((err = MPI_Comm_test_inter(comm, &inter)) != MPI_SUCCESS)
+        return err;
+    return inter ? MPI_ERR_COMM : MPI_SUCCESS;
+}
+
 int coll_ceil_log2(int p)
 {
     int k = 0;
@@ -133,7 +144,8 @@ int coll_allgather_begin(const void *sendbuf, int sendcount, MPI_Datatype sendty
     int err;
 
     *block_bytes = 0;
-    if ((err = MPI_Comm_rank(comm, rank)) != MPI_SUCCESS ||
+    if ((err = coll_check_intracomm(comm)) != MPI_SUCCESS ||
+        (err = MPI_Comm_rank(comm, rank)) != MPI_SUCCESS ||
         (err = MPI_Comm_size(comm, size)) != MPI_SUCCESS ||
         (err = coll_block_bytes(recvtype, recvcount, block_bytes)) != MPI_SUCCESS)
         return err;
@@ -162,6 +174,8 @@ int coll_alltoall_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     int err;
 
     *block_bytes = 0;
+    if ((err = coll_check_intracomm(comm)) != MPI_SUCCESS)
+        return err;
     if (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE)
         return MPI_ERR_ARG;
     if ((err = MPI_Comm_rank(comm, rank)) != MPI_SUCCESS ||
@@ -202,6 +216,10 @@ int coll_alltoallv_begin(const void *sendbuf, const int *sendcounts, const int *
     int err;
 
     memset(a, 0, sizeof *a);
+    /* first: on an intercommunicator the size is the local group's, and the
+     * arrays hold the remote group's entries */
+    if ((err = coll_check_intracomm(comm)) != MPI_SUCCESS)
+        return err;
     if (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE)
         return MPI_ERR_ARG;
     if ((err = MPI_Comm_rank(comm, &a->rank)) != MPI_SUCCESS ||
@@ -209,12 +227,10 @@ int coll_alltoallv_begin(const void *sendbuf, const int *sendcounts, const int *
         (err = coll_block_bytes(sendtype, 1, &a->send_unit)) != MPI_SUCCESS ||
         (err = coll_block_bytes(recvtype, 1, &a->recv_unit)) != MPI_SUCCESS)
         return err;
-    for (int j = 0; j < a->size; j++) {
+    /* any displacement is valid if the memory it addresses is */
+    for (int j = 0; j < a->size; j++)
         if (sendcounts[j] < 0 || recvcounts[j] < 0)
             return MPI_ERR_COUNT;
-        if (sdispls[j] < 0 || rdispls[j] < 0)
-            return MPI_ERR_ARG;
-    }
     a->sendbuf = sendbuf;
     a->sendcounts = sendcounts;
     a->sdispls = sdispls;

@@ -47,6 +47,13 @@ void coll_set_scratch_allocator(coll_alloc_fn alloc_fn, coll_free_fn free_fn);
 void *coll_scratch_alloc(size_t bytes);
 void coll_scratch_free(void *ptr);
 
+/* MPI_SUCCESS when comm is an intracommunicator; MPI_ERR_COMM for
+ * MPI_COMM_NULL or an intercommunicator (MPI_Comm_test_inter), whose remote
+ * group the algorithms' schedules do not address. Every begin function below
+ * calls it first, before reading any per-rank array, so every algorithm
+ * rejects an intercommunicator the same way. */
+int coll_check_intracomm(MPI_Comm comm);
+
 /* Small integer helpers. */
 int coll_ceil_log2(int p);        /* smallest k with 2^k >= p, 0 for p <= 1 */
 int coll_floor_pow2(int p);       /* largest power of two <= p, p >= 1 */
@@ -114,9 +121,11 @@ typedef struct {
     int rank, size;
 } coll_v_args;
 
+/* Displacements may be negative (MPI allows any displacement whose addressed
+ * memory is valid): signed byte offsets. */
 static inline const char *coll_v_send_block(const coll_v_args *a, int j)
 {
-    return a->sendbuf + (size_t)a->sdispls[j] * a->send_unit;
+    return a->sendbuf + (ptrdiff_t)a->sdispls[j] * (ptrdiff_t)a->send_unit;
 }
 static inline size_t coll_v_send_bytes(const coll_v_args *a, int j)
 {
@@ -124,15 +133,16 @@ static inline size_t coll_v_send_bytes(const coll_v_args *a, int j)
 }
 static inline char *coll_v_recv_block(const coll_v_args *a, int j)
 {
-    return a->recvbuf + (size_t)a->rdispls[j] * a->recv_unit;
+    return a->recvbuf + (ptrdiff_t)a->rdispls[j] * (ptrdiff_t)a->recv_unit;
 }
 static inline size_t coll_v_recv_bytes(const coll_v_args *a, int j)
 {
     return (size_t)a->recvcounts[j] * a->recv_unit;
 }
 
-/* Common entry of every alltoallv: fills *a, checks the types (contiguous),
- * counts and displacements (>= 0) and the own block's byte count, then copies
+/* Common entry of every alltoallv: checks comm (an intracommunicator), fills
+ * *a, checks the types (contiguous), counts (>= 0; displacements may be any
+ * int, negative ones included) and the own block's byte count, then copies
  * the own block (sendbuf block rank -> recvbuf block rank). MPI_IN_PLACE:
  * MPI_ERR_ARG. */
 int coll_alltoallv_begin(const void *sendbuf, const int *sendcounts, const int *sdispls,

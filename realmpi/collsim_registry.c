@@ -1,0 +1,85 @@
+/* The registry of algorithms.def as a table for real MPI programs (collsim.h). */
+#include "collsim.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* columns read here: the collective's kind, in_place and regions */
+#define CS_IS_V_allgather 0
+#define CS_IS_V_alltoall 0
+#define CS_IS_V_alltoallv 1
+#define CS_IN_PLACE_in_place 1
+#define CS_IN_PLACE_no_in_place 0
+#define CS_REGIONS_regions 1
+#define CS_REGIONS_no_regions 0
+
+#define CS_BLOCK_FN_0(fn) fn
+#define CS_BLOCK_FN_1(fn) NULL
+#define CS_V_FN_0(fn) NULL
+#define CS_V_FN_1(fn) fn
+#define CS_PICK(kind, is_v, fn) CS_##kind##_FN_##is_v(fn)
+#define CS_PICK_(kind, is_v, fn) CS_PICK(kind, is_v, fn)
+
+static const collsim_alg table[] = {
+#define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
+                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
+                    msg_blocks, msg_unit)                                                          \
+    {#coll, #name, (collsim_block_coll_fn)CS_PICK_(BLOCK, CS_IS_V_##coll, fn),                      \
+     (collsim_alltoallv_fn)CS_PICK_(V, CS_IS_V_##coll, fn), CS_IN_PLACE_##in_place,                \
+     CS_REGIONS_##regions, fn##_msg_blocks},
+#include "algorithms.def"
+#undef COLLSIM_ALG
+};
+
+int collsim_alg_count(void) { return (int)(sizeof table / sizeof table[0]); }
+
+const collsim_alg *collsim_alg_at(int i)
+{
+    return i >= 0 && i < collsim_alg_count() ? &table[i] : NULL;
+}
+
+const collsim_alg *collsim_alg_find(const char *collective, const char *name)
+{
+    if (!collective || !name)
+        return NULL;
+    const size_t n = strlen(collective);
+    if (!strncmp(name, collective, n) && name[n] == '/')
+        name += n + 1;
+    for (int i = 0; i < collsim_alg_count(); i++)
+        if (!strcmp(table[i].collective, collective) && !strcmp(table[i].name, name))
+            return &table[i];
+    return NULL;
+}
+
+char *collsim_alg_names(const char *collective, char *buf, int size)
+{
+    int used = 0;
+
+    if (size > 0)
+        buf[0] = '\0';
+    for (int i = 0; i < collsim_alg_count() && used < size; i++)
+        if (!strcmp(table[i].collective, collective))
+            used += snprintf(buf + used, (size_t)(size - used), "%s%s", used ? ", " : "",
+                             table[i].name);
+    return buf;
+}
+
+/* ---- regions of consecutive ranks ---- */
+static int region_block = 1;
+
+static int block_map(int level, int world_rank, long *color)
+{
+    (void)level;
+    *color = world_rank / region_block;
+    return MPI_SUCCESS;
+}
+
+int collsim_set_block_regions(int block)
+{
+    static const char *const names[] = {"node"};
+
+    if (block < 1)
+        return MPI_ERR_ARG;
+    region_block = block;
+    return coll_loc_set_rank_map(1, names, block_map);
+}

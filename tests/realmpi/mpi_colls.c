@@ -1,0 +1,345 @@
+/* mpi_colls: an MPI test program of its own, not collsim's driver.
+ *
+ * Built plainly (mpicc) it is an ordinary program calling MPI_Allgather,
+ * MPI_Alltoall and MPI_Alltoallv: run under libcollsim_pmpi with LD_PRELOAD,
+ * the calls reach the algorithms the environment names. Built with
+ * -DCOLLSIM_DIRECT it calls every algorithm of the registry (collsim.h) itself,
+ * one after the other; that form also runs under SMPI (a module smpirun loads).
+ *
+ * Checks, every element against the collective's definition, on the first q
+ * ranks of MPI_COMM_WORLD for every q in 1..np (rank order reversed for odd q),
+ * counts 0, 1 and 13 ints:
+ *   allgather (and in place); allgather into a vector datatype (a hole after
+ *   every int, gaps checked untouched; plain build only: the algorithms
+ *   themselves return MPI_ERR_TYPE, which the direct build checks);
+ *   alltoall; alltoallv with uneven blocks at permuted, gapped and negative
+ *   displacements, gaps checked untouched.
+ * Then, on MPI_COMM_WORLD: alltoall and alltoallv with MPI_IN_PLACE (plain:
+ * the data; direct: MPI_ERR_ARG); with --intercomm (not under SMPI 3.32, which
+ * has no MPI_Intercomm_create), an intercommunicator of the two halves:
+ * plain, the intergroup data of allgather and alltoall (the library serves
+ * them); direct, MPI_ERR_COMM from every algorithm with the buffers untouched.
+ *
+ * Prints "FAIL ..." lines and, on rank 0, "mpi_colls: N checks, F failed";
+ * exits 1 on any failure. */
+#include <mpi.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef COLLSIM_DIRECT
+#include "collsim.h"
+#endif
+
+#define SENTINEL (-7)
+
+typedef struct {
+    long checks, failed;
+    int world_rank;
+} tally;
+
+static void expect(tally *t, int ok, const char *what, int q, int n, int a, int b)
+{
+    t->checks++;
+    if (!ok) {
+        t->failed++;
+        if (t->failed < 20)
+            printf("FAIL rank %d: %s (q %d, n %d, at %d/%d)\n", t->world_rank, what, q, n, a, b);
+    }
+}
+
+static int val(int src, int dst, int i) { return 1000000 * (src + 1) + 1000 * dst + i; }
+
+/* ---- the collectives the program calls ---- */
+typedef int (*block_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
+typedef int (*v_fn)(const void *, const int *, const int *, MPI_Datatype, void *, const int *,
+                    const int *, MPI_Datatype, MPI_Comm);
+typedef struct {
+    const char *name; /* for messages */
+    block_fn allgather, alltoall;
+    v_fn alltoallv;
+    int direct; /* the algorithms themselves: no holes, no MPI_IN_PLACE for alltoall(v) */
+} colls;
+
+static void check_allgather(tally *t, const colls *c, MPI_Comm comm, int q, int n)
+{
+    int r, p;
+    MPI_Comm_rank(comm, &r);
+    MPI_Comm_size(comm, &p);
+    int *send = malloc(sizeof(int) * (size_t)(n + 1)), *recv = malloc(sizeof(int) * (size_t)(p * n + 1));
+    for (int in_place = 0; in_place < 2; in_place++) {
+        for (int k = 0; k < p * n; k++)
+            recv[k] = SENTINEL;
+        for (int i = 0; i < n; i++)
+            (in_place ? recv + r * n : send)[i] = val(r, 0, i);
+        int err = c->allgather(in_place ? MPI_IN_PLACE : send, n, MPI_INT, recv, n, MPI_INT, comm);
+        expect(t, err == MPI_SUCCESS, in_place ? "allgather in place: error" : "allgather: error", q, n, err, 0);
+        for (int j = 0; j < p; j++)
+            for (int i = 0; i < n; i++)
+                expect(t, recv[j * n + i] == val(j, 0, i), in_place ? "allgather in place" : "allgather", q, n, j, i);
+    }
+    if (n > 0) { /* receive into a vector: int, hole, int, hole, ... */
+        MPI_Datatype vec, holes;
+        MPI_Type_vector(n, 1, 2, MPI_INT, &vec);
+        MPI_Type_create_resized(vec, 0, (MPI_Aint)(2 * n * sizeof(int)), &holes);
+        MPI_Type_commit(&holes);
+        int *wide = malloc(sizeof(int) * (size_t)(2 * p * n));
+        for (int k = 0; k < 2 * p * n; k++)
+            wide[k] = SENTINEL;
+        for (int i = 0; i < n; i++)
+            send[i] = val(r, 0, i);
+        int err = c->allgather(send, n, MPI_INT, wide, 1, holes, comm);
+        if (c->direct) {
+            expect(t, err == MPI_ERR_TYPE, "allgather into a vector: not MPI_ERR_TYPE", q, n, err, 0);
+        } else {
+            expect(t, err == MPI_SUCCESS, "allgather into a vector: error", q, n, err, 0);
+            for (int j = 0; j < p; j++)
+                for (int i = 0; i < n; i++) {
+                    expect(t, wide[2 * (j * n + i)] == val(j, 0, i), "allgather into a vector", q, n, j, i);
+                    expect(t, wide[2 * (j * n + i) + 1] == SENTINEL, "allgather into a vector: hole written", q, n, j, i);
+                }
+        }
+        free(wide);
+        MPI_Type_free(&holes);
+        MPI_Type_free(&vec);
+    }
+    free(send);
+    free(recv);
+}
+
+static void check_alltoall(tally *t, const colls *c, MPI_Comm comm, int q, int n)
+{
+    int r, p;
+    MPI_Comm_rank(comm, &r);
+    MPI_Comm_size(comm, &p);
+    int *send = malloc(sizeof(int) * (size_t)(p * n + 1)), *recv = malloc(sizeof(int) * (size_t)(p * n + 1));
+    for (int j = 0; j < p; j++)
+        for (int i = 0; i < n; i++) {
+            send[j * n + i] = val(r, j, i);
+            recv[j * n + i] = SENTINEL;
+        }
+    int err = c->alltoall(send, n, MPI_INT, recv, n, MPI_INT, comm);
+    expect(t, err == MPI_SUCCESS, "alltoall: error", q, n, err, 0);
+    for (int j = 0; j < p; j++)
+        for (int i = 0; i < n; i++)
+            expect(t, recv[j * n + i] == val(j, r, i), "alltoall", q, n, j, i);
+    free(send);
+    free(recv);
+}
+
+/* Block src -> dst has (src + 2 dst + n) % 5 ints; slot of 8 ints per peer, even peers
+ * after the base pointer, odd ones before it (negative displacements), one int of gap
+ * before each block. */
+static int vcount(int src, int dst, int n) { return n ? (src + 2 * dst + n) % 5 : 0; }
+static int vdispl(int peer) { return peer % 2 ? -8 * (peer + 1) + 1 : 8 * peer + 1; }
+
+static void check_alltoallv(tally *t, const colls *c, MPI_Comm comm, int q, int n)
+{
+    int r, p;
+    MPI_Comm_rank(comm, &r);
+    MPI_Comm_size(comm, &p);
+    const size_t len = (size_t)(16 * p + 16);
+    int *sall = malloc(sizeof(int) * len), *rall = malloc(sizeof(int) * len);
+    int *sc = malloc(sizeof(int) * (size_t)p), *sd = malloc(sizeof(int) * (size_t)p);
+    int *rc = malloc(sizeof(int) * (size_t)p), *rd = malloc(sizeof(int) * (size_t)p);
+    int *sbase = sall + 8 * p + 8, *rbase = rall + 8 * p + 8;
+    for (size_t k = 0; k < len; k++)
+        sall[k] = rall[k] = SENTINEL;
+    for (int j = 0; j < p; j++) {
+        sc[j] = vcount(r, j, n);
+        rc[j] = vcount(j, r, n);
+        sd[j] = vdispl(j);
+        rd[j] = vdispl(p - 1 - j); /* another permutation on the receive side */
+        for (int i = 0; i < sc[j]; i++)
+            sbase[sd[j] + i] = val(r, j, i);
+    }
+    int err = c->alltoallv(sbase, sc, sd, MPI_INT, rbase, rc, rd, MPI_INT, comm);
+    expect(t, err == MPI_SUCCESS, "alltoallv: error", q, n, err, 0);
+    for (int j = 0; j < p; j++)
+        for (int i = 0; i < rc[j]; i++) {
+            expect(t, rbase[rd[j] + i] == val(j, r, i), "alltoallv", q, n, j, i);
+            rbase[rd[j] + i] = SENTINEL;
+        }
+    for (size_t k = 0; k < len; k++)
+        expect(t, rall[k] == SENTINEL, "alltoallv: a gap written", q, n, (int)k, 0);
+    free(sall);
+    free(rall);
+    free(sc);
+    free(sd);
+    free(rc);
+    free(rd);
+}
+
+/* MPI_IN_PLACE for alltoall and alltoallv on comm: the data (a library
+ * serves it), or MPI_ERR_ARG from the algorithms themselves. */
+static void check_in_place(tally *t, const colls *c, MPI_Comm comm, int n)
+{
+    int r, p;
+    MPI_Comm_rank(comm, &r);
+    MPI_Comm_size(comm, &p);
+    int *buf = malloc(sizeof(int) * (size_t)(p * n)), *cnt = malloc(sizeof(int) * (size_t)p),
+        *dsp = malloc(sizeof(int) * (size_t)p);
+    for (int v = 0; v < 2; v++) {
+        if (!(v ? (void *)c->alltoallv : (void *)c->alltoall))
+            continue;
+        for (int j = 0; j < p; j++) {
+            cnt[j] = n;
+            dsp[j] = j * n;
+            for (int i = 0; i < n; i++)
+                buf[j * n + i] = val(r, j, i);
+        }
+        int err = v ? c->alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, buf, cnt, dsp, MPI_INT, comm)
+                    : c->alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, n, MPI_INT, comm);
+        if (c->direct) {
+            expect(t, err == MPI_ERR_ARG, v ? "alltoallv in place: not MPI_ERR_ARG" : "alltoall in place: not MPI_ERR_ARG", p, n, err, 0);
+            continue;
+        }
+        expect(t, err == MPI_SUCCESS, v ? "alltoallv in place: error" : "alltoall in place: error", p, n, err, 0);
+        for (int j = 0; j < p; j++)
+            for (int i = 0; i < n; i++)
+                expect(t, buf[j * n + i] == val(j, r, i), v ? "alltoallv in place" : "alltoall in place", p, n, j, i);
+    }
+    free(buf);
+    free(cnt);
+    free(dsp);
+}
+
+/* The outcome of an alltoall(v) on an intercommunicator: remote rank j's block
+ * for me is val(j, mine, i); the algorithms themselves: MPI_ERR_COMM, nothing
+ * written. */
+static void check_inter_exchange(tally *t, const colls *c, const char *what, int err,
+                                 const int *recv, int rsize, int n, int mine)
+{
+    char msg[96];
+    snprintf(msg, sizeof msg, "%s: %s", what, c->direct ? "not MPI_ERR_COMM" : "error");
+    expect(t, err == (c->direct ? MPI_ERR_COMM : MPI_SUCCESS), msg, rsize, n, err, 0);
+    for (int j = 0; j < rsize; j++)
+        for (int i = 0; i < n; i++)
+            expect(t, recv[j * n + i] == (c->direct ? SENTINEL : val(j, mine, i)), what, rsize, n, j, i);
+}
+
+/* An intercommunicator of the two halves of MPI_COMM_WORLD (np >= 2). */
+static void check_intercomm(tally *t, const colls *c, int n)
+{
+    int w, np, lr, rsize;
+    MPI_Comm_rank(MPI_COMM_WORLD, &w);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    if (np < 2)
+        return;
+    const int low = w < np / 2;
+    MPI_Comm half, inter;
+    MPI_Comm_split(MPI_COMM_WORLD, low, w, &half);
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, low ? np / 2 : 0, 99, &inter);
+    MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(inter, &lr);
+    MPI_Comm_remote_size(inter, &rsize);
+    const int tag = low ? 0 : 1; /* which half a value came from */
+    int *send = malloc(sizeof(int) * (size_t)(rsize * n + n + 1)),
+        *recv = malloc(sizeof(int) * (size_t)(rsize * n + 1));
+    /* allgather: every process receives the remote group's blocks */
+    for (int i = 0; i < n; i++)
+        send[i] = val(lr, tag, i);
+    for (int k = 0; k < rsize * n; k++)
+        recv[k] = SENTINEL;
+    int err = !c->allgather ? MPI_SUCCESS : c->allgather(send, n, MPI_INT, recv, n, MPI_INT, inter);
+    if (!c->allgather) {
+    } else if (c->direct) {
+        expect(t, err == MPI_ERR_COMM, "intercommunicator allgather: not MPI_ERR_COMM", rsize, n, err, 0);
+        for (int k = 0; k < rsize * n; k++)
+            expect(t, recv[k] == SENTINEL, "intercommunicator allgather: buffer written", rsize, n, k, 0);
+    } else {
+        expect(t, err == MPI_SUCCESS, "intercommunicator allgather: error", rsize, n, err, 0);
+        for (int j = 0; j < rsize; j++)
+            for (int i = 0; i < n; i++)
+                expect(t, recv[j * n + i] == val(j, 1 - tag, i), "intercommunicator allgather", rsize, n, j, i);
+    }
+    /* alltoall: block j of the send buffer goes to remote rank j */
+    for (int j = 0; j < rsize; j++)
+        for (int i = 0; i < n; i++) {
+            send[j * n + i] = val(lr, 2 * j + tag, i);
+            recv[j * n + i] = SENTINEL;
+        }
+    err = !c->alltoall ? MPI_SUCCESS : c->alltoall(send, n, MPI_INT, recv, n, MPI_INT, inter);
+    if (c->alltoall)
+        check_inter_exchange(t, c, "intercommunicator alltoall", err, recv, rsize, n, 2 * lr + 1 - tag);
+    /* alltoallv: the arrays have the remote group's size (the local one may be larger) */
+    int *cnt = malloc(sizeof(int) * (size_t)rsize), *dsp = malloc(sizeof(int) * (size_t)rsize);
+    for (int j = 0; j < rsize; j++) {
+        cnt[j] = n;
+        dsp[j] = j * n;
+        for (int i = 0; i < n; i++)
+            recv[j * n + i] = SENTINEL;
+    }
+    err = !c->alltoallv ? MPI_SUCCESS : c->alltoallv(send, cnt, dsp, MPI_INT, recv, cnt, dsp, MPI_INT, inter);
+    if (c->alltoallv)
+        check_inter_exchange(t, c, "intercommunicator alltoallv", err, recv, rsize, n, 2 * lr + 1 - tag);
+    free(cnt);
+    free(dsp);
+    free(send);
+    free(recv);
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&half);
+}
+
+static void run_all(tally *t, const colls *c, int intercomm)
+{
+    int w, np;
+    MPI_Comm_rank(MPI_COMM_WORLD, &w);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    static const int counts[] = {0, 1, 13};
+    for (int q = 1; q <= np; q++) {
+        MPI_Comm comm;
+        MPI_Comm_split(MPI_COMM_WORLD, w < q ? 0 : MPI_UNDEFINED, q % 2 ? -w : w, &comm);
+        if (comm == MPI_COMM_NULL)
+            continue;
+        for (int k = 0; k < 3; k++) {
+            if (c->allgather)
+                check_allgather(t, c, comm, q, counts[k]);
+            if (c->alltoall)
+                check_alltoall(t, c, comm, q, counts[k]);
+            if (c->alltoallv)
+                check_alltoallv(t, c, comm, q, counts[k]);
+        }
+        MPI_Comm_free(&comm);
+    }
+    check_in_place(t, c, MPI_COMM_WORLD, 3);
+    if (intercomm)
+        check_intercomm(t, c, 3);
+}
+
+int main(int argc, char **argv)
+{
+    tally t = {0, 0, 0};
+    int intercomm = argc > 1 && !strcmp(argv[1], "--intercomm");
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &t.world_rank);
+#ifdef COLLSIM_DIRECT
+    /* every algorithm of the registry; regions of 3 consecutive ranks */
+    collsim_set_block_regions(3);
+    for (int i = 0; i < collsim_alg_count(); i++) {
+        const collsim_alg *a = collsim_alg_at(i);
+        colls c = {a->name, NULL, NULL, NULL, 1};
+        if (!strcmp(a->collective, "allgather"))
+            c.allgather = a->block;
+        else if (!strcmp(a->collective, "alltoall"))
+            c.alltoall = a->block;
+        else
+            c.alltoallv = a->v;
+        const long before = t.failed;
+        run_all(&t, &c, intercomm);
+        if (t.failed > before && t.world_rank == 0)
+            printf("FAIL: %s/%s\n", a->collective, a->name);
+    }
+#else
+    colls c = {"MPI", MPI_Allgather, MPI_Alltoall, MPI_Alltoallv, 0};
+    run_all(&t, &c, intercomm);
+#endif
+    long mine[2] = {t.checks, t.failed}, sum[2];
+    MPI_Reduce(mine, sum, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (t.world_rank == 0)
+        printf("mpi_colls: %ld checks, %ld failed\n", sum[0], sum[1]);
+    MPI_Finalize();
+    return t.failed ? 1 : 0;
+}

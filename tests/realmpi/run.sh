@@ -1,0 +1,65 @@
+#!/bin/sh
+# The real-MPI tests (label realmpi), run by ctest: tests/CMakeLists.txt.
+#   run.sh preload ALGORITHMS_DEF PMPI_SO MPI_COLLS   every algorithm through libcollsim_pmpi
+#   run.sh direct MPI_COLLS_DIRECT                    every algorithm called directly
+# Exits 77 (skipped) with a message when mpirun is missing.
+set -u
+command -v mpirun >/dev/null || { echo "skipped: no mpirun (./collsim --real-mpi installs openmpi-bin)"; exit 77; }
+# Open MPI refuses root without these
+if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
+np=16
+run() { # run NP ENV... PROGRAM ARGS: output in $out, status in $rc
+  n=$1; shift
+  out=$(timeout 300 nice -n 10 mpirun --oversubscribe -np "$n" "$@" 2>&1); rc=$?
+}
+fail=0
+ok() { # ok CONDITION-STATUS WHAT
+  if [ "$1" -ne 0 ]; then echo "FAIL: $2"; echo "$out" | tail -25; fail=1; fi
+}
+has() { echo "$out" | grep -qF -- "$1"; }
+
+case $1 in
+direct)
+  run $np "$2" --intercomm
+  ok $rc "direct: exit status $rc"; has "mpi_colls: " && has " checks, 0 failed"; ok $? "direct: no '0 failed'"
+  echo "$out" | grep "mpi_colls:"
+  ;;
+preload)
+  def=$2 so=$3 prog=$4
+  names() { tr -d '\n' <"$def" | grep -oE "COLLSIM_ALG\($1, *[a-z0-9_]+" | sed 's/.*, *//'; }
+  ag=$(names allgather) a2a=$(names alltoall) a2av=$(names alltoallv)
+  set -- $ag; nag=$#; set -- $a2a; na2a=$#; set -- $a2av; na2av=$#
+  [ "$nag" -ge 11 ] && [ "$na2a" -ge 6 ] && [ "$na2av" -ge 4 ] || { echo "FAIL: registry read: $nag $na2a $na2av"; exit 1; }
+  # one launch per allgather, the alltoall(v)s cycled alongside: every algorithm at least once,
+  # each launch on the first q of 16 ranks for every q in 1..16, regions of 3 ranks
+  i=0
+  for g in $ag; do
+    t=$(echo $a2a | cut -d' ' -f$((i % na2a + 1))); v=$(echo $a2av | cut -d' ' -f$((i % na2av + 1)))
+    run $np -x LD_PRELOAD="$so" -x COLLSIM_ALLGATHER=$g -x COLLSIM_ALLTOALL=alltoall/$t \
+        -x COLLSIM_ALLTOALLV=$v -x COLLSIM_REGION_BLOCK=3 -x COLLSIM_REPORT=1 "$prog" --intercomm
+    what="preload allgather/$g alltoall/$t alltoallv/$v"
+    ok $rc "$what: exit status $rc"; has " checks, 0 failed"; ok $? "$what: data"
+    # every call served, except those MPI lets no algorithm serve: one intercommunicator call
+    # per process and collective, one MPI_IN_PLACE alltoall(v) per process
+    has "allgather/$g: " && has "to the library (intercommunicator $np, MPI_IN_PLACE 0, count beyond an int 0)"; ok $? "$what: allgather report"
+    has "alltoall/$t: " && has "alltoallv/$v: "; ok $? "$what: alltoall(v) report"
+    [ "$(echo "$out" | grep -c "to the library (intercommunicator $np, MPI_IN_PLACE $np, count beyond an int 0)")" -eq 2 ]
+    ok $? "$what: alltoall(v) fallbacks"
+    # the allgathers into a vector datatype were packed, not sent to the library
+    echo "$out" | grep "allgather/$g: " | grep -qv "(0 packed)"; ok $? "$what: vector receives not packed"
+    echo "$out" | grep -E "mpi_colls:|collsim_pmpi:" | sed "s|^|$np ranks: |"
+    i=$((i + 1))
+  done
+  # node regions from shared memory (no COLLSIM_REGION_BLOCK), at a non-power of two
+  run 6 -x LD_PRELOAD="$so" -x COLLSIM_ALLGATHER=hierarchical -x COLLSIM_ALLTOALLV=two_phase_bruck "$prog"
+  ok $rc "node regions: exit status $rc"; has " checks, 0 failed"; ok $? "node regions: data"
+  echo "$out" | grep "mpi_colls:" | sed "s|^|6 ranks, node regions: |"
+  # an unknown name: a message naming the valid ones, exit status 2, no data run
+  run 3 -x LD_PRELOAD="$so" -x COLLSIM_ALLTOALL=bruk "$prog"
+  [ $rc -ne 0 ] && has "collsim_pmpi: COLLSIM_ALLTOALL=bruk: no alltoall algorithm of that name (valid: spread_out, pairwise, bruck_basic, bruck_modified, bruck_zero_rotation, bruck_zero_copy" && ! has "mpi_colls:"
+  ok $? "unknown name"
+  run 2 -x LD_PRELOAD="$so" -x COLLSIM_REGION_BLOCK=0 "$prog"
+  [ $rc -ne 0 ] && has "COLLSIM_REGION_BLOCK=0: not a number of ranks >= 1"; ok $? "bad region block"
+  ;;
+esac
+exit $fail
