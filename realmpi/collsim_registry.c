@@ -19,14 +19,23 @@
 #define CS_V_FN_1(fn) fn
 #define CS_PICK(kind, is_v, fn) CS_##kind##_FN_##is_v(fn)
 #define CS_PICK_(kind, is_v, fn) CS_PICK(kind, is_v, fn)
+#define CS_ALG_ENTRY(coll, name, fn, in_place, regions)                                            \
+    {#coll, #name, (collsim_block_coll_fn)CS_PICK_(BLOCK, CS_IS_V_##coll, fn),                      \
+     (collsim_alltoallv_fn)CS_PICK_(V, CS_IS_V_##coll, fn), CS_IN_PLACE_##in_place,                \
+     CS_REGIONS_##regions, fn##_msg_blocks}
+
+/* The intergroup algorithms (column groups) are not in this table: they take a
+ * group descriptor, not a communicator; a real program calls them through
+ * their intercommunicator wrappers (algorithms/intergroup/intergroup_intercomm.h). */
+#define CS_ENTRY_groups(...)
+#define CS_ENTRY_no_groups(...) __VA_ARGS__,
+#define CS_ENTRY(groups, entry) CS_ENTRY_##groups(entry)
 
 static const collsim_alg table[] = {
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
                     procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
                     msg_blocks, msg_unit)                                                          \
-    {#coll, #name, (collsim_block_coll_fn)CS_PICK_(BLOCK, CS_IS_V_##coll, fn),                      \
-     (collsim_alltoallv_fn)CS_PICK_(V, CS_IS_V_##coll, fn), CS_IN_PLACE_##in_place,                \
-     CS_REGIONS_##regions, fn##_msg_blocks},
+    CS_ENTRY(groups, CS_ALG_ENTRY(coll, name, fn, in_place, regions))
 #include "algorithms.def"
 #undef COLLSIM_ALG
 };
