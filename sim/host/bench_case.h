@@ -50,6 +50,10 @@ void cs_case_init(cs_case *c);
 double cs_case_memory_bytes(const cs_case *c);
 double cs_case_memory_at(const cs_case *c, long maxsize);
 
+/* The largest block of a size: `bytes` itself, or for an intergroup
+ * collective the larger of group A's (`bytes`) and group B's (--block-ratio). */
+long cs_case_max_block(const cs_case *c, long bytes);
+
 /* MemAvailable from /proc/meminfo, in bytes (0 when unknown). */
 double cs_mem_available(void);
 

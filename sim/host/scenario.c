@@ -140,6 +140,10 @@ static int parse_collective(ctx *c, cs_scenario *s, xmlNode *n)
         rc = cs_fail(c->err, "%s:%ld: <collective> needs name=\"allgather\"", c->path, line_of(n));
     else if (cs_collective_valid((const char *)coll, &e))
         rc = cs_fail(c->err, "%s:%ld: <collective>: %s", c->path, line_of(n), e.msg);
+    else if (cs_coll_find((const char *)coll)->groups) /* no <groups> element yet */
+        rc = cs_fail(c->err, "%s:%ld: <collective name=\"%s\">: intergroup collectives run "
+                             "with `collsim bench --groups P:Q` only; scenarios cannot set "
+                             "their groups yet", c->path, line_of(n), (const char *)coll);
     int found = 0;
     for (xmlNode *k = n->children; k && !rc; k = k->next) {
         if (k->type != XML_ELEMENT_NODE)
