@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "data_check.h"
 #include "wrapper.h"
 
 extern "C" {
@@ -121,6 +122,113 @@ TEST(Intergroup, DataCheckCatchesACorruptedByte)
         EXPECT_NE(out.find("FAIL"), std::string::npos) << out;
         EXPECT_NE(out.find("expected 0x"), std::string::npos) << out;
         EXPECT_EQ(out.find(" checks, 0 failed"), std::string::npos) << out;
+    }
+}
+
+// ---- bench's side (sim/driver/intergroup.c): the driver's own loop, check
+// and fold modes, through the same case path as `collsim bench` ----
+
+struct BenchCase {
+    int p, q;
+    const char *layout, *ratio, *counts, *sizes;
+};
+
+// P = Q = 1, P = 1 < Q, P < Q, P > Q, non-powers of two, both layouts,
+// both block ratios of settings 3/4, equal and arithmetic counts, 0 bytes
+const BenchCase bench_cases[] = {
+    {1, 1, "block", nullptr, "equal", "0,1,13"},
+    {1, 5, "interleaved", nullptr, "arithmetic", "1,13,1000"},
+    {5, 3, "block", "1:4", "arithmetic", "0,4,52"},
+    {3, 7, "interleaved", "4:1", "equal", "0,4,52,1000"},
+    {6, 10, "interleaved", nullptr, "arithmetic", "13,1000"},
+};
+
+tw_run_spec bench_spec(const std::string &full, const BenchCase &c, char *groups, size_t len)
+{
+    snprintf(groups, len, "%d:%d", c.p, c.q);
+    static std::string coll, alg; // tw_run copies what it needs before the next call
+    coll = full.substr(0, full.find('/'));
+    alg = full.substr(full.find('/') + 1);
+    tw_run_spec s{};
+    s.platform = "yahoo";
+    s.mapping = "sequential";
+    s.coll = coll.c_str();
+    s.alg = alg.c_str();
+    s.np = c.p + c.q;
+    s.sizes = c.sizes;
+    s.iters = 1;
+    s.warmup = 1; // the check runs on the first and the last call
+    s.timeout_s = 300;
+    s.groups = groups;
+    s.layout = c.layout;
+    s.block_ratio = c.ratio;
+    s.counts = coll == "inter_allgatherv" ? c.counts : nullptr;
+    return s;
+}
+
+class IntergroupBench : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(IntergroupBench, EveryByteCheckedForSeveralGroupShapes)
+{
+    for (const BenchCase &c : bench_cases) {
+        char groups[32];
+        tw_run_spec s = bench_spec(GetParam(), c, groups, sizeof groups);
+        size_t nsizes = 1;
+        for (const char *x = c.sizes; *x; x++)
+            nsizes += *x == ',';
+        Checked r = run_checked(s);
+        EXPECT_EQ(r.rows, nsizes) << groups << " " << c.layout;
+        EXPECT_EQ(r.ok, nsizes) << groups << " " << c.layout << " ratio "
+                                << (c.ratio ? c.ratio : "1:1") << ": " << r.first_problem;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Intergroup, IntergroupBench, ::testing::ValuesIn(intergroup_algorithms()),
+                         param_name);
+
+// COLLSIM_FAULT=3:5:7 flips a received byte after each call (block: the
+// remote block's index): the check names it at 13 bytes, and at 4 bytes the
+// offset lies outside the block (data_check.h). 6:2 interleaved puts rank 3
+// in group B, which receives group A's 6 blocks.
+TEST(IntergroupBenchCheck, ACorruptedReceivedByteIsCaught)
+{
+    const BenchCase c = {6, 2, "interleaved", nullptr, "arithmetic", "4,13"};
+    for (const char *a : {"inter_allgather/root_gather_mpich", "inter_allgatherv/kang_segmented"}) {
+        char groups[32];
+        expect_fault_named(bench_spec(a, c, groups, sizeof groups));
+    }
+}
+
+// Folded buffers change memory, not predicted times; the rows carry the
+// bytes the collective delivers: Q x (P k_A) + P x (Q k_B).
+TEST(IntergroupBenchCheck, FoldAndCheckPredictTheSameTimes)
+{
+    const BenchCase c = {7, 5, "interleaved", "1:4", "equal", "1024,65536"};
+    for (const char *a : {"inter_allgather/kang_segmented", "inter_allgatherv/root_gather_mpich"}) {
+        char groups[32];
+        tw_run_spec s = bench_spec(a, c, groups, sizeof groups);
+        cs_result *x, *y;
+        size_t nx, ny;
+        char err[4096];
+        ASSERT_EQ(tw_run(&s, &x, &nx, err, sizeof err), 0) << err;
+        s.fold = 1;
+        ASSERT_EQ(tw_run(&s, &y, &ny, err, sizeof err), 0) << err;
+        ASSERT_EQ(nx, 2u);
+        ASSERT_EQ(ny, 2u);
+        for (size_t i = 0; i < nx; i++) {
+            EXPECT_STREQ(x[i].status, "ok") << a << ": " << x[i].note;
+            EXPECT_STREQ(y[i].status, "ok") << a << ": " << y[i].note;
+            EXPECT_STREQ(x[i].mode, "check");
+            EXPECT_STREQ(y[i].mode, "fold");
+            EXPECT_GT(x[i].max_us, 0.0);
+            EXPECT_DOUBLE_EQ(x[i].avg_us, y[i].avg_us) << a << " bytes " << x[i].bytes;
+            EXPECT_DOUBLE_EQ(x[i].min_us, y[i].min_us) << a << " bytes " << x[i].bytes;
+            EXPECT_DOUBLE_EQ(x[i].max_us, y[i].max_us) << a << " bytes " << x[i].bytes;
+            const long long kA = x[i].bytes, kB = 4 * x[i].bytes;
+            EXPECT_EQ(x[i].data_bytes, 5 * 7 * kA + 7 * 5 * kB) << a;
+        }
+        tw_free_rows(x);
+        tw_free_rows(y);
     }
 }
 

@@ -335,7 +335,11 @@ int cs_fields_check(const cs_field *t, const void *obj, const char *collective,
         if (f->kind == CS_FK_INT && *AT_C(f, obj, int) < f->min && *AT_C(f, obj, int) != f->dflt_n)
             return cs_fail(err, "%s must be >= %ld (got %d)", f->bench ? f->bench : f->name,
                            f->min, *AT_C(f, obj, int));
-        if (f->kind == CS_FK_WORD && (!s || word_index(f->arg, s) < 0)) {
+        /* a word of another collective's scope is neither passed nor checked
+         * (cases built field by field leave it NULL); within its scope NULL
+         * is the default, except for fields of every collective */
+        const int word_bad = s ? word_index(f->arg, s) < 0 : f->scope == CS_SCOPE_ALL;
+        if (f->kind == CS_FK_WORD && word_bad && (in_scope(f->scope, collective) || set)) {
             words_list(f->arg, valid, sizeof valid);
             return cs_fail(err, "unknown %s '%s' (valid: %s)",
                            k == CS_F_dtype ? "datatype" : f->name, s ? s : "", valid);

@@ -269,8 +269,9 @@ int cs_alg_count_check(const char *coll, const char *name, int p, long bytes, co
     cs_alg_largest_count(coll, name, p, bytes, tsize, &m);
     char size[48];
     fmt_size(bytes, size, sizeof size);
+    const cs_coll_props *cp = cs_coll_find(coll);
     const char *per = !strcmp(coll, "allgather") ? " per rank"
-                      : cs_collective_variable(coll) || cs_coll_find(coll)->groups ? " blocks at most"
+                      : cs_collective_variable(coll) || (cp && cp->groups) ? " blocks at most"
                                                       : " blocks";
     if (m.blocks * m.block > INT_MAX)
         return cs_fail(err, "%s/%s at np %d with %s%s %s %lld x %lld %s in one message%s: more "
