@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "wrapper.h"
 
 extern "C" {
+#include "regression.h"
 #include "registry.h"
 }
 
@@ -230,6 +232,70 @@ TEST(IntergroupBenchCheck, FoldAndCheckPredictTheSameTimes)
         tw_free_rows(x);
         tw_free_rows(y);
     }
+}
+
+// A scenario's <groups> reaches every intergroup case (and no other), its
+// rows record groups, layout, block ratio and counts, --only selects by them,
+// and rows that differ only there are different cases (resume keys).
+TEST(IntergroupScenario, GroupsAreCaseFieldsColumnsAndKeys)
+{
+    char dir[256], err[4096] = "";
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    const std::string path = std::string(dir) + "/ig.xml", out = std::string(dir) + "/out";
+    std::ofstream(path)
+        << "<scenario name=\"ig\">\n  <platform name=\"yahoo\"/>\n"
+           "  <mappings>sequential</mappings>\n  <processes>8</processes>\n"
+           "  <groups sizes=\"5:3\" layout=\"interleaved\" block-ratio=\"1:4\" "
+           "counts=\"arithmetic\"/>\n"
+           "  <collective name=\"inter_allgather\"><algorithms>kang_segmented "
+           "root_gather_mpich</algorithms></collective>\n"
+           "  <collective name=\"inter_allgatherv\"><algorithms>kang_segmented</algorithms>"
+           "</collective>\n"
+           "  <collective name=\"allgather\"><algorithms>ring</algorithms></collective>\n"
+           "  <sizes>4,64</sizes>\n</scenario>\n";
+    char values[1024];
+    EXPECT_EQ(tw_expand_field(path.c_str(), "counts=arithmetic", CS_F_algorithm, values,
+                              sizeof values, err, sizeof err), 1) << err;
+    EXPECT_EQ(tw_expand_field(path.c_str(), "groups=5:3", CS_F_algorithm, values, sizeof values,
+                              err, sizeof err), 3) << err;
+    ASSERT_EQ(tw_run_scenario(path.c_str(), out.c_str(), 1, nullptr, err, sizeof err), 0) << err;
+    cs_result *rows = nullptr;
+    size_t n = 0;
+    ASSERT_EQ(tw_read_results((out + "/results.csv").c_str(), &rows, &n, err, sizeof err), 0) << err;
+    ASSERT_EQ(n, 8u);
+    for (size_t i = 0; i < n; i++) {
+        const cs_result &r = rows[i];
+        const std::string coll = r.collective;
+        EXPECT_STREQ(r.status, "ok") << coll << "/" << r.algorithm << ": " << r.note;
+        if (coll == "allgather") {
+            EXPECT_STREQ(r.groups, "") << r.algorithm;
+            EXPECT_STREQ(r.layout, "");
+            EXPECT_STREQ(r.counts, "");
+            continue;
+        }
+        EXPECT_STREQ(r.groups, "5:3");
+        EXPECT_STREQ(r.layout, "interleaved");
+        EXPECT_STREQ(r.block_ratio, "1:4");
+        EXPECT_STREQ(r.counts, coll == "inter_allgatherv" ? "arithmetic" : "");
+        if (coll == "inter_allgather") { // Q x P k_A + P x Q k_B, k_B = 4 k_A
+            EXPECT_EQ(r.data_bytes, 3 * 5 * r.bytes + 5 * 3 * 4 * r.bytes);
+        }
+        cs_result other = r;
+        EXPECT_EQ(cs_key_cmp(&r, &other), 0);
+        snprintf(other.layout, sizeof other.layout, "block");
+        EXPECT_NE(cs_key_cmp(&r, &other), 0);
+        other = r;
+        snprintf(other.groups, sizeof other.groups, "4:4");
+        EXPECT_NE(cs_key_cmp(&r, &other), 0);
+        other = r;
+        snprintf(other.block_ratio, sizeof other.block_ratio, "%s", "");
+        EXPECT_NE(cs_key_cmp(&r, &other), 0);
+        other = r;
+        snprintf(other.counts, sizeof other.counts, "%s", coll == "inter_allgatherv" ? "equal" : "x");
+        EXPECT_NE(cs_key_cmp(&r, &other), 0);
+    }
+    tw_free_rows(rows);
+    tw_rmtree(dir);
 }
 
 } // namespace

@@ -172,6 +172,39 @@ int cs_region_check(const cs_platform *pf, const char *level, const char *where,
                    level, pf->name, valid);
 }
 
+int cs_groups_case_check(const char *coll, const char *alg, const char *groups, const char *ratio,
+                         const char *counts, const char *dtype, int np, const long *sizes,
+                         size_t nsizes, cs_err *err)
+{
+    cs_groups g;
+    if (!groups || !groups[0])
+        return cs_fail(err, "%s needs --groups P:Q, the sizes of groups A and B (P + Q = --np)",
+                       coll);
+    if (cs_groups_parse(groups, ratio, &g, err))
+        return -1;
+    if (g.p + g.q != np)
+        return cs_fail(err, "--groups %d:%d makes %d processes, but --np is %d (--np must be "
+                            "P + Q)", g.p, g.q, g.p + g.q, np);
+    const int tsize = cs_dtype_size(dtype), arith = counts && !strcmp(counts, "arithmetic");
+    long b;
+    for (size_t k = 0; k < nsizes; k++) {
+        if (cs_groups_b_bytes(&g, sizes[k], tsize, &b, err))
+            return -1;
+        /* the root-gathering algorithms send a group's whole data in one
+         * MPI_BYTE message (algorithms.def's p x block bound counts both
+         * groups: the case's own bound is tighter) */
+        for (int grp = 0; grp < 2; grp++) {
+            long long total = cs_groups_total_bytes(&g, grp, sizes[k], tsize, arith);
+            if (total > INT_MAX)
+                return cs_fail(err, "%s/%s with --groups %d:%d and size %ld: group %c's data "
+                                    "(%lld bytes) travels in one MPI_BYTE message: more than an "
+                                    "MPI count (an int, at most %d) can express",
+                               coll, alg, g.p, g.q, sizes[k], grp ? 'B' : 'A', total, INT_MAX);
+        }
+    }
+    return 0;
+}
+
 /* node_of_rank: NULL, or np entries that receive the mapping checked */
 static int case_check(const cs_case *c, int *node_of_rank, cs_err *err)
 {
@@ -185,42 +218,21 @@ static int case_check(const cs_case *c, int *node_of_rank, cs_err *err)
             return cs_fail(err, "process count %ld exceeds the %d simulated ranks",
                            c->np_list->v[i], c->np);
     const cs_coll_props *cp = cs_coll_find(c->alg.collective);
-    cs_groups g = {0, 0, 1, 1};
-    if (cp && cp->groups) { /* cs_fields_check parsed them already */
-        if (cs_groups_parse(c->groups, c->block_ratio, &g, err))
-            return -1;
-        if (g.p + g.q != c->np)
-            return cs_fail(err, "--groups %d:%d makes %d processes, but --np is %d (--np must be "
-                                "P + Q)", g.p, g.q, g.p + g.q, c->np);
-        for (size_t i = 0; c->np_list && i < c->np_list->n; i++)
-            if (c->np_list->v[i] != c->np)
-                return cs_fail(err, "process count %ld: with --groups %d:%d every process count "
-                                    "must be P + Q = %d", c->np_list->v[i], g.p, g.q, c->np);
-        long b;
-        const int tsize = cs_dtype_size(c->dtype), arith = c->counts && !strcmp(c->counts, "arithmetic");
-        for (size_t k = 0; k < c->sizes->n; k++) {
-            if (cs_groups_b_bytes(&g, c->sizes->v[k], tsize, &b, err))
-                return -1;
-            /* the root-gathering algorithms send a group's whole data in one
-             * MPI_BYTE message (algorithms.def's p x block bound counts
-             * both groups: the case's own bound is tighter) */
-            for (int grp = 0; grp < 2; grp++) {
-                long long total = cs_groups_total_bytes(&g, grp, c->sizes->v[k], tsize, arith);
-                if (total > INT_MAX)
-                    return cs_fail(err, "%s/%s with --groups %d:%d and size %ld: group %c's data "
-                                        "(%lld bytes) travels in one MPI_BYTE message: more than "
-                                        "an MPI count (an int, at most %d) can express",
-                                   c->alg.collective, c->alg.name, g.p, g.q, c->sizes->v[k],
-                                   grp ? 'B' : 'A', total, INT_MAX);
-            }
-        }
-    }
-    /* every np and size against what the algorithm's MPI counts can express */
+    if (cp && cp->groups &&
+        cs_groups_case_check(c->alg.collective, c->alg.name, c->groups, c->block_ratio, c->counts,
+                             c->dtype, c->np, c->sizes->v, c->sizes->n, err))
+        return -1;
+    for (size_t i = 0; cp && cp->groups && c->np_list && i < c->np_list->n; i++)
+        if (c->np_list->v[i] != c->np)
+            return cs_fail(err, "process count %ld: with --groups %s every process count must "
+                                "be P + Q = %d", c->np_list->v[i], c->groups, c->np);
+    /* every np and size against what the algorithm's MPI counts can express
+     * (intergroup: cs_groups_case_check's own bound) */
     for (size_t i = 0; !(cp && cp->groups) && i < (c->np_list ? c->np_list->n : 1); i++)
         for (size_t k = 0; k < c->sizes->n; k++)
             if (cs_alg_count_check(c->alg.collective, c->alg.name,
-                                   c->np_list ? (int)c->np_list->v[i] : c->np,
-                                   cs_case_max_block(c, c->sizes->v[k]), c->dtype, err))
+                                   c->np_list ? (int)c->np_list->v[i] : c->np, c->sizes->v[k],
+                                   c->dtype, err))
                 return -1;
     int *map = node_of_rank ? node_of_rank : cs_xmalloc((size_t)c->np * sizeof(int));
     int rc = cs_map_ranks(c->platform, c->mapping, c->np, c->oversubscribe, c->ppn, map, err);

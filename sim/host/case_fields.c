@@ -260,6 +260,10 @@ static int convert(const cs_field *f, void *obj, const char *v, int full, char *
          * platform: scenario.c, bench_case.c) */
         if (full && !strcmp(f->name, "dist") && dist_canonical(v, canon, sizeof canon, &e))
             return snprintf(want, len, "%s", e.msg), -1;
+        /* the intergroup pairs, groups P:Q and block_ratio A:B */
+        int x, y;
+        if (full && f->scope == CS_SCOPE_GROUPS && parse_pair(v, &x, &y))
+            return snprintf(want, len, "expected %s, two integers >= 1", f->arg), -1;
         *AT(f, obj, const char *) = v;
         return 0;
     case CS_FK_SPECIAL: break;
@@ -479,7 +483,9 @@ void cs_fields_label(const cs_field *t, const void *obj, char sep, char *out, si
         if (!f->only || k == CS_F_np || f->kind == CS_FK_SPECIAL)
             continue;
         cs_field_text(f, obj, v, sizeof v);
-        int dflt = f->kind == CS_FK_INT ? *AT_C(f, obj, int) == f->dflt_n : !v[0];
+        int dflt = f->kind == CS_FK_INT    ? *AT_C(f, obj, int) == f->dflt_n
+                   : f->kind == CS_FK_WORD ? !v[0] || (f->dflt_s && !strcmp(v, f->dflt_s))
+                                           : !v[0];
         if (dflt)
             continue;
         size_t u = strlen(out);
