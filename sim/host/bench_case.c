@@ -37,14 +37,17 @@ long cs_case_max_block(const cs_case *c, long bytes)
     return b > bytes ? b : bytes;
 }
 
-double cs_case_memory_bytes(const cs_case *c)
+/* The largest block over the case's sizes (cs_case_max_block). */
+static long largest_block(const cs_case *c)
 {
     long maxsize = 0;
     for (size_t i = 0; i < c->sizes->n; i++)
         if (cs_case_max_block(c, c->sizes->v[i]) > maxsize)
             maxsize = cs_case_max_block(c, c->sizes->v[i]);
-    return cs_case_memory_at(c, maxsize);
+    return maxsize;
 }
+
+double cs_case_memory_bytes(const cs_case *c) { return cs_case_memory_at(c, largest_block(c)); }
 
 double cs_case_memory_at(const cs_case *c, long maxsize)
 {
@@ -128,11 +131,7 @@ static void fill_launch(const cs_case *c, const char *workdir, cs_launch *l, cha
         /* SMPI maps a folded allocation in chunks of this size (default 1 MiB);
          * keep the chunk count near 1024 so that huge folded buffers do not
          * exhaust the kernel's memory maps */
-        long maxsize = 0;
-        for (size_t i = 0; i < c->sizes->n; i++)
-            if (c->sizes->v[i] > maxsize)
-                maxsize = c->sizes->v[i];
-        double total = (double)maxsize * (c->np + 1.0);
+        double total = (double)largest_block(c) * (c->np + 1.0);
         long block = 1L << 20;
         while (block < total / 1024)
             block <<= 1;
