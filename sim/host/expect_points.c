@@ -28,6 +28,16 @@ static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_e
     snprintf(probe.collective, sizeof probe.collective, "%s", x->collective);
     snprintf(probe.dtype, sizeof probe.dtype, "%s", s->dtype);
     snprintf(probe.mode, sizeof probe.mode, "%s", s->fold ? "fold" : "check");
+    const cs_coll_props *cp = cs_coll_find(x->collective);
+    if (cp && cp->groups) { /* the scenario's <groups>, as its rows record them */
+        cs_result g;
+        cs_result_init(&g);
+        cs_fields_row(cs_scenario_fields, s, x->collective, &g);
+        memcpy(probe.groups, g.groups, sizeof probe.groups);
+        memcpy(probe.layout, g.layout, sizeof probe.layout);
+        memcpy(probe.block_ratio, g.block_ratio, sizeof probe.block_ratio);
+        memcpy(probe.counts, g.counts, sizeof probe.counts);
+    }
     for (int p = 0; p < s->nplatforms; p++) {
         if (x->platform[0] && strcmp(x->platform, pnames[p]))
             continue;
