@@ -311,4 +311,45 @@ TEST(IntergroupScenario, GroupsAreCaseFieldsColumnsAndKeys)
     tw_rmtree(dir);
 }
 
+// <groups ratio="P:Q">: the groups of each process count, P:Q scaled (25:7
+// at 64 processes is 50:14), in the cases, their keys and --only; a process
+// count P + Q does not divide is refused at load, as are sizes and ratio both.
+TEST(IntergroupScenario, ARatioScalesToEachProcessCount)
+{
+    char dir[256], err[4096] = "";
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    auto write = [&](const std::string &name, const char *procs, const char *groups) {
+        const std::string path = std::string(dir) + "/" + name + ".xml";
+        std::ofstream(path) << "<scenario>\n  <platform name=\"fattree-32k\"/>\n"
+                               "  <mappings>sequential</mappings>\n  <processes>" << procs
+                            << "</processes>\n  <groups " << groups << "/>\n"
+                               "  <collective name=\"inter_allgather\"><algorithms>kang_segmented "
+                               "root_gather_mpich</algorithms></collective>\n"
+                               "  <sizes>64K</sizes>\n</scenario>\n";
+        return path;
+    };
+    const std::string ok = write("ok", "64 256 32", "ratio=\"25:7\"");
+    char values[1024];
+    ASSERT_EQ(tw_expand_field(ok.c_str(), nullptr, CS_F_groups, values, sizeof values, err,
+                              sizeof err), 6) << err;
+    EXPECT_STREQ(values, "50:14 50:14 200:56 200:56 25:7 25:7");
+    EXPECT_EQ(tw_expand_field(ok.c_str(), "groups=200:56", CS_F_np, values, sizeof values, err,
+                              sizeof err), 2) << err;
+    EXPECT_STREQ(values, "256 256");
+    long n;
+    const std::string odd = write("odd", "64 100", "ratio=\"25:7\"");
+    EXPECT_EQ(tw_scenario(odd.c_str(), &n, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("<groups ratio=\"25:7\">: group ratio 25:7 at 100 processes: "
+                                    "100 is not a multiple of 32 (P + Q)"), std::string::npos) << err;
+    const std::string both = write("both", "64", "ratio=\"25:7\" sizes=\"50:14\"");
+    EXPECT_EQ(tw_scenario(both.c_str(), &n, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("<groups> has sizes=\"50:14\" and ratio=\"25:7\": give one"),
+              std::string::npos) << err;
+    const std::string fixed = write("fixed", "64 256", "sizes=\"50:14\"");
+    EXPECT_EQ(tw_scenario(fixed.c_str(), &n, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("<groups> at <processes> 256: --groups 50:14 makes 64 "
+                                    "processes, but --np is 256"), std::string::npos) << err;
+    tw_rmtree(dir);
+}
+
 } // namespace

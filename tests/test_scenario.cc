@@ -238,7 +238,7 @@ TEST(Scenario, EveryCaseFieldAttributeIsReadAndChecked)
         case CS_FK_FLAG: good = "yes", shown = "1", want = "expected yes or no"; break;
         case CS_FK_TEXT: // dist, or an intergroup pair (groups P:Q, block_ratio A:B)
             if (t[k].scope == CS_SCOPE_GROUPS)
-                good = shown = attr == "sizes" ? "1:3" : "2:1",
+                good = shown = attr == "block-ratio" ? "2:1" : "1:3", // np 4
                 want = std::string("expected ") + t[k].arg + ", two integers >= 1";
             else
                 good = shown = "gaussian", want = "bad distribution";
@@ -252,7 +252,7 @@ TEST(Scenario, EveryCaseFieldAttributeIsReadAndChecked)
         // <distribution> needs its name
         std::string extra = elem == "distribution" && attr != "name" ? " name=\"uniform\"" : "";
         // <groups> needs its sizes
-        if (elem == "groups" && attr != "sizes")
+        if (elem == "groups" && attr != "sizes" && attr != "ratio")
             extra = " sizes=\"1:3\"";
         std::string path = field_scenario(dir, elem, " " + attr + "=\"" + good + "\"" + extra);
         char values[4096], err[4096] = "";
@@ -267,8 +267,8 @@ TEST(Scenario, EveryCaseFieldAttributeIsReadAndChecked)
         EXPECT_NE(std::string(err).find(at), std::string::npos) << at << "\n" << err;
         tested++;
     }
-    EXPECT_GE(tested, 12); // dtype, mode, dist, seed, warmup, timed, seconds, oversubscribe,
-                           // groups sizes, layout, block-ratio, counts
+    EXPECT_GE(tested, 13); // dtype, mode, dist, seed, warmup, timed, seconds, oversubscribe,
+                           // groups sizes, ratio, layout, block-ratio, counts
     tw_rmtree(dir);
 }
 

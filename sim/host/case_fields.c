@@ -114,6 +114,38 @@ int cs_groups_b_bytes(const cs_groups *g, long bytes, int tsize, long *b_bytes, 
     return 0;
 }
 
+int cs_groups_scale(const char *ratio, int np, const char **groups, cs_err *err)
+{
+    /* every distinct text once, for the program's life (cases are moved
+     * and copied by value, so they cannot hold it themselves) */
+    static struct interned {
+        struct interned *next;
+        char text[32];
+    } *pool;
+    int a, b;
+    if (parse_pair(ratio, &a, &b))
+        return cs_fail(err, "group ratio '%s': expected P:Q, two integers >= 1 (e.g. 25:7)",
+                       ratio ? ratio : "");
+    if (np % (a + b))
+        return cs_fail(err, "group ratio %d:%d at %d processes: %d is not a multiple of %d "
+                            "(P + Q)", a, b, np, np, a + b);
+    char text[32];
+    snprintf(text, sizeof text, "%d:%d", a * (np / (a + b)), b * (np / (a + b)));
+    struct interned *i = pool;
+    while (i && strcmp(i->text, text))
+        i = i->next;
+    if (!i) {
+        i = malloc(sizeof *i);
+        if (!i)
+            abort();
+        snprintf(i->text, sizeof i->text, "%s", text);
+        i->next = pool;
+        pool = i;
+    }
+    *groups = i->text;
+    return 0;
+}
+
 long cs_groups_member_bytes(const cs_groups *g, int group, int i, long bytes, int tsize, int arith)
 {
     const long base = group == 0 ? bytes : (long)((long long)bytes * g->rb / g->ra);

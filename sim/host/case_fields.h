@@ -184,6 +184,11 @@ int cs_groups_parse(const char *groups, const char *ratio, cs_groups *g, cs_err 
  * an error naming the size, the ratio and the sizes that work. */
 int cs_groups_b_bytes(const cs_groups *g, long bytes, int tsize, long *b_bytes, cs_err *err);
 
+/* The groups of np processes in the ratio "P:Q" (e.g. 25:7 at np 64:
+ * "50:14"), as a string that lives as long as the program: 0, or -1 when
+ * the ratio does not read or P + Q does not divide np. */
+int cs_groups_scale(const char *ratio, int np, const char **groups, cs_err *err);
+
 /* Bytes of the block of local rank i of group `group` (0: A, 1: B; n
  * members) when group A's block is `bytes` (B's: x rb / ra, checked by
  * cs_groups_b_bytes): that block, or with arith (--counts arithmetic)

@@ -53,6 +53,12 @@ static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_e
                         snprintf(probe.region, sizeof probe.region, "%s",
                                  levels ? s->regions[w % nreg] : "");
                         probe.np = (int)nps->v[q];
+                        /* <groups ratio>: the groups of this np (checked at load) */
+                        const char *scaled;
+                        cs_err ignored;
+                        if (cp && cp->groups && s->group_ratio && s->group_ratio[0] &&
+                            !cs_groups_scale(s->group_ratio, probe.np, &scaled, &ignored))
+                            snprintf(probe.groups, sizeof probe.groups, "%s", scaled);
                         probe.bytes = sizes->v[z];
                         out->points[out->npoints++] = probe;
                     }

@@ -685,8 +685,13 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
             const cs_coll_props *cp = cs_coll_find(s->algs[i].collective);
             has_groups |= cp && cp->groups;
             for (size_t j = 0; j < s->nps.n && !rc; j++) {
-                if (cp && cp->groups &&
-                    cs_groups_case_check(s->algs[i].collective, s->algs[i].name, s->groups,
+                const char *groups = s->groups;
+                if (cp && cp->groups && s->group_ratio && s->group_ratio[0] &&
+                    cs_groups_scale(s->group_ratio, (int)s->nps.v[j], &groups, &se))
+                    rc = cs_fail(err, "%s: <groups ratio=\"%s\">: %s", path, s->group_ratio,
+                                 se.msg);
+                if (!rc && cp && cp->groups &&
+                    cs_groups_case_check(s->algs[i].collective, s->algs[i].name, groups,
                                          s->block_ratio, s->counts, s->dtype, (int)s->nps.v[j],
                                          s->sizes.v, s->sizes.n, &se))
                     rc = cs_fail(err, "%s:%ld: <groups> at <processes> %ld: %s", path,
@@ -698,7 +703,12 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
                                      se.msg);
             }
         }
-        if (!rc && !has_groups && s->groups && s->groups[0])
+        if (!rc && s->groups && s->groups[0] && s->group_ratio && s->group_ratio[0])
+            rc = cs_fail(err, "%s: <groups> has sizes=\"%s\" and ratio=\"%s\": give one (sizes: "
+                              "P:Q at the one process count; ratio: scaled to each)",
+                         path, s->groups, s->group_ratio);
+        if (!rc && !has_groups && ((s->groups && s->groups[0]) ||
+                                   (s->group_ratio && s->group_ratio[0])))
             rc = cs_fail(err, "%s: <groups> is for the intergroup collectives (inter_allgather, "
                               "inter_allgatherv), and the scenario has none: remove it or add "
                               "such a collective", path);
