@@ -19,20 +19,27 @@ int cs_key_cmp(const cs_result *a, const cs_result *b)
         return c;
     if (a->seed != b->seed)
         return a->seed < b->seed ? -1 : 1;
+    if ((c = strcmp(a->groups, b->groups)) || (c = strcmp(a->layout, b->layout)) ||
+        (c = strcmp(a->block_ratio, b->block_ratio)) || (c = strcmp(a->counts, b->counts)))
+        return c;
     return (a->bytes > b->bytes) - (a->bytes < b->bytes);
 }
 
 void cs_key_format(const cs_result *r, char *buf, size_t len)
 {
-    char ppn[32] = "", region[48] = "", dist[80] = "";
+    char ppn[32] = "", region[48] = "", dist[80] = "", groups[120] = "";
     if (r->ppn)
         snprintf(ppn, sizeof ppn, " ppn=%d", r->ppn);
     if (r->region[0])
         snprintf(region, sizeof region, " region=%s", r->region);
     if (r->dist[0])
         snprintf(dist, sizeof dist, " dist=%s seed=%lu", r->dist, r->seed);
-    snprintf(buf, len, "%s %s np=%d%s %s/%s%s %s %s%s %ld B", r->platform, r->mapping, r->np, ppn,
-             r->collective, r->algorithm, region, r->dtype, r->mode, dist, r->bytes);
+    if (r->groups[0])
+        snprintf(groups, sizeof groups, " groups=%s layout=%s%s%s%s%s", r->groups, r->layout,
+                 r->block_ratio[0] ? " block_ratio=" : "", r->block_ratio,
+                 r->counts[0] ? " counts=" : "", r->counts);
+    snprintf(buf, len, "%s %s np=%d%s %s/%s%s %s %s%s%s %ld B", r->platform, r->mapping, r->np, ppn,
+             r->collective, r->algorithm, region, r->dtype, r->mode, dist, groups, r->bytes);
 }
 
 static int cmp_ptr(const void *pa, const void *pb)

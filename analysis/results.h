@@ -11,7 +11,8 @@
 #include "cs_error.h"
 
 #define CS_RESULTS_HEADER                                                                         \
-    "platform,mapping,np,ppn,collective,algorithm,region,dtype,mode,dist,seed,bytes,data_bytes,"  \
+    "platform,mapping,np,ppn,collective,algorithm,region,dtype,mode,dist,seed,groups,layout,"     \
+    "block_ratio,counts,bytes,data_bytes,"                                                        \
     "avg_us,min_us,max_us,iterations,status,nonlocal_max_msgs,nonlocal_max_bytes,"                \
     "nonlocal_total_msgs,nonlocal_total_bytes,account,smpi_cfg,note"
 
@@ -27,7 +28,15 @@ typedef struct {
     char mode[16];
     char dist[32];       /* block-size distribution of v-collectives; "": none */
     unsigned long seed;  /* its seed */
-    long bytes;          /* per rank (per block); for v-collectives N, the largest block */
+    /* intergroup collectives (inter_allgather, inter_allgatherv): the group
+     * sizes P:Q, the layout, the block ratio k_A:k_B ("" as given: 1:1) and
+     * the count pattern (inter_allgatherv); "" for the other collectives */
+    char groups[24];
+    char layout[16];
+    char block_ratio[24];
+    char counts[16];
+    long bytes;          /* per rank (per block); for v-collectives N, the largest block;
+                            intergroup: a group A process's block */
     long long data_bytes; /* payload the collective defines: sum over ranks of the bytes
                              destined to other ranks; -1: not recorded */
     double avg_us, min_us, max_us;

@@ -44,6 +44,29 @@ TEST(Cli, BenchPrintsAnOsuTable)
     EXPECT_EQ(passes, 11u) << o.text; // 1, 2, 4, ..., 1024
 }
 
+// inter_allgather(v): the groups, layout, ratio and count pattern reach the
+// driver (its header), every byte is checked (Pass), and the header names
+// the paper's metric
+TEST(Cli, BenchRunsAnIntergroupCollective)
+{
+    Out o = cli("bench --platform yahoo --np 7 --coll inter_allgatherv --alg kang_segmented "
+                "--groups 2:5 --layout interleaved --block-ratio 1:4 --counts arithmetic "
+                "--dtype int --sizes 4,64,4096 --iters 1");
+    ASSERT_EQ(o.code, 0) << o.text;
+    EXPECT_NE(o.text.find("# collsim inter_allgatherv/kang_segmented np=7 mode=check dtype=int "
+                          "groups=2:5 layout=interleaved block-ratio=1:4 counts=arithmetic"),
+              std::string::npos) << o.text;
+    EXPECT_NE(o.text.find("(Max: Kang et al.'s metric)"), std::string::npos) << o.text;
+    size_t passes = 0;
+    for (size_t at = 0; (at = o.text.find("Pass", at)) != std::string::npos; at++)
+        passes++;
+    EXPECT_EQ(passes, 3u) << o.text;
+    // the list shows them, without SMPI built-ins (SMPI has no intercommunicators)
+    Out l = cli("list algorithms");
+    EXPECT_NE(l.text.find("inter_allgather/kang_segmented"), std::string::npos);
+    EXPECT_EQ(l.text.find("inter_allgather/native:"), std::string::npos) << l.text;
+}
+
 TEST(Cli, BenchFailsWhenTheDataCheckFails)
 {
     setenv("COLLSIM_FAULT", "2:1:0", 1);
@@ -255,7 +278,40 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
         {"bench --platform yahoo --np 129 --alg ring", "129 processes do not fit on platform 'yahoo' (16 nodes, 128 cores in all)"},
         {"bench --platform yahoo --np 4 --alg ring --sizes 1:x", "size list: cannot read '1:x'"},
         {"bench --platform yahoo --np 4 --alg ring --map block", "unknown mapping 'block' (valid: sequential, cyclic)"},
-        {"bench --platform yahoo --np 4 --alg ring --coll gather", "unknown collective 'gather' (valid: allgather, alltoall, alltoallv)"},
+        {"bench --platform yahoo --np 4 --alg ring --coll gather", "unknown collective 'gather' (valid: allgather, alltoall, alltoallv, inter_allgather, inter_allgatherv)"},
+        // the intergroup collectives' groups, layout, block ratio and count pattern
+        {"bench --platform yahoo --np 8 --coll inter_allgather --alg kang_segmented",
+         "inter_allgather needs --groups P:Q, the sizes of groups A and B (P + Q = --np)"},
+        {"bench --platform yahoo --np 8 --coll inter_allgather --alg kang_segmented --groups 5x3",
+         "--groups '5x3': expected P:Q, the sizes of groups A and B, two integers >= 1 (e.g. 50:14)"},
+        {"bench --platform yahoo --np 8 --coll inter_allgather --alg kang_segmented --groups 0:8",
+         "--groups '0:8': expected P:Q"},
+        {"bench --platform yahoo --np 9 --coll inter_allgatherv --alg kang_segmented --groups 5:3",
+         "--groups 5:3 makes 8 processes, but --np is 9 (--np must be P + Q)"},
+        {"bench --platform yahoo --np 8 --coll inter_allgather --alg kang_segmented --groups 5:3 "
+         "--layout cyclic", "unknown layout 'cyclic' (valid: block, interleaved)"},
+        {"bench --platform yahoo --np 8 --alg ring --groups 5:3",
+         "--groups applies to inter_allgather, inter_allgatherv only, not allgather"},
+        {"bench --platform yahoo --np 8 --coll alltoall --alg pairwise --layout block",
+         "--layout applies to inter_allgather, inter_allgatherv only, not alltoall"},
+        {"bench --platform yahoo --np 8 --coll inter_allgather --alg kang_segmented --groups 5:3 "
+         "--counts arithmetic", "--counts applies to inter_allgatherv only, not inter_allgather"},
+        {"bench --platform yahoo --np 8 --coll inter_allgatherv --alg kang_segmented --groups 5:3 "
+         "--counts zipf", "unknown counts 'zipf' (valid: equal, arithmetic)"},
+        {"bench --platform yahoo --np 8 --coll inter_allgather --alg kang_segmented --groups 5:3 "
+         "--block-ratio 4", "--block-ratio '4': expected A:B, the ratio k_A:k_B of the two groups' "
+         "blocks, two integers >= 1 (e.g. 4:1)"},
+        {"bench --platform yahoo --np 8 --coll inter_allgather --alg kang_segmented --groups 5:3 "
+         "--block-ratio 4:1 --sizes 6", "size 6 with --block-ratio 4:1 gives group B blocks of 6/4 "
+         "bytes, not a whole number of 1-byte elements (sizes that are multiples of 4 work)"},
+        {"bench --platform yahoo --np 8 --coll inter_allgather --alg native:ompi --groups 5:3",
+         "inter_allgather has no native:... baseline: SMPI 3.32 has no intercommunicators"},
+        {"bench --platform yahoo --np 8 --coll inter_allgather --alg kang_segmented --groups 5:3 "
+         "--in-place", "--in-place is not supported for inter_allgather"},
+        {"bench --platform yahoo --np 128 --coll inter_allgather --alg root_gather_mpich --groups "
+         "100:28 --sizes 32M --fold", "inter_allgather/root_gather_mpich with --groups 100:28 and "
+         "size 33554432: group A's data (3355443200 bytes) travels in one MPI_BYTE message: more "
+         "than an MPI count (an int, at most 2147483647) can express"},
         {"bench --platform yahoo --np 4 --alg ring --dtype int --sizes 6", "size 6 is not a multiple of the int size"},
         {"bench --platform yahoo --np 0 --alg ring", "--np needs an integer >= 1"},
         {"bench --platform yahoo --np 4 --alg ring --sizes 4G,4294967297 --fold",

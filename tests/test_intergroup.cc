@@ -12,13 +12,16 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "cli.h"
+#include "data_check.h"
 #include "wrapper.h"
 
 extern "C" {
+#include "regression.h"
 #include "registry.h"
 }
 
@@ -122,6 +125,231 @@ TEST(Intergroup, DataCheckCatchesACorruptedByte)
         EXPECT_NE(out.find("expected 0x"), std::string::npos) << out;
         EXPECT_EQ(out.find(" checks, 0 failed"), std::string::npos) << out;
     }
+}
+
+// ---- bench's side (sim/driver/intergroup.c): the driver's own loop, check
+// and fold modes, through the same case path as `collsim bench` ----
+
+struct BenchCase {
+    int p, q;
+    const char *layout, *ratio, *counts, *sizes;
+};
+
+// P = Q = 1, P = 1 < Q, P < Q, P > Q, non-powers of two, both layouts,
+// both block ratios of settings 3/4, equal and arithmetic counts, 0 bytes
+const BenchCase bench_cases[] = {
+    {1, 1, "block", nullptr, "equal", "0,1,13"},
+    {1, 5, "interleaved", nullptr, "arithmetic", "1,13,1000"},
+    {5, 3, "block", "1:4", "arithmetic", "0,4,52"},
+    {3, 7, "interleaved", "4:1", "equal", "0,4,52,1000"},
+    {6, 10, "interleaved", nullptr, "arithmetic", "13,1000"},
+};
+
+tw_run_spec bench_spec(const std::string &full, const BenchCase &c, char *groups, size_t len)
+{
+    snprintf(groups, len, "%d:%d", c.p, c.q);
+    static std::string coll, alg; // tw_run copies what it needs before the next call
+    coll = full.substr(0, full.find('/'));
+    alg = full.substr(full.find('/') + 1);
+    tw_run_spec s{};
+    s.platform = "yahoo";
+    s.mapping = "sequential";
+    s.coll = coll.c_str();
+    s.alg = alg.c_str();
+    s.np = c.p + c.q;
+    s.sizes = c.sizes;
+    s.iters = 1;
+    s.warmup = 1; // the check runs on the first and the last call
+    s.timeout_s = 300;
+    s.groups = groups;
+    s.layout = c.layout;
+    s.block_ratio = c.ratio;
+    s.counts = coll == "inter_allgatherv" ? c.counts : nullptr;
+    return s;
+}
+
+class IntergroupBench : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(IntergroupBench, EveryByteCheckedForSeveralGroupShapes)
+{
+    for (const BenchCase &c : bench_cases) {
+        char groups[32];
+        tw_run_spec s = bench_spec(GetParam(), c, groups, sizeof groups);
+        size_t nsizes = 1;
+        for (const char *x = c.sizes; *x; x++)
+            nsizes += *x == ',';
+        Checked r = run_checked(s);
+        EXPECT_EQ(r.rows, nsizes) << groups << " " << c.layout;
+        EXPECT_EQ(r.ok, nsizes) << groups << " " << c.layout << " ratio "
+                                << (c.ratio ? c.ratio : "1:1") << ": " << r.first_problem;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Intergroup, IntergroupBench, ::testing::ValuesIn(intergroup_algorithms()),
+                         param_name);
+
+// COLLSIM_FAULT=3:5:7 flips a received byte after each call (block: the
+// remote block's index): the check names it at 13 bytes, and at 4 bytes the
+// offset lies outside the block (data_check.h). 6:2 interleaved puts rank 3
+// in group B, which receives group A's 6 blocks.
+TEST(IntergroupBenchCheck, ACorruptedReceivedByteIsCaught)
+{
+    const BenchCase c = {6, 2, "interleaved", nullptr, "arithmetic", "4,13"};
+    for (const char *a : {"inter_allgather/root_gather_mpich", "inter_allgatherv/kang_segmented"}) {
+        char groups[32];
+        expect_fault_named(bench_spec(a, c, groups, sizeof groups));
+    }
+}
+
+// Folded buffers change memory, not predicted times; the rows carry the
+// bytes the collective delivers: Q x (P k_A) + P x (Q k_B).
+TEST(IntergroupBenchCheck, FoldAndCheckPredictTheSameTimes)
+{
+    const BenchCase c = {7, 5, "interleaved", "1:4", "equal", "1024,65536"};
+    for (const char *a : {"inter_allgather/kang_segmented", "inter_allgatherv/root_gather_mpich"}) {
+        char groups[32];
+        tw_run_spec s = bench_spec(a, c, groups, sizeof groups);
+        cs_result *x, *y;
+        size_t nx, ny;
+        char err[4096];
+        ASSERT_EQ(tw_run(&s, &x, &nx, err, sizeof err), 0) << err;
+        s.fold = 1;
+        ASSERT_EQ(tw_run(&s, &y, &ny, err, sizeof err), 0) << err;
+        ASSERT_EQ(nx, 2u);
+        ASSERT_EQ(ny, 2u);
+        for (size_t i = 0; i < nx; i++) {
+            EXPECT_STREQ(x[i].status, "ok") << a << ": " << x[i].note;
+            EXPECT_STREQ(y[i].status, "ok") << a << ": " << y[i].note;
+            EXPECT_STREQ(x[i].mode, "check");
+            EXPECT_STREQ(y[i].mode, "fold");
+            EXPECT_GT(x[i].max_us, 0.0);
+            EXPECT_DOUBLE_EQ(x[i].avg_us, y[i].avg_us) << a << " bytes " << x[i].bytes;
+            EXPECT_DOUBLE_EQ(x[i].min_us, y[i].min_us) << a << " bytes " << x[i].bytes;
+            EXPECT_DOUBLE_EQ(x[i].max_us, y[i].max_us) << a << " bytes " << x[i].bytes;
+            const long long kA = x[i].bytes, kB = 4 * x[i].bytes;
+            EXPECT_EQ(x[i].data_bytes, 5 * 7 * kA + 7 * 5 * kB) << a;
+        }
+        tw_free_rows(x);
+        tw_free_rows(y);
+    }
+}
+
+// The scenario of IntergroupScenario, with one <expect> of inter_allgather.
+void write_ig_scenario(const std::string &path, const char *faster, const char *than)
+{
+    std::ofstream(path)
+        << "<scenario name=\"ig\">\n  <platform name=\"yahoo\"/>\n"
+           "  <mappings>sequential</mappings>\n  <processes>8</processes>\n"
+           "  <groups sizes=\"5:3\" layout=\"interleaved\" block-ratio=\"1:4\" "
+           "counts=\"arithmetic\"/>\n"
+           "  <collective name=\"inter_allgather\"><algorithms>kang_segmented "
+           "root_gather_mpich</algorithms></collective>\n"
+           "  <collective name=\"inter_allgatherv\"><algorithms>kang_segmented</algorithms>"
+           "</collective>\n"
+           "  <collective name=\"allgather\"><algorithms>ring</algorithms></collective>\n"
+           "  <sizes>4,64</sizes>\n"
+           "  <expect faster=\"" << faster << "\" than=\"" << than
+        << "\" collective=\"inter_allgather\" bytes=\"64\"/>\n</scenario>\n";
+}
+
+// A scenario's <groups> reaches every intergroup case (and no other), its
+// rows record groups, layout, block ratio and counts, --only selects by them,
+// rows that differ only there are different cases (resume keys), and an
+// <expect> finds the intergroup rows (a false one fails the run).
+TEST(IntergroupScenario, GroupsAreCaseFieldsColumnsAndKeys)
+{
+    char dir[256], err[4096] = "";
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    const std::string path = std::string(dir) + "/ig.xml", out = std::string(dir) + "/out";
+    // 64 bytes, 5:3 at 1:4: kang_segmented 4.06 us, root_gather_mpich 4.71 us
+    write_ig_scenario(path, "root_gather_mpich", "kang_segmented");
+    EXPECT_EQ(tw_run_scenario(path.c_str(), (out + "-false").c_str(), 1, nullptr, err, sizeof err),
+              1) << err;
+    write_ig_scenario(path, "kang_segmented", "root_gather_mpich");
+    char values[1024];
+    EXPECT_EQ(tw_expand_field(path.c_str(), "counts=arithmetic", CS_F_algorithm, values,
+                              sizeof values, err, sizeof err), 1) << err;
+    EXPECT_EQ(tw_expand_field(path.c_str(), "groups=5:3", CS_F_algorithm, values, sizeof values,
+                              err, sizeof err), 3) << err;
+    ASSERT_EQ(tw_run_scenario(path.c_str(), out.c_str(), 1, nullptr, err, sizeof err), 0) << err;
+    cs_result *rows = nullptr;
+    size_t n = 0;
+    ASSERT_EQ(tw_read_results((out + "/results.csv").c_str(), &rows, &n, err, sizeof err), 0) << err;
+    ASSERT_EQ(n, 8u);
+    for (size_t i = 0; i < n; i++) {
+        const cs_result &r = rows[i];
+        const std::string coll = r.collective;
+        EXPECT_STREQ(r.status, "ok") << coll << "/" << r.algorithm << ": " << r.note;
+        if (coll == "allgather") {
+            EXPECT_STREQ(r.groups, "") << r.algorithm;
+            EXPECT_STREQ(r.layout, "");
+            EXPECT_STREQ(r.counts, "");
+            continue;
+        }
+        EXPECT_STREQ(r.groups, "5:3");
+        EXPECT_STREQ(r.layout, "interleaved");
+        EXPECT_STREQ(r.block_ratio, "1:4");
+        EXPECT_STREQ(r.counts, coll == "inter_allgatherv" ? "arithmetic" : "");
+        if (coll == "inter_allgather") { // Q x P k_A + P x Q k_B, k_B = 4 k_A
+            EXPECT_EQ(r.data_bytes, 3 * 5 * r.bytes + 5 * 3 * 4 * r.bytes);
+        }
+        cs_result other = r;
+        EXPECT_EQ(cs_key_cmp(&r, &other), 0);
+        snprintf(other.layout, sizeof other.layout, "block");
+        EXPECT_NE(cs_key_cmp(&r, &other), 0);
+        other = r;
+        snprintf(other.groups, sizeof other.groups, "4:4");
+        EXPECT_NE(cs_key_cmp(&r, &other), 0);
+        other = r;
+        snprintf(other.block_ratio, sizeof other.block_ratio, "%s", "");
+        EXPECT_NE(cs_key_cmp(&r, &other), 0);
+        other = r;
+        snprintf(other.counts, sizeof other.counts, "%s", coll == "inter_allgatherv" ? "equal" : "x");
+        EXPECT_NE(cs_key_cmp(&r, &other), 0);
+    }
+    tw_free_rows(rows);
+    tw_rmtree(dir);
+}
+
+// <groups ratio="P:Q">: the groups of each process count, P:Q scaled (25:7
+// at 64 processes is 50:14), in the cases, their keys and --only; a process
+// count P + Q does not divide is refused at load, as are sizes and ratio both.
+TEST(IntergroupScenario, ARatioScalesToEachProcessCount)
+{
+    char dir[256], err[4096] = "";
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    auto write = [&](const std::string &name, const char *procs, const char *groups) {
+        const std::string path = std::string(dir) + "/" + name + ".xml";
+        std::ofstream(path) << "<scenario>\n  <platform name=\"fattree-32k\"/>\n"
+                               "  <mappings>sequential</mappings>\n  <processes>" << procs
+                            << "</processes>\n  <groups " << groups << "/>\n"
+                               "  <collective name=\"inter_allgather\"><algorithms>kang_segmented "
+                               "root_gather_mpich</algorithms></collective>\n"
+                               "  <sizes>64K</sizes>\n</scenario>\n";
+        return path;
+    };
+    const std::string ok = write("ok", "64 256 32", "ratio=\"25:7\"");
+    char values[1024];
+    ASSERT_EQ(tw_expand_field(ok.c_str(), nullptr, CS_F_groups, values, sizeof values, err,
+                              sizeof err), 6) << err;
+    EXPECT_STREQ(values, "50:14 50:14 200:56 200:56 25:7 25:7");
+    EXPECT_EQ(tw_expand_field(ok.c_str(), "groups=200:56", CS_F_np, values, sizeof values, err,
+                              sizeof err), 2) << err;
+    EXPECT_STREQ(values, "256 256");
+    long n;
+    const std::string odd = write("odd", "64 100", "ratio=\"25:7\"");
+    EXPECT_EQ(tw_scenario(odd.c_str(), &n, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("<groups ratio=\"25:7\">: group ratio 25:7 at 100 processes: "
+                                    "100 is not a multiple of 32 (P + Q)"), std::string::npos) << err;
+    const std::string both = write("both", "64", "ratio=\"25:7\" sizes=\"50:14\"");
+    EXPECT_EQ(tw_scenario(both.c_str(), &n, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("<groups> has sizes=\"50:14\" and ratio=\"25:7\": give one"),
+              std::string::npos) << err;
+    const std::string fixed = write("fixed", "64 256", "sizes=\"50:14\"");
+    EXPECT_EQ(tw_scenario(fixed.c_str(), &n, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("<groups> at <processes> 256: --groups 50:14 makes 64 "
+                                    "processes, but --np is 256"), std::string::npos) << err;
+    tw_rmtree(dir);
 }
 
 } // namespace

@@ -31,13 +31,11 @@ TEST(Registry, EveryRegisteredAlgorithmResolvesByBothSpellings)
         char cfg[256], alg[64], err[2048];
         EXPECT_STRNE(r[i].paper, "");
         EXPECT_STRNE(r[i].section, "");
-        // the intergroup collectives are not (yet) cases of bench/run: the
-        // driver does not run them; test_intergroup.cc runs them directly
-        if (r[i].needs_groups) {
-            EXPECT_NE(tw_resolve(r[i].collective, r[i].name, cfg, sizeof cfg, alg, sizeof alg, err,
-                                 sizeof err), 0);
-            continue;
-        }
+        // the intergroup collectives are collectives of bench (--groups),
+        // and only they are
+        const cs_coll_props *cp = cs_coll_find(r[i].collective);
+        ASSERT_NE(cp, nullptr) << r[i].collective;
+        EXPECT_EQ(cp->groups != 0, r[i].needs_groups != 0) << r[i].collective;
         std::string full = std::string(r[i].collective) + "/" + r[i].name;
         for (const std::string &spec : {std::string(r[i].name), full}) {
             ASSERT_EQ(tw_resolve(r[i].collective, spec.c_str(), cfg, sizeof cfg, alg, sizeof alg,

@@ -205,11 +205,15 @@ std::string field_scenario(const std::string &dir, const std::string &elem,
 {
     std::string path = dir + "/" + elem + ".xml";
     std::ofstream f(path);
+    // <groups>: an intergroup collective (two algorithms: two cases) at P + Q = 4
+    const bool groups = elem == "groups";
     f << "<scenario>\n  <platform name=\"yahoo\"/>\n  <mappings>cyclic</mappings>\n"
-      << "  <collective name=\"alltoallv\"><algorithms>spread_out</algorithms></collective>\n"
+      << (groups ? "  <collective name=\"inter_allgatherv\"><algorithms>kang_segmented "
+                   "root_gather_mpich</algorithms></collective>\n"
+                 : "  <collective name=\"alltoallv\"><algorithms>spread_out</algorithms></collective>\n")
       << "  <sizes>8 64</sizes>\n";
     if (elem != "processes")
-        f << "  <processes>4 5</processes>\n";
+        f << (groups ? "  <processes>4</processes>\n" : "  <processes>4 5</processes>\n");
     f << "  <" << elem << attrs << (elem == "processes" ? ">4 5</processes>" : "/>") << "\n"
       << "</scenario>\n";
     return path;
@@ -232,7 +236,13 @@ TEST(Scenario, EveryCaseFieldAttributeIsReadAndChecked)
         case CS_FK_INT: want = "expected an integer >= " + std::to_string(t[k].min); break;
         case CS_FK_ULONG: want = "expected an integer >= 0"; break;
         case CS_FK_FLAG: good = "yes", shown = "1", want = "expected yes or no"; break;
-        case CS_FK_TEXT: good = shown = "gaussian", want = "bad distribution"; break;
+        case CS_FK_TEXT: // dist, or an intergroup pair (groups P:Q, block_ratio A:B)
+            if (t[k].scope == CS_SCOPE_GROUPS)
+                good = shown = attr == "block-ratio" ? "2:1" : "1:3", // np 4
+                want = std::string("expected ") + t[k].arg + ", two integers >= 1";
+            else
+                good = shown = "gaussian", want = "bad distribution";
+            break;
         default: /* WORD, CHOICE: the last valid word; all of them listed */
             good = shown = words.substr(words.rfind('|') + 1);
             want = "expected one of ";
@@ -241,6 +251,9 @@ TEST(Scenario, EveryCaseFieldAttributeIsReadAndChecked)
         }
         // <distribution> needs its name
         std::string extra = elem == "distribution" && attr != "name" ? " name=\"uniform\"" : "";
+        // <groups> needs its sizes
+        if (elem == "groups" && attr != "sizes" && attr != "ratio")
+            extra = " sizes=\"1:3\"";
         std::string path = field_scenario(dir, elem, " " + attr + "=\"" + good + "\"" + extra);
         char values[4096], err[4096] = "";
         long n = tw_expand_field(path.c_str(), nullptr, k, values, sizeof values, err, sizeof err);
@@ -254,7 +267,8 @@ TEST(Scenario, EveryCaseFieldAttributeIsReadAndChecked)
         EXPECT_NE(std::string(err).find(at), std::string::npos) << at << "\n" << err;
         tested++;
     }
-    EXPECT_GE(tested, 8); // dtype, mode, dist, seed, warmup, timed, seconds, oversubscribe
+    EXPECT_GE(tested, 13); // dtype, mode, dist, seed, warmup, timed, seconds, oversubscribe,
+                           // groups sizes, ratio, layout, block-ratio, counts
     tw_rmtree(dir);
 }
 

@@ -248,6 +248,8 @@ int tw_run(const tw_run_spec *spec, cs_result **rows, size_t *nrows, char *errbu
     c.np_list = spec->np_list ? &nps : NULL;
     c.iters = spec->iters ? spec->iters : 1;
     c.dtype = spec->dtype ? spec->dtype : "byte";
+    c.layout = spec->layout ? spec->layout : "block";
+    c.counts = spec->counts ? spec->counts : "equal";
     char dir[256];
     int rc = tw_tempdir(dir, sizeof dir);
     pid_t pid = rc ? -1 : cs_case_start(&c, dir, 0, &e);

@@ -70,8 +70,8 @@ void tw_fields_row_as(const char *column, cs_result *r);
  * tw_free_rows. Returns 0, or -1 when the run could not start. */
 typedef struct {
     /* every field of sim/host/case_fields.def (np, ppn, region, dtype, fold,
-     * dist, seed, iters, warmup, in_place, account, timeout_s, ...); zero:
-     * the default, except iters (0: 1) */
+     * dist, seed, iters, warmup, in_place, account, timeout_s, groups,
+     * layout, block_ratio, counts, ...); zero: the default, except iters (0: 1) */
 #define CS_CASE_FIELD CS_CASE_MEMBER
 #include "case_fields.def"
 #undef CS_CASE_FIELD

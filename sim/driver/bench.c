@@ -9,6 +9,7 @@
 #include "coll_locality.h"
 #include "datacheck.h"
 #include "fold.h"
+#include "intergroup.h"
 #include "vlayout.h"
 
 /* ---- the driver's own synchronisation ----
@@ -77,6 +78,8 @@ typedef struct {
     int counted; /* one call per size goes through the accounting */
     unsigned char *sendbuf, *recvbuf;
     v_layout L; /* v-collectives: this rank's counts and displacements */
+    collsim_intergroup *ig; /* intergroup collectives: the descriptor, built before timing */
+    ig_size I;              /* and this process's view of the current size */
 } bench_ctx;
 
 /* The regions are part of the communicator, not of the timed call (see
@@ -100,8 +103,18 @@ static void print_header(const driver_opts *o, int p)
     char vinfo[96] = "";
     if (o->vfn)
         snprintf(vinfo, sizeof vinfo, " dist=%s seed=%lu", o->vdist.name, o->seed);
+    if (o->ifn || o->ivfn)
+        snprintf(vinfo, sizeof vinfo, " groups=%d:%d layout=%s block-ratio=%d:%d%s%s",
+                 o->ig_groups.p, o->ig_groups.q, o->ig_interleaved ? "interleaved" : "block",
+                 o->ig_groups.ra, o->ig_groups.rb, o->ivfn ? " counts=" : "",
+                 o->ivfn ? (o->ig_arith ? "arithmetic" : "equal") : "");
     printf("# collsim %s/%s np=%d mode=%s dtype=%s%s%s\n", o->coll, o->alg, p,
            o->fold ? "fold" : "check", o->dtype, o->in_place ? " in-place" : "", vinfo);
+    if (o->ifn || o->ivfn)
+        printf("# Size: bytes of a group A process's block (group B's: Size x %d / %d%s); "
+               "latency: one call per process, avg/min/max over processes (Max: Kang et al.'s "
+               "metric)\n", o->ig_groups.rb, o->ig_groups.ra,
+               o->ig_arith ? "; each group's largest, counts arithmetic" : "");
     printf("%-10s %18s %18s %18s %12s %12s\n", "# Size", "Avg Latency(us)", "Min Latency(us)",
            "Max Latency(us)", "Iterations", "Validation");
 }
@@ -110,6 +123,10 @@ static void print_header(const driver_opts *o, int p)
 static void inject_fault(const bench_ctx *b, long bytes)
 {
     const driver_opts *o = b->o;
+    if (b->ig) {
+        ig_inject_fault(o, b->ig, &b->I, b->recvbuf, b->rank, b->tsize);
+        return;
+    }
     if (b->rank == o->fault_rank && o->fault_block < b->p) {
         const long fb = o->fault_block;
         const long fb_bytes = o->vfn ? (long)b->L.rcounts[fb] * b->tsize : bytes;
@@ -138,7 +155,9 @@ static size_run run_calls(const bench_ctx *b, long bytes, int count)
     const v_layout *L = &b->L;
     size_run r = {0.0, MPI_SUCCESS, {0, 0, 0, 0, 0, 0}};
     for (int it = 0; it < o->warmup + o->iters; it++) {
-        if (!o->fold && o->vfn)
+        if (!o->fold && b->ig)
+            ig_poison(b->ig, &b->I, recvbuf, tsize);
+        else if (!o->fold && o->vfn)
             poison_recv_v(o->desc, L, recvbuf, rank, p, tsize);
         else if (!o->fold)
             poison_recv(o->desc, recvbuf, rank, p, bytes);
@@ -150,7 +169,8 @@ static size_run run_calls(const bench_ctx *b, long bytes, int count)
         if (count_it)
             acct_begin();
         double t0 = MPI_Wtime();
-        int e = o->vfn ? o->vfn(sendbuf, L->scounts, L->sdispls, o->mpi_dtype, recvbuf, L->rcounts,
+        int e = b->ig ? ig_call(o, b->ig, &b->I, sendbuf, recvbuf, tsize)
+                : o->vfn ? o->vfn(sendbuf, L->scounts, L->sdispls, o->mpi_dtype, recvbuf, L->rcounts,
                                 L->rdispls, o->mpi_dtype, b->comm)
                        : o->fn(o->in_place ? MPI_IN_PLACE : sendbuf, count, o->mpi_dtype, recvbuf,
                                count, o->mpi_dtype, b->comm);
@@ -165,8 +185,9 @@ static size_run run_calls(const bench_ctx *b, long bytes, int count)
         /* check the first call and the last one: a wrong first result, or
          * state leaking from one call into the next, are both caught. */
         if (!o->fold && !r.cr.bad && (it == 0 || it == o->warmup + o->iters - 1))
-            r.cr = o->vfn ? verify_v(o->desc, L, recvbuf, sendbuf, rank, p, tsize)
-                          : verify(o->desc, recvbuf, sendbuf, rank, p, bytes);
+            r.cr = b->ig   ? ig_verify(b->ig, &b->I, recvbuf, sendbuf, rank, tsize)
+                   : o->vfn ? verify_v(o->desc, L, recvbuf, sendbuf, rank, p, tsize)
+                            : verify(o->desc, recvbuf, sendbuf, rank, p, bytes);
     }
     return r;
 }
@@ -221,7 +242,11 @@ static int bench_size(bench_ctx *b, long bytes, FILE *csv)
     int count = (int)(bytes / tsize);
     if (o->vfn)
         v_layout_build(o, &b->L, rank, p, count, tsize);
-    if (!o->fold && o->vfn)
+    if (b->ig)
+        ig_size_build(o, b->ig, bytes, tsize, &b->I);
+    if (!o->fold && b->ig)
+        ig_fill_send(&b->I, b->sendbuf, rank);
+    else if (!o->fold && o->vfn)
         fill_send_v(o->desc, &b->L, b->sendbuf, rank, p, tsize);
     else if (!o->fold)
         fill_send(o->desc, b->sendbuf, rank, p, bytes);
@@ -247,8 +272,9 @@ static int bench_size(bench_ctx *b, long bytes, FILE *csv)
                                     "the profiling layer's sight");
         /* allgather and alltoall: every rank has p-1 blocks of `bytes` for
          * others; alltoallv: the sum of its blocks for others */
-        long long data_bytes = o->vfn ? cs_dist_total(&o->vdist, o->seed, p, count) * tsize
-                                      : (long long)p * (p - 1) * bytes;
+        long long data_bytes = b->ig   ? b->I.data_bytes
+                               : o->vfn ? cs_dist_total(&o->vdist, o->seed, p, count) * tsize
+                                        : (long long)p * (p - 1) * bytes;
         if (csv)
             driver_write_row(csv, o, p, bytes, data_bytes, sum_us / p, min_us, max_us, ok, &as);
     }
@@ -258,7 +284,8 @@ static int bench_size(bench_ctx *b, long bytes, FILE *csv)
 int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbuf,
                unsigned char *recvbuf, FILE *csv)
 {
-    bench_ctx b = {o, comm, 0, 0, 0, 0, sendbuf, recvbuf, {NULL, NULL, NULL, NULL, NULL, 0, 0}};
+    bench_ctx b = {o,       comm,    0,    0, 0, 0, sendbuf, recvbuf, {NULL, NULL, NULL, NULL, NULL, 0, 0},
+                   NULL, {0, NULL, NULL, 0, 0}};
     int failures = 0;
     MPI_Comm_rank(comm, &b.rank);
     MPI_Comm_size(comm, &b.p);
@@ -268,6 +295,10 @@ int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbuf,
     b.L = v_layout_alloc(o, b.p, fold_v_displs());
     if (o->region_setup)
         prepare_regions(&b);
+    if (o->ifn || o->ivfn) { /* the groups are part of the communicator, as regions are */
+        driver_barrier(comm);
+        b.ig = ig_prepare(o, comm);
+    }
     if (o->vfn && !b.L.scounts) {
         fprintf(stderr, "collsim-driver: rank %d cannot allocate its alltoallv counts (%d ranks)\n",
                 b.rank, b.p);
@@ -278,6 +309,10 @@ int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbuf,
     for (int s = 0; s < o->nsizes; s++)
         failures += bench_size(&b, o->sizes[s], csv);
     free(b.L.scounts);
+    if (b.ig) {
+        ig_size_free(&b.I);
+        collsim_intergroup_free(&b.ig);
+    }
     if (b.rank == 0) {
         fflush(stdout);
         if (csv)

@@ -24,6 +24,7 @@
 #include "bench.h"
 #include "datacheck.h"
 #include "fold.h"
+#include "intergroup.h"
 #include "pingpong.h"
 #include "vlayout.h"
 #include "coll_util.h"
@@ -116,6 +117,9 @@ static const coll_desc coll_descs[] = {
     {"allgather", native_allgather, 0, 1, allgather_block_id, NULL},
     {"alltoall", native_alltoall, 1, 0, alltoall_block_id, NULL},
     {"alltoallv", NULL, 1, 0, alltoall_block_id, native_alltoallv},
+    /* no native: SMPI 3.32 has no intercommunicators; data: intergroup.h */
+    {"inter_allgather", NULL, 0, 0, allgather_block_id, NULL},
+    {"inter_allgatherv", NULL, 0, 0, allgather_block_id, NULL},
 };
 
 static const cs_field drv_fields[CS_NFIELDS] = {
@@ -227,14 +231,20 @@ static int parse_args(int argc, char **argv, driver_opts *o)
     } else if (!strcmp(o->alg, "native")) {
         o->fn = o->desc->native;
         o->vfn = o->desc->vnative;
+        if (!o->fn && !o->vfn) {
+            fprintf(stderr, "collsim-driver: %s has no native implementation\n", o->coll);
+            return -1;
+        }
     } else {
         for (size_t k = 0; k < sizeof driver_algs / sizeof driver_algs[0]; k++)
             if (!strcmp(driver_algs[k].collective, o->coll) && !strcmp(driver_algs[k].name, o->alg)) {
                 o->fn = driver_algs[k].fn;
                 o->vfn = driver_algs[k].vfn;
+                o->ifn = driver_algs[k].ifn;
+                o->ivfn = driver_algs[k].ivfn;
                 o->region_setup = driver_algs[k].region_setup;
             }
-        if (!o->fn && !o->vfn) {
+        if (!o->fn && !o->vfn && !o->ifn && !o->ivfn) {
             fprintf(stderr, "collsim-driver: unknown algorithm '%s/%s'\n", o->coll, o->alg);
             return -1;
         }
@@ -251,6 +261,8 @@ static int parse_args(int argc, char **argv, driver_opts *o)
         fprintf(stderr, "collsim-driver: %s\n", e.msg);
         return -1;
     }
+    if ((o->ifn || o->ivfn) && ig_parse(o))
+        return -1;
     return 0;
 }
 
@@ -300,6 +312,11 @@ static int alloc_buffers(const driver_opts *o, int wrank, int wsize, long maxbyt
 {
     size_t sendbytes = (size_t)maxbytes * (size_t)(o->desc ? send_blocks(o->desc, wsize) : 1),
            recvbytes = (size_t)maxbytes * (size_t)wsize;
+    if (o->ifn || o->ivfn) { /* one block; the other group's blocks and the guard */
+        maxbytes = ig_max_block(o, maxbytes);
+        sendbytes = (size_t)maxbytes;
+        recvbytes = (size_t)maxbytes * (size_t)wsize + IG_GUARD;
+    }
     if (o->vfn) { /* blocks of up to maxbytes at displacements with gaps (int elements) */
         int tsize;
         MPI_Type_size(o->mpi_dtype, &tsize);

@@ -47,6 +47,12 @@ typedef struct {
     collsim_block_coll_fn fn;
     collsim_alltoallv_fn vfn; /* set instead of fn for a v-collective */
     int region_setup;         /* coll_loc_prepare before timing (algorithms.def) */
+    /* intergroup collectives (intergroup.h): set instead of fn, with the
+     * groups, block ratio, layout and count pattern parsed by ig_parse */
+    collsim_inter_allgather_fn ifn;
+    collsim_inter_allgatherv_fn ivfn;
+    cs_groups ig_groups;
+    int ig_interleaved, ig_arith;
     cs_dist vdist;            /* v-collectives: block sizes (--dist, --seed) */
     long *sizes;
     int nsizes;

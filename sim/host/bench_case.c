@@ -1,6 +1,7 @@
 #include "bench_case.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,14 +25,29 @@ void cs_case_init(cs_case *c)
  * empty programs; see README "Scale"). */
 #define RANK_OVERHEAD_BYTES (100.0 * 1024)
 
-double cs_case_memory_bytes(const cs_case *c)
+long cs_case_max_block(const cs_case *c, long bytes)
+{
+    const cs_coll_props *cp = cs_coll_find(c->alg.collective);
+    cs_groups g;
+    cs_err ignored;
+    if (!cp || !cp->groups || cs_groups_parse(c->groups, c->block_ratio, &g, &ignored))
+        return bytes;
+    /* group B's block, rounded up: the check of the case refuses fractions */
+    long b = (long)(((long long)bytes * g.rb + g.ra - 1) / g.ra);
+    return b > bytes ? b : bytes;
+}
+
+/* The largest block over the case's sizes (cs_case_max_block). */
+static long largest_block(const cs_case *c)
 {
     long maxsize = 0;
     for (size_t i = 0; i < c->sizes->n; i++)
-        if (c->sizes->v[i] > maxsize)
-            maxsize = c->sizes->v[i];
-    return cs_case_memory_at(c, maxsize);
+        if (cs_case_max_block(c, c->sizes->v[i]) > maxsize)
+            maxsize = cs_case_max_block(c, c->sizes->v[i]);
+    return maxsize;
 }
+
+double cs_case_memory_bytes(const cs_case *c) { return cs_case_memory_at(c, largest_block(c)); }
 
 double cs_case_memory_at(const cs_case *c, long maxsize)
 {
@@ -115,11 +131,7 @@ static void fill_launch(const cs_case *c, const char *workdir, cs_launch *l, cha
         /* SMPI maps a folded allocation in chunks of this size (default 1 MiB);
          * keep the chunk count near 1024 so that huge folded buffers do not
          * exhaust the kernel's memory maps */
-        long maxsize = 0;
-        for (size_t i = 0; i < c->sizes->n; i++)
-            if (c->sizes->v[i] > maxsize)
-                maxsize = c->sizes->v[i];
-        double total = (double)maxsize * (c->np + 1.0);
+        double total = (double)largest_block(c) * (c->np + 1.0);
         long block = 1L << 20;
         while (block < total / 1024)
             block <<= 1;
@@ -159,6 +171,39 @@ int cs_region_check(const cs_platform *pf, const char *level, const char *where,
                    level, pf->name, valid);
 }
 
+int cs_groups_case_check(const char *coll, const char *alg, const char *groups, const char *ratio,
+                         const char *counts, const char *dtype, int np, const long *sizes,
+                         size_t nsizes, cs_err *err)
+{
+    cs_groups g;
+    if (!groups || !groups[0])
+        return cs_fail(err, "%s needs --groups P:Q, the sizes of groups A and B (P + Q = --np)",
+                       coll);
+    if (cs_groups_parse(groups, ratio, &g, err))
+        return -1;
+    if (g.p + g.q != np)
+        return cs_fail(err, "--groups %d:%d makes %d processes, but --np is %d (--np must be "
+                            "P + Q)", g.p, g.q, g.p + g.q, np);
+    const int tsize = cs_dtype_size(dtype), arith = counts && !strcmp(counts, "arithmetic");
+    long b;
+    for (size_t k = 0; k < nsizes; k++) {
+        if (cs_groups_b_bytes(&g, sizes[k], tsize, &b, err))
+            return -1;
+        /* the root-gathering algorithms send a group's whole data in one
+         * MPI_BYTE message (algorithms.def's p x block bound counts both
+         * groups: the case's own bound is tighter) */
+        for (int grp = 0; grp < 2; grp++) {
+            long long total = cs_groups_total_bytes(&g, grp, sizes[k], tsize, arith);
+            if (total > INT_MAX)
+                return cs_fail(err, "%s/%s with --groups %d:%d and size %ld: group %c's data "
+                                    "(%lld bytes) travels in one MPI_BYTE message: more than an "
+                                    "MPI count (an int, at most %d) can express",
+                               coll, alg, g.p, g.q, sizes[k], grp ? 'B' : 'A', total, INT_MAX);
+        }
+    }
+    return 0;
+}
+
 /* node_of_rank: NULL, or np entries that receive the mapping checked */
 static int case_check(const cs_case *c, int *node_of_rank, cs_err *err)
 {
@@ -171,8 +216,18 @@ static int case_check(const cs_case *c, int *node_of_rank, cs_err *err)
         if (c->np_list->v[i] > c->np)
             return cs_fail(err, "process count %ld exceeds the %d simulated ranks",
                            c->np_list->v[i], c->np);
-    /* every np and size against what the algorithm's MPI counts can express */
-    for (size_t i = 0; i < (c->np_list ? c->np_list->n : 1); i++)
+    const cs_coll_props *cp = cs_coll_find(c->alg.collective);
+    if (cp && cp->groups &&
+        cs_groups_case_check(c->alg.collective, c->alg.name, c->groups, c->block_ratio, c->counts,
+                             c->dtype, c->np, c->sizes->v, c->sizes->n, err))
+        return -1;
+    for (size_t i = 0; cp && cp->groups && c->np_list && i < c->np_list->n; i++)
+        if (c->np_list->v[i] != c->np)
+            return cs_fail(err, "process count %ld: with --groups %s every process count must "
+                                "be P + Q = %d", c->np_list->v[i], c->groups, c->np);
+    /* every np and size against what the algorithm's MPI counts can express
+     * (intergroup: cs_groups_case_check's own bound) */
+    for (size_t i = 0; !(cp && cp->groups) && i < (c->np_list ? c->np_list->n : 1); i++)
         for (size_t k = 0; k < c->sizes->n; k++)
             if (cs_alg_count_check(c->alg.collective, c->alg.name,
                                    c->np_list ? (int)c->np_list->v[i] : c->np, c->sizes->v[k],

@@ -50,6 +50,18 @@ void cs_case_init(cs_case *c);
 double cs_case_memory_bytes(const cs_case *c);
 double cs_case_memory_at(const cs_case *c, long maxsize);
 
+/* The largest block of a size: `bytes` itself, or for an intergroup
+ * collective the larger of group A's (`bytes`) and group B's (--block-ratio). */
+long cs_case_max_block(const cs_case *c, long bytes);
+
+/* An intergroup case (collectives.def, groups): groups given and well
+ * formed, P + Q = np, group B's blocks whole elements for each size
+ * (--block-ratio), and each group's whole data within an int count (the
+ * root-gathering algorithms send it in one message). 0, or -1 with err. */
+int cs_groups_case_check(const char *coll, const char *alg, const char *groups, const char *ratio,
+                         const char *counts, const char *dtype, int np, const long *sizes,
+                         size_t nsizes, cs_err *err);
+
 /* MemAvailable from /proc/meminfo, in bytes (0 when unknown). */
 double cs_mem_available(void);
 

@@ -1,5 +1,6 @@
 #include "case_fields.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -12,7 +13,8 @@
 
 /* ---- collectives ---- */
 static const cs_coll_props collectives[] = {
-#define CS_COLLECTIVE(name, blocks, in_place, variable) {#name, blocks, in_place, variable},
+#define CS_COLLECTIVE(name, blocks, in_place, variable, groups)                                    \
+    {#name, blocks, in_place, variable, groups},
 #include "collectives.def"
 #undef CS_COLLECTIVE
 };
@@ -42,6 +44,125 @@ static int is_variable(const char *coll)
 {
     const cs_coll_props *p = cs_coll_find(coll);
     return p && p->variable;
+}
+
+/* Whether a field of this scope means something for the collective. */
+static int in_scope(int scope, const char *coll)
+{
+    const cs_coll_props *p = cs_coll_find(coll);
+    switch (scope) {
+    case CS_SCOPE_VAR: return p && p->variable;
+    case CS_SCOPE_GROUPS: return p && p->groups;
+    case CS_SCOPE_GROUPSV: return p && p->groups == 2;
+    default: return 1;
+    }
+}
+
+/* The collectives of a scope: "alltoallv", "inter_allgather, inter_allgatherv" */
+static const char *scope_collectives(int scope, char *out, size_t len)
+{
+    out[0] = 0;
+    for (size_t i = 0; i < NCOLL; i++)
+        if (in_scope(scope, collectives[i].name)) {
+            size_t u = strlen(out);
+            snprintf(out + u, len - u, "%s%s", u ? ", " : "", collectives[i].name);
+        }
+    return out;
+}
+
+/* "P:Q": two integers >= 1 */
+static int parse_pair(const char *text, int *a, int *b)
+{
+    char *end;
+    errno = 0;
+    if (!text || !isdigit((unsigned char)text[0]))
+        return -1;
+    long x = strtol(text, &end, 10);
+    if (*end != ':' || !isdigit((unsigned char)end[1]) || errno || x < 1 || x > 1 << 30)
+        return -1;
+    long y = strtol(end + 1, &end, 10);
+    if (*end || errno || y < 1 || y > 1 << 30)
+        return -1;
+    *a = (int)x;
+    *b = (int)y;
+    return 0;
+}
+
+int cs_groups_parse(const char *groups, const char *ratio, cs_groups *g, cs_err *err)
+{
+    if (parse_pair(groups, &g->p, &g->q))
+        return cs_fail(err, "--groups '%s': expected P:Q, the sizes of groups A and B, two "
+                            "integers >= 1 (e.g. 50:14)", groups ? groups : "");
+    g->ra = g->rb = 1;
+    if (ratio && ratio[0] && parse_pair(ratio, &g->ra, &g->rb))
+        return cs_fail(err, "--block-ratio '%s': expected A:B, the ratio k_A:k_B of the two "
+                            "groups' blocks, two integers >= 1 (e.g. 4:1)", ratio);
+    return 0;
+}
+
+int cs_groups_b_bytes(const cs_groups *g, long bytes, int tsize, long *b_bytes, cs_err *err)
+{
+    long long num = (long long)bytes * g->rb;
+    if (tsize < 1)
+        tsize = 1;
+    if (num % g->ra || num / g->ra % tsize)
+        return cs_fail(err, "size %ld with --block-ratio %d:%d gives group B blocks of %lld/%d "
+                            "bytes, not a whole number of %d-byte elements (sizes that are "
+                            "multiples of %lld work)",
+                       bytes, g->ra, g->rb, num, g->ra, tsize, (long long)g->ra * tsize);
+    *b_bytes = (long)(num / g->ra);
+    return 0;
+}
+
+int cs_groups_scale(const char *ratio, int np, const char **groups, cs_err *err)
+{
+    /* every distinct text once, for the program's life (cases are moved
+     * and copied by value, so they cannot hold it themselves) */
+    static struct interned {
+        struct interned *next;
+        char text[32];
+    } *pool;
+    int a, b;
+    if (parse_pair(ratio, &a, &b))
+        return cs_fail(err, "group ratio '%s': expected P:Q, two integers >= 1 (e.g. 25:7)",
+                       ratio ? ratio : "");
+    if (np % (a + b))
+        return cs_fail(err, "group ratio %d:%d at %d processes: %d is not a multiple of %d "
+                            "(P + Q)", a, b, np, np, a + b);
+    char text[32];
+    snprintf(text, sizeof text, "%d:%d", a * (np / (a + b)), b * (np / (a + b)));
+    struct interned *i = pool;
+    while (i && strcmp(i->text, text))
+        i = i->next;
+    if (!i) {
+        i = malloc(sizeof *i);
+        if (!i)
+            abort();
+        snprintf(i->text, sizeof i->text, "%s", text);
+        i->next = pool;
+        pool = i;
+    }
+    *groups = i->text;
+    return 0;
+}
+
+long cs_groups_member_bytes(const cs_groups *g, int group, int i, long bytes, int tsize, int arith)
+{
+    const long base = group == 0 ? bytes : (long)((long long)bytes * g->rb / g->ra);
+    const int n = group == 0 ? g->p : g->q;
+    if (!arith)
+        return base;
+    const long long x = base / tsize; /* the sequence's largest block, in elements */
+    return (long)((x * (i + 1) + n - 1) / n) * tsize;
+}
+
+long long cs_groups_total_bytes(const cs_groups *g, int group, long bytes, int tsize, int arith)
+{
+    const int n = group == 0 ? g->p : g->q;
+    long long total = 0;
+    for (int i = 0; i < n; i++)
+        total += cs_groups_member_bytes(g, group, i, bytes, tsize, arith);
+    return total;
 }
 
 /* ---- words: "byte|int|double" ---- */
@@ -171,6 +292,10 @@ static int convert(const cs_field *f, void *obj, const char *v, int full, char *
          * platform: scenario.c, bench_case.c) */
         if (full && !strcmp(f->name, "dist") && dist_canonical(v, canon, sizeof canon, &e))
             return snprintf(want, len, "%s", e.msg), -1;
+        /* the intergroup pairs, groups P:Q and block_ratio A:B */
+        int x, y;
+        if (full && f->scope == CS_SCOPE_GROUPS && parse_pair(v, &x, &y))
+            return snprintf(want, len, "expected %s, two integers >= 1", f->arg), -1;
         *AT(f, obj, const char *) = v;
         return 0;
     case CS_FK_SPECIAL: break;
@@ -246,18 +371,32 @@ int cs_fields_check(const cs_field *t, const void *obj, const char *collective,
         if (f->kind == CS_FK_INT && *AT_C(f, obj, int) < f->min && *AT_C(f, obj, int) != f->dflt_n)
             return cs_fail(err, "%s must be >= %ld (got %d)", f->bench ? f->bench : f->name,
                            f->min, *AT_C(f, obj, int));
-        if (f->kind == CS_FK_WORD && (!s || word_index(f->arg, s) < 0)) {
+        /* a word of another collective's scope is neither passed nor checked
+         * (cases built field by field leave it NULL); within its scope NULL
+         * is the default, except for fields of every collective */
+        const int word_bad = s ? word_index(f->arg, s) < 0 : f->scope == CS_SCOPE_ALL;
+        if (f->kind == CS_FK_WORD && word_bad && (in_scope(f->scope, collective) || set)) {
             words_list(f->arg, valid, sizeof valid);
             return cs_fail(err, "unknown %s '%s' (valid: %s)",
                            k == CS_F_dtype ? "datatype" : f->name, s ? s : "", valid);
         }
-        if (f->scope == CS_SCOPE_VAR && set && !variable)
-            return cs_fail(err, "%s applies to alltoallv only, not %s",
-                           k == CS_F_dist ? "a block-size distribution" : f->bench, collective);
+        if (f->scope != CS_SCOPE_ALL && set && !in_scope(f->scope, collective))
+            return cs_fail(err, "%s applies to %s only, not %s",
+                           k == CS_F_dist ? "a block-size distribution" : f->bench,
+                           scope_collectives(f->scope, valid, sizeof valid), collective);
         if (k == CS_F_dist && variable && dist_canonical(s, canon, sizeof canon, err))
             return -1;
     }
     const cs_coll_props *p = cs_coll_find(collective);
+    if (p && p->groups) { /* the two groups are the case: required and well formed */
+        const char *g = *AT_C(&t[CS_F_groups], obj, char *);
+        cs_groups gs;
+        if (!g || !g[0])
+            return cs_fail(err, "%s needs --groups P:Q, the sizes of groups A and B (P + Q = "
+                                "--np)", collective);
+        if (cs_groups_parse(g, *AT_C(&t[CS_F_block_ratio], obj, char *), &gs, err))
+            return -1;
+    }
     if (*AT_C(&t[CS_F_in_place], obj, int) && p && !p->in_place)
         return cs_fail(err, "--in-place is not supported for %s", collective);
     return 0;
@@ -300,7 +439,7 @@ void cs_field_text(const cs_field *f, const void *obj, char *out, size_t len)
 /* Whether the field is passed on / recorded for this collective. */
 static int applies(const cs_field *f, const char *collective)
 {
-    return f->kind != CS_FK_SPECIAL && (f->scope == CS_SCOPE_ALL || is_variable(collective));
+    return f->kind != CS_FK_SPECIAL && in_scope(f->scope, collective);
 }
 
 int cs_fields_argv(const cs_field *t, const void *obj, const char *collective,
@@ -354,11 +493,9 @@ void cs_fields_row(const cs_field *t, const void *obj, const char *collective, c
 
 void cs_fields_scope(const cs_field *t, void *obj, const char *collective)
 {
-    if (is_variable(collective))
-        return;
     for (int k = 0; k < CS_NFIELDS; k++) {
         const cs_field *f = &t[k];
-        if (f->scope != CS_SCOPE_VAR)
+        if (in_scope(f->scope, collective))
             continue;
         if (f->kind == CS_FK_ULONG)
             *AT(f, obj, unsigned long) = (unsigned long)f->dflt_n;
@@ -378,7 +515,9 @@ void cs_fields_label(const cs_field *t, const void *obj, char sep, char *out, si
         if (!f->only || k == CS_F_np || f->kind == CS_FK_SPECIAL)
             continue;
         cs_field_text(f, obj, v, sizeof v);
-        int dflt = f->kind == CS_FK_INT ? *AT_C(f, obj, int) == f->dflt_n : !v[0];
+        int dflt = f->kind == CS_FK_INT    ? *AT_C(f, obj, int) == f->dflt_n
+                   : f->kind == CS_FK_WORD ? !v[0] || (f->dflt_s && !strcmp(v, f->dflt_s))
+                                           : !v[0];
         if (dflt)
             continue;
         size_t u = strlen(out);
@@ -394,7 +533,7 @@ void cs_fields_usage(const cs_field *t, FILE *f, int driver)
     for (int k = 0; k < CS_NFIELDS; k++) {
         const cs_field *x = &t[k];
         const char *flag = driver ? x->driver : x->bench;
-        char opt[160], dflt[64] = "";
+        char opt[160], dflt[64] = "", only[128] = "", colls[112];
         if (!flag)
             continue;
         if (x->kind == CS_FK_FLAG)
@@ -415,8 +554,10 @@ void cs_fields_usage(const cs_field *t, FILE *f, int driver)
             snprintf(dflt, sizeof dflt, " (default %ld)", x->dflt_n);
         else if (x->kind == CS_FK_ULONG)
             snprintf(dflt, sizeof dflt, " (default %ld)", x->dflt_n);
+        if (x->scope != CS_SCOPE_ALL)
+            snprintf(only, sizeof only, "; %s only", scope_collectives(x->scope, colls, sizeof colls));
         /* a long option takes a line of its own */
         fprintf(f, "    %-36s%s%s%s%s\n", opt, strlen(opt) > 36 ? "\n                                         " : " ",
-                x->help, dflt, x->scope == CS_SCOPE_VAR ? "; alltoallv only" : "");
+                x->help, dflt, only);
     }
 }

@@ -22,7 +22,9 @@ typedef enum {
     CS_FK_SPECIAL
 } cs_field_kind;
 
-enum { CS_SCOPE_ALL, CS_SCOPE_VAR };
+/* ALL; VAR: v-collectives only; GROUPS: intergroup collectives only;
+ * GROUPSV: intergroup ones with per-process blocks only (collectives.def) */
+enum { CS_SCOPE_ALL, CS_SCOPE_VAR, CS_SCOPE_GROUPS, CS_SCOPE_GROUPSV };
 
 typedef struct {
     const char *name; /* the struct member */
@@ -160,10 +162,41 @@ typedef struct {
     int send_blocks_per_rank; /* 0: one send block; 1: p of them */
     int in_place;             /* MPI_IN_PLACE supported by the driver */
     int variable;             /* a v-collective: block sizes from --dist, --seed */
+    int groups;               /* intergroup: 1 (--groups), 2 (also --counts) */
 } cs_coll_props;
 
 /* NULL when unknown. */
 const cs_coll_props *cs_coll_find(const char *name);
+
+/* ---- intergroup cases: --groups P:Q and --block-ratio A:B ---- */
+typedef struct {
+    int p, q;   /* sizes of group A (group 0) and group B (group 1) */
+    int ra, rb; /* block ratio k_A:k_B (1:1 when not given) */
+} cs_groups;
+
+/* Parses groups ("P:Q") and ratio ("A:B"; NULL or "": 1:1), each two
+ * integers >= 1: 0, or -1 with an error naming the option, the value and
+ * the form expected. */
+int cs_groups_parse(const char *groups, const char *ratio, cs_groups *g, cs_err *err);
+
+/* Group B's block in bytes when group A's is `bytes`: bytes x rb / ra,
+ * which must be a whole number of elements of tsize bytes (0), else -1 with
+ * an error naming the size, the ratio and the sizes that work. */
+int cs_groups_b_bytes(const cs_groups *g, long bytes, int tsize, long *b_bytes, cs_err *err);
+
+/* The groups of np processes in the ratio "P:Q" (e.g. 25:7 at np 64:
+ * "50:14"), as a string that lives as long as the program: 0, or -1 when
+ * the ratio does not read or P + Q does not divide np. */
+int cs_groups_scale(const char *ratio, int np, const char **groups, cs_err *err);
+
+/* Bytes of the block of local rank i of group `group` (0: A, 1: B; n
+ * members) when group A's block is `bytes` (B's: x rb / ra, checked by
+ * cs_groups_b_bytes): that block, or with arith (--counts arithmetic)
+ * ceil(x (i + 1) / n) elements of tsize bytes, x = that block in elements. */
+long cs_groups_member_bytes(const cs_groups *g, int group, int i, long bytes, int tsize, int arith);
+
+/* The sum of a group's blocks (its whole data, K_A or K_B). */
+long long cs_groups_total_bytes(const cs_groups *g, int group, long bytes, int tsize, int arith);
 /* "allgather, alltoall, alltoallv" (sep ", ") or "allgather|alltoall|..." */
 const char *cs_coll_names(const char *sep);
 

@@ -28,6 +28,16 @@ static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_e
     snprintf(probe.collective, sizeof probe.collective, "%s", x->collective);
     snprintf(probe.dtype, sizeof probe.dtype, "%s", s->dtype);
     snprintf(probe.mode, sizeof probe.mode, "%s", s->fold ? "fold" : "check");
+    const cs_coll_props *cp = cs_coll_find(x->collective);
+    if (cp && cp->groups) { /* the scenario's <groups>, as its rows record them */
+        cs_result g;
+        cs_result_init(&g);
+        cs_fields_row(cs_scenario_fields, s, x->collective, &g);
+        memcpy(probe.groups, g.groups, sizeof probe.groups);
+        memcpy(probe.layout, g.layout, sizeof probe.layout);
+        memcpy(probe.block_ratio, g.block_ratio, sizeof probe.block_ratio);
+        memcpy(probe.counts, g.counts, sizeof probe.counts);
+    }
     for (int p = 0; p < s->nplatforms; p++) {
         if (x->platform[0] && strcmp(x->platform, pnames[p]))
             continue;
@@ -43,6 +53,12 @@ static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_e
                         snprintf(probe.region, sizeof probe.region, "%s",
                                  levels ? s->regions[w % nreg] : "");
                         probe.np = (int)nps->v[q];
+                        /* <groups ratio>: the groups of this np (checked at load) */
+                        const char *scaled;
+                        cs_err ignored;
+                        if (cp && cp->groups && s->group_ratio && s->group_ratio[0] &&
+                            !cs_groups_scale(s->group_ratio, probe.np, &scaled, &ignored))
+                            snprintf(probe.groups, sizeof probe.groups, "%s", scaled);
                         probe.bytes = sizes->v[z];
                         out->points[out->npoints++] = probe;
                     }

@@ -114,6 +114,8 @@ static int cmd_list(int argc, char **argv)
         printf("\n# SMPI 3.32 built-in baselines (native:NAME)\n");
         const char *const *sel = cs_native_selectors();
         for (const char *const *coll = cs_collectives(); *coll; coll++) {
+            if (!cs_native_algorithms(*coll)[0]) /* intergroup: SMPI has none */
+                continue;
             printf("%s/native:{", *coll);
             for (int i = 0; sel[i]; i++)
                 printf("%s%s", i ? "," : "", sel[i]);

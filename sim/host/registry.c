@@ -76,11 +76,14 @@ static const char *const native_alltoallv[] = {
     "default", "bruck", "ompi_basic_linear", "pair", "pair_light_barrier", "pair_mpi_barrier",
     "pair_one_barrier", "ring", "ring_light_barrier", "ring_mpi_barrier", "ring_one_barrier", NULL};
 static const char *const selectors[] = {"ompi", "mpich", "mvapich2", "impi", NULL};
+/* SMPI 3.32 has no intercommunicators: no built-in intergroup collective */
+static const char *const native_inter_allgather[] = {NULL};
+static const char *const native_inter_allgatherv[] = {NULL};
 
 /* The collectives (collectives.def), each with its SMPI built-ins. */
 static const char *const *natives_of(const char *coll)
 {
-#define CS_COLLECTIVE(name, blocks, in_place, variable)                                            \
+#define CS_COLLECTIVE(name, blocks, in_place, variable, groups)                                    \
     if (!strcmp(coll, #name))                                                                      \
         return native_##name;
 #include "collectives.def"
@@ -89,7 +92,7 @@ static const char *const *natives_of(const char *coll)
 }
 
 static const char *const collective_names[] = {
-#define CS_COLLECTIVE(name, blocks, in_place, variable) #name,
+#define CS_COLLECTIVE(name, blocks, in_place, variable, groups) #name,
 #include "collectives.def"
 #undef CS_COLLECTIVE
     NULL};
@@ -151,6 +154,11 @@ int cs_resolve_alg(const char *coll, const char *spec, cs_alg_sel *out, cs_err *
         spec += clen + 1;
     snprintf(out->collective, sizeof out->collective, "%s", coll);
     snprintf(out->name, sizeof out->name, "%s", spec);
+    const cs_coll_props *cp = cs_coll_find(coll);
+    if (!strncmp(spec, "native:", 7) && cp && cp->groups)
+        return cs_fail(err, "%s has no native:... baseline: SMPI 3.32 has no intercommunicators "
+                            "(collsim's own root_gather_* algorithms are the library baselines)",
+                       coll);
     if (!strncmp(spec, "native:", 7)) {
         const char *n = spec + 7;
         snprintf(out->driver_alg, sizeof out->driver_alg, "native");
@@ -175,8 +183,10 @@ int cs_resolve_alg(const char *coll, const char *spec, cs_alg_sel *out, cs_err *
             size_t used = strlen(valid);
             snprintf(valid + used, sizeof valid - used, "%s%s", used ? ", " : "", registry[i].name);
         }
-    join(valid, sizeof valid, "native:", selectors);
-    join(valid, sizeof valid, "native:", cs_native_algorithms(coll));
+    if (!cp || !cp->groups) {
+        join(valid, sizeof valid, "native:", selectors);
+        join(valid, sizeof valid, "native:", cs_native_algorithms(coll));
+    }
     return cs_fail(err, "unknown %s algorithm '%s' (valid: %s)", coll, spec, valid);
 }
 
@@ -259,8 +269,9 @@ int cs_alg_count_check(const char *coll, const char *name, int p, long bytes, co
     cs_alg_largest_count(coll, name, p, bytes, tsize, &m);
     char size[48];
     fmt_size(bytes, size, sizeof size);
+    const cs_coll_props *cp = cs_coll_find(coll);
     const char *per = !strcmp(coll, "allgather") ? " per rank"
-                      : cs_collective_variable(coll) ? " blocks at most"
+                      : cs_collective_variable(coll) || (cp && cp->groups) ? " blocks at most"
                                                       : " blocks";
     if (m.blocks * m.block > INT_MAX)
         return cs_fail(err, "%s/%s at np %d with %s%s %s %lld x %lld %s in one message%s: more "

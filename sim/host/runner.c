@@ -133,6 +133,15 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
                         c->sizes = &s->sizes;
                         c->region = s->nregions && takes_region ? s->regions[g] : NULL;
                         cs_fields_scope(cs_case_fields, c, c->alg.collective);
+                        /* <groups ratio>: checked against every np at load */
+                        if (c->group_ratio && c->group_ratio[0] &&
+                            cs_groups_scale(c->group_ratio, c->np, &c->groups, err)) {
+                            free(cases);
+                            for (int i = 0; i < npfs; i++)
+                                cs_platform_free(&pfs[i]);
+                            free(pfs);
+                            return -1;
+                        }
                     }
     *out = (cs_caselist){cases, ncases, pfs, npfs};
     if ((o->only && cs_select_only(o->only, out->v, &out->n, err)) ||

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bench_case.h"
 #include "distributions.h"
 #include "platform.h"
 #include "smpirun.h"
@@ -677,14 +678,40 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
         cs_err se;
         if (!rc && cs_fields_check_sizes(s->dtype, s->sizes.v, s->sizes.n, &se))
             rc = cs_fail(err, "%s: <sizes>: %s", path, se.msg);
-        /* ... and every algorithm, np and size against its largest MPI count */
-        for (int i = 0; i < s->nalgs && !rc; i++)
-            for (size_t j = 0; j < s->nps.n && !rc; j++)
-                for (size_t k = 0; k < s->sizes.n && !rc; k++)
+        /* ... and every algorithm, np and size against its largest MPI count;
+         * an intergroup collective against its <groups> */
+        int has_groups = 0;
+        for (int i = 0; i < s->nalgs && !rc; i++) {
+            const cs_coll_props *cp = cs_coll_find(s->algs[i].collective);
+            has_groups |= cp && cp->groups;
+            for (size_t j = 0; j < s->nps.n && !rc; j++) {
+                const char *groups = s->groups;
+                if (cp && cp->groups && s->group_ratio && s->group_ratio[0] &&
+                    cs_groups_scale(s->group_ratio, (int)s->nps.v[j], &groups, &se))
+                    rc = cs_fail(err, "%s: <groups ratio=\"%s\">: %s", path, s->group_ratio,
+                                 se.msg);
+                if (!rc && cp && cp->groups &&
+                    cs_groups_case_check(s->algs[i].collective, s->algs[i].name, groups,
+                                         s->block_ratio, s->counts, s->dtype, (int)s->nps.v[j],
+                                         s->sizes.v, s->sizes.n, &se))
+                    rc = cs_fail(err, "%s:%ld: <groups> at <processes> %ld: %s", path,
+                                 c.alg_lines[i], s->nps.v[j], se.msg);
+                for (size_t k = 0; k < s->sizes.n && !rc && !(cp && cp->groups); k++)
                     if (cs_alg_count_check(s->algs[i].collective, s->algs[i].name,
                                            (int)s->nps.v[j], s->sizes.v[k], s->dtype, &se))
                         rc = cs_fail(err, "%s:%ld: <algorithms>: %s", path, c.alg_lines[i],
                                      se.msg);
+            }
+        }
+        if (!rc && s->groups && s->groups[0] && s->group_ratio && s->group_ratio[0])
+            rc = cs_fail(err, "%s: <groups> has sizes=\"%s\" and ratio=\"%s\": give one (sizes: "
+                              "P:Q at the one process count; ratio: scaled to each)",
+                         path, s->groups, s->group_ratio);
+        if (!rc && !has_groups && ((s->groups && s->groups[0]) ||
+                                   (s->group_ratio && s->group_ratio[0])))
+            rc = cs_fail(err, "%s: <groups> is for the intergroup collectives (inter_allgather, "
+                              "inter_allgatherv), and the scenario has none: remove it or add "
+                              "such a collective", path);
         /* an <smpi option="smpi/COLL"> with a native: algorithm of COLL */
         for (int k = 0; k < s->nsmpi && !rc; k++)
             for (int i = 0; i < s->nalgs && !rc; i++)
