@@ -6,6 +6,7 @@
  * defaults are linear: hours at 32K ranks). */
 #include "coll_locality.h"
 
+#include "coll_shared_table.h"
 #include "coll_util.h"
 #include "collsim_algorithms.h"
 
@@ -213,68 +214,6 @@ static int allmin_long(long *v, int n, MPI_Comm comm)
     return err;
 }
 
-/* ---- shared read-only tables ----
- * The tables of an info (region sizes, first members, the general layout's
- * rank table) are the same on every process of a communicator. Under SMPI all
- * simulated ranks live in one process, so identical tables are kept once
- * (reference-counted): at 32K ranks a copy per rank would cost gigabytes.
- * Under a real MPI this only ever finds the process's own tables. */
-typedef struct shared_table {
-    struct shared_table *next;
-    unsigned long hash;
-    int n, refs;
-    int *data;
-} shared_table;
-static shared_table *shared_tables;
-
-static unsigned long table_hash(const int *a, int n)
-{
-    unsigned long h = 1469598103934665603UL;
-    for (int i = 0; i < n; i++)
-        h = (h ^ (unsigned)a[i]) * 1099511628211UL;
-    return h ^ (unsigned long)n;
-}
-
-/* Returns the shared copy of a[0..n-1] (a is freed if one existed) or a,
- * now shared; NULL stays NULL. */
-static int *share_table(int *a, int n)
-{
-    shared_table *t;
-    unsigned long h;
-
-    if (!a)
-        return NULL;
-    h = table_hash(a, n);
-    for (t = shared_tables; t; t = t->next)
-        if (t->hash == h && t->n == n && !memcmp(t->data, a, sizeof(int) * (size_t)n)) {
-            t->refs++;
-            free(a);
-            return t->data;
-        }
-    if ((t = malloc(sizeof *t))) {
-        *t = (shared_table){shared_tables, h, n, 1, a};
-        shared_tables = t;
-    }
-    return a; /* unshared if the list entry could not be allocated */
-}
-
-static void release_table(int *a)
-{
-    if (!a)
-        return;
-    for (shared_table **pt = &shared_tables; *pt; pt = &(*pt)->next)
-        if ((*pt)->data == a) {
-            shared_table *t = *pt;
-            if (--t->refs == 0) {
-                *pt = t->next;
-                free(t->data);
-                free(t);
-            }
-            return;
-        }
-    free(a); /* never shared */
-}
-
 /* ---- building one level's info (collective over comm) ---- */
 
 static void free_info(coll_loc_info *info)
@@ -283,9 +222,9 @@ static void free_info(coll_loc_info *info)
         return;
     if (info->comm_region != MPI_COMM_NULL)
         MPI_Comm_free(&info->comm_region);
-    release_table(info->region_size);
-    release_table(info->first);
-    release_table(info->vrank);
+    coll_release_table(info->region_size);
+    coll_release_table(info->first);
+    coll_release_table(info->vrank);
     free(info);
 }
 
@@ -396,17 +335,6 @@ static int gather_records(const long *mine, int have, MPI_Comm comm, long **recs
  * The same regions, numbering and layout as build_info_msgs() below derives by
  * messages: regions ordered by their lowest rank, members in rank order. */
 
-/* One more reference to a table share_table() returned. */
-static int *retain_table(int *a)
-{
-    for (shared_table *t = shared_tables; a && t; t = t->next)
-        if (t->data == a) {
-            t->refs++;
-            return a;
-        }
-    return a; /* NULL, or unshared (see share_table): never reached with one */
-}
-
 typedef struct {
     int n, nregions, kind;
     int *region_size; /* [nregions] */
@@ -440,9 +368,9 @@ static int by_leader(const void *a, const void *b)
 
 static void free_layout(region_layout *L)
 {
-    release_table(L->region_size);
-    release_table(L->first);
-    release_table(L->vrank);
+    coll_release_table(L->region_size);
+    coll_release_table(L->first);
+    coll_release_table(L->vrank);
     free(L->vindex);
     memset(L, 0, sizeof *L);
 }
@@ -494,9 +422,9 @@ static int compute_layout(const int *wrank, int n, int level, region_layout *L)
             }
         }
         L->kind = block ? COLL_LOC_BLOCK : cyclic ? COLL_LOC_CYCLIC : COLL_LOC_GENERAL;
-        L->region_size = share_table(L->region_size, r);
-        L->first = share_table(L->first, r + 1);
-        L->vrank = share_table(L->vrank, n);
+        L->region_size = coll_share_table(L->region_size, r);
+        L->first = coll_share_table(L->first, r + 1);
+        L->vrank = coll_share_table(L->vrank, n);
     }
     free(cr);
     free(run);
@@ -572,10 +500,10 @@ static int build_info_map(coll_loc_info *info)
             info->min_size = L->region_size[j];
     }
     /* the tables: one more reference each (this info releases them) */
-    info->region_size = retain_table(L->region_size);
-    info->first = retain_table(L->first);
+    info->region_size = coll_retain_table(L->region_size);
+    info->first = coll_retain_table(L->first);
     if (L->kind == COLL_LOC_GENERAL)
-        info->vrank = retain_table(L->vrank);
+        info->vrank = coll_retain_table(L->vrank);
     /* my region's communicator, among its members only */
     MPI_Group gcomm, greg;
     MPI_Comm_group(comm, &gcomm);
@@ -724,9 +652,9 @@ static int build_info_msgs(coll_loc_info *info)
         if (err)
             goto fail;
     }
-    info->region_size = share_table(info->region_size, r);
-    info->first = share_table(info->first, r + 1);
-    info->vrank = share_table(info->vrank, info->size);
+    info->region_size = coll_share_table(info->region_size, r);
+    info->first = coll_share_table(info->first, r + 1);
+    info->vrank = coll_share_table(info->vrank, info->size);
     return MPI_SUCCESS;
 fail:
     free(recs);
