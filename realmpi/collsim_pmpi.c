@@ -21,10 +21,10 @@
  * between processes, which their datatypes need not); and, for alltoallv, an
  * MPI_ERR_COUNT the padded algorithms return on every process alike after
  * their MPI_Allreduce. A datatype with holes is a local property (one process
- * may receive into a vector where the others use MPI_INT): it is served, not
- * sent back, by packing the process's blocks with MPI_Pack into a scratch
- * buffer of MPI_PACKED bytes, which matches any type signature, around the
- * algorithm, and unpacking what arrived. */
+ * may receive into a vector where the others use MPI_INT): the algorithms
+ * serve it themselves, packing around their schedule (coll_adapt.h), as they
+ * serve MPI_IN_PLACE in an alltoall(v); the report counts those calls as
+ * packed. */
 #include "collsim.h"
 
 #include "coll_util.h"
@@ -177,99 +177,16 @@ static int block_why(const collsim_alg *a, const void *sb, int rc, MPI_Datatype 
     return bytes > INT_MAX || a->msg_blocks(p) * bytes > INT_MAX ? WHY_COUNT : -1;
 }
 
-static MPI_Aint extent_of(MPI_Datatype t)
+/* An allgather or alltoall the algorithm serves (datatypes with holes are
+ * packed by the algorithm itself: coll_adapt.h). */
+static int run_block(int c, const collsim_alg *a, const void *sb, int sc, MPI_Datatype st,
+                     void *rb, int rc, MPI_Datatype rt, MPI_Comm comm)
 {
-    MPI_Aint lb, ext;
-    PMPI_Type_get_extent(t, &lb, &ext);
-    return ext;
-}
-
-/* Packs n blocks of count x type (block j at buf + j count extent) into out,
- * `bytes` each. */
-static int pack_blocks(const void *buf, int n, int count, MPI_Datatype type, char *out,
-                       size_t bytes, MPI_Comm comm)
-{
-    const MPI_Aint stride = (MPI_Aint)count * extent_of(type);
-    int err = MPI_SUCCESS;
-    for (int j = 0; j < n && !err; j++) {
-        int pos = 0;
-        err = PMPI_Pack((const char *)buf + j * stride, count, type, out + j * bytes, (int)bytes,
-                        &pos, comm);
-    }
-    return err;
-}
-
-static int unpack_blocks(const char *in, size_t bytes, int n, void *buf, int count,
-                         MPI_Datatype type, MPI_Comm comm)
-{
-    const MPI_Aint stride = (MPI_Aint)count * extent_of(type);
-    int err = MPI_SUCCESS;
-    for (int j = 0; j < n && !err; j++) {
-        int pos = 0;
-        err = PMPI_Unpack(in + j * bytes, (int)bytes, &pos, (char *)buf + j * stride, count, type,
-                          comm);
-    }
-    return err;
-}
-
-/* An allgather (nsend = 1) or alltoall (nsend = p) the algorithm serves,
- * through MPI_PACKED scratch buffers for a side whose datatype has holes. */
-static int run_block(int c, const collsim_alg *a, int nsend, const void *sb, int sc,
-                     MPI_Datatype st, void *rb, int rc, MPI_Datatype rt, MPI_Comm comm)
-{
-    const int pack_send = sb != MPI_IN_PLACE && !contiguous(st), pack_recv = !contiguous(rt);
-    char *stmp = NULL, *rtmp = NULL;
-    int err = MPI_SUCCESS, p, rank, ssize, rsize;
-
     served[c]++;
-    if (!pack_send && !pack_recv) {
-        inside++;
-        err = a->block(sb, sc, st, rb, rc, rt, comm);
-        inside--;
-        return err;
-    }
-    packed[c]++;
-    PMPI_Comm_size(comm, &p);
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Type_size(rt, &rsize);
-    const size_t rbytes = (size_t)rc * (size_t)rsize; /* <= INT_MAX: block_why */
-    const void *sarg = sb;
-    int scount = sc;
-    MPI_Datatype stype = st;
-    if (pack_send) {
-        PMPI_Type_size(st, &ssize);
-        const size_t sbytes = (size_t)sc * (size_t)ssize;
-        if (sc < 0 || sbytes > INT_MAX)
-            return MPI_ERR_COUNT;
-        if (!(stmp = malloc(sbytes * (size_t)nsend + 1)))
-            return MPI_ERR_NO_MEM;
-        err = pack_blocks(sb, nsend, sc, st, stmp, sbytes, comm);
-        sarg = stmp;
-        scount = (int)sbytes;
-        stype = MPI_PACKED;
-    }
-    void *rarg = rb;
-    int rcount = rc;
-    MPI_Datatype rtype = rt;
-    if (!err && pack_recv) {
-        if (!(rtmp = malloc(rbytes * (size_t)p + 1)))
-            err = MPI_ERR_NO_MEM;
-        else if (sb == MPI_IN_PLACE) /* the own block is read from the receive buffer */
-            err = pack_blocks((char *)rb + (MPI_Aint)rank * rc * extent_of(rt), 1, rc, rt,
-                              rtmp + rank * rbytes, rbytes, comm);
-        rarg = rtmp;
-        rcount = (int)rbytes;
-        rtype = MPI_PACKED;
-    }
-    if (!err) {
-        inside++;
-        err = a->block(sarg, scount, stype, rarg, rcount, rtype, comm);
-        inside--;
-    }
-    if (!err && pack_recv)
-        err = unpack_blocks(rtmp, rbytes, p, rb, rc, rt, comm);
-    free(stmp);
-    free(rtmp);
+    packed[c] += (sb != MPI_IN_PLACE && !contiguous(st)) || !contiguous(rt);
+    inside++;
+    const int err = a->block(sb, sc, st, rb, rc, rt, comm);
+    inside--;
     return err;
 }
 
@@ -285,14 +202,14 @@ int MPI_Allgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI
         library[AG][why]++;
         return PMPI_Allgather(sb, sc, st, rb, rc, rt, comm);
     }
-    return run_block(AG, a, 1, sb, sc, st, rb, rc, rt, comm);
+    return run_block(AG, a, sb, sc, st, rb, rc, rt, comm);
 }
 
 int MPI_Alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
                  MPI_Comm comm)
 {
     const collsim_alg *a = chosen[A2A];
-    int why, p;
+    int why;
 
     if (!a || inside)
         return PMPI_Alltoall(sb, sc, st, rb, rc, rt, comm);
@@ -300,73 +217,16 @@ int MPI_Alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_
         library[A2A][why]++;
         return PMPI_Alltoall(sb, sc, st, rb, rc, rt, comm);
     }
-    PMPI_Comm_size(comm, &p);
-    return run_block(A2A, a, p, sb, sc, st, rb, rc, rt, comm);
+    return run_block(A2A, a, sb, sc, st, rb, rc, rt, comm);
 }
 
 /* ---- alltoallv ---- */
-/* One side of an alltoallv as MPI_PACKED bytes: counts and displacements of
- * the packed blocks, laid end to end in *tmp. MPI_ERR_COUNT when this
- * process's packed side exceeds an int's bytes (docs/real-mpi.md: then only
- * this process's call fails). */
-typedef struct {
-    char *tmp;
-    int *counts, *displs;
-} packed_side;
-
-static int packed_layout(int p, const int *counts, MPI_Datatype type, packed_side *s)
-{
-    int size;
-    long long at = 0;
-
-    PMPI_Type_size(type, &size);
-    s->counts = malloc(sizeof(int) * (size_t)p);
-    s->displs = malloc(sizeof(int) * (size_t)p);
-    if (!s->counts || !s->displs)
-        return MPI_ERR_NO_MEM;
-    for (int j = 0; j < p; j++) {
-        if (counts[j] < 0)
-            return MPI_ERR_COUNT;
-        s->displs[j] = (int)at;
-        s->counts[j] = (int)((long long)counts[j] * size);
-        at += (long long)counts[j] * size;
-        if (at > INT_MAX)
-            return MPI_ERR_COUNT;
-    }
-    return (s->tmp = malloc((size_t)at + 1)) ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-}
-
-static int pack_v(int p, const void *buf, const int *counts, const int *displs, MPI_Datatype type,
-                  packed_side *s, int unpack, MPI_Comm comm)
-{
-    const MPI_Aint ext = extent_of(type);
-    int err = MPI_SUCCESS;
-    for (int j = 0; j < p && !err; j++) {
-        int pos = 0;
-        char *block = (char *)buf + (MPI_Aint)displs[j] * ext;
-        if (s->counts[j] == 0)
-            continue;
-        err = unpack ? PMPI_Unpack(s->tmp + s->displs[j], s->counts[j], &pos, block, counts[j],
-                                   type, comm)
-                     : PMPI_Pack(block, counts[j], type, s->tmp + s->displs[j], s->counts[j], &pos,
-                                 comm);
-    }
-    return err;
-}
-
-static void free_side(packed_side *s)
-{
-    free(s->tmp);
-    free(s->counts);
-    free(s->displs);
-}
-
 int MPI_Alltoallv(const void *sb, const int *scounts, const int *sdispls, MPI_Datatype st,
                   void *rb, const int *rcounts, const int *rdispls, MPI_Datatype rt,
                   MPI_Comm comm)
 {
     const collsim_alg *a = chosen[A2AV];
-    int why = -1, err = MPI_SUCCESS, p;
+    int why = -1, err;
 
     if (!a || inside)
         return PMPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
@@ -378,43 +238,18 @@ int MPI_Alltoallv(const void *sb, const int *scounts, const int *sdispls, MPI_Da
         library[A2AV][why]++;
         return PMPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
     }
-    PMPI_Comm_size(comm, &p);
-    const int pack_send = !contiguous(st), pack_recv = !contiguous(rt);
-    packed_side s = {0}, r = {0};
-    const void *sarg = sb;
-    const int *sc = scounts, *sd = sdispls, *rc = rcounts, *rd = rdispls;
-    void *rarg = rb;
-    MPI_Datatype stype = st, rtype = rt;
-    if (pack_send && !(err = packed_layout(p, scounts, st, &s)) &&
-        !(err = pack_v(p, sb, scounts, sdispls, st, &s, 0, comm))) {
-        sarg = s.tmp;
-        sc = s.counts;
-        sd = s.displs;
-        stype = MPI_PACKED;
+    const int holes = (sb != MPI_IN_PLACE && !contiguous(st)) || !contiguous(rt);
+    served[A2AV]++;
+    packed[A2AV] += holes;
+    inside++;
+    err = a->v(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
+    inside--;
+    if (err == MPI_ERR_COUNT) {
+        /* the padded algorithms' largest block, the same on every process */
+        served[A2AV]--;
+        packed[A2AV] -= holes;
+        library[A2AV][WHY_COUNT]++;
+        err = PMPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
     }
-    if (!err && pack_recv && !(err = packed_layout(p, rcounts, rt, &r))) {
-        rarg = r.tmp;
-        rc = r.counts;
-        rd = r.displs;
-        rtype = MPI_PACKED;
-    }
-    if (!err) {
-        served[A2AV]++;
-        packed[A2AV] += pack_send || pack_recv;
-        inside++;
-        err = a->v(sarg, sc, sd, stype, rarg, rc, rd, rtype, comm);
-        inside--;
-        if (err == MPI_ERR_COUNT) {
-            /* the padded algorithms' largest block, the same on every process */
-            served[A2AV]--;
-            packed[A2AV] -= pack_send || pack_recv;
-            library[A2AV][WHY_COUNT]++;
-            err = PMPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
-        } else if (!err && pack_recv) {
-            err = pack_v(p, rb, rcounts, rdispls, rt, &r, 1, comm);
-        }
-    }
-    free_side(&s);
-    free_side(&r);
     return err;
 }

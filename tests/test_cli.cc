@@ -190,8 +190,13 @@ TEST(Cli, TimeoutIsCpuTimeAndIsRecordedAsSuch)
     EXPECT_EQ(o.code, 1) << o.text;
     EXPECT_NE(o.text.find("allgather/ring np=64 size 65536: timeout: over its limit of 1 CPU s"),
               std::string::npos) << o.text;
-    std::string kept = o.text.substr(o.text.find("files kept in ") + 14);
+    const size_t at = o.text.find("files kept in ");
+    ASSERT_NE(at, std::string::npos) << o.text;
+    std::string kept = o.text.substr(at + 14);
     kept = kept.substr(0, kept.find(';'));
+    // only the case directory bench named (a wrong parse must not remove anything else)
+    ASSERT_EQ(kept.rfind("/tmp/collsim-bench-", 0), 0u) << kept;
+    ASSERT_EQ(kept.find_first_of(" \n*"), std::string::npos) << kept;
     EXPECT_EQ(system(("rm -rf " + kept).c_str()), 0);
 }
 
@@ -205,8 +210,13 @@ TEST(Cli, RowsOfSizesThatEndedSurviveALaterKill)
     EXPECT_NE(o.text.find("\n1         "), std::string::npos) << o.text;
     EXPECT_EQ(o.text.find("size 1: timeout"), std::string::npos) << o.text;
     EXPECT_NE(o.text.find(": timeout: over its limit of 3 CPU s"), std::string::npos) << o.text;
-    std::string kept = o.text.substr(o.text.find("files kept in ") + 14);
+    const size_t at = o.text.find("files kept in ");
+    ASSERT_NE(at, std::string::npos) << o.text;
+    std::string kept = o.text.substr(at + 14);
     kept = kept.substr(0, kept.find(';'));
+    // only the case directory bench named (a wrong parse must not remove anything else)
+    ASSERT_EQ(kept.rfind("/tmp/collsim-bench-", 0), 0u) << kept;
+    ASSERT_EQ(kept.find_first_of(" \n*"), std::string::npos) << kept;
     EXPECT_EQ(system(("rm -rf " + kept).c_str()), 0);
 }
 
@@ -345,8 +355,10 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
         {"bench --platform yahoo --np 4 --alg ring --iters 0", "--iters needs an integer >= 1 (got '0')"},
         {"bench --platform yahoo --np 4 --alg ring --dtype float",
          "unknown datatype 'float' (valid: byte, int, double)"},
-        {"bench --platform yahoo --np 4 --alg pairwise --coll alltoall --in-place",
-         "--in-place is not supported for alltoall"},
+        {"bench --platform yahoo --np 4 --alg spread_out --coll alltoallv --in-place",
+         "--in-place is not supported for alltoallv (allgather and alltoall; the algorithms take "
+         "MPI_IN_PLACE, but an in-place alltoallv needs symmetric block sizes, which --dist does "
+         "not give)"},
         {"bench --platform yahoo --np 4 --alg ring --seed 3", "--seed applies to alltoallv only, not allgather"},
         {"bench --platform yahoo --np 4 --alg ring --warmup", "--warmup needs a value"},
         {"bench --platform yahoo --np 4 --alg ring --frobnicate", "unknown option '--frobnicate'"},

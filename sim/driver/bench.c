@@ -161,7 +161,9 @@ static size_run run_calls(const bench_ctx *b, long bytes, int count)
             poison_recv_v(o->desc, L, recvbuf, rank, p, tsize);
         else if (!o->fold)
             poison_recv(o->desc, recvbuf, rank, p, bytes);
-        if (o->in_place) /* MPI_IN_PLACE: own block already in its slot */
+        if (o->in_place && o->desc->send_blocks_per_rank) /* alltoall: the blocks to send */
+            memcpy(recvbuf, sendbuf, (size_t)p * (size_t)bytes);
+        else if (o->in_place) /* allgather: own block already in its slot */
             memcpy(recvbuf + (size_t)rank * (size_t)bytes, sendbuf, (size_t)bytes);
         driver_barrier(b->comm);
         /* one timed call is counted (account.h): the algorithms are deterministic */

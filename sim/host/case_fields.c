@@ -398,7 +398,12 @@ int cs_fields_check(const cs_field *t, const void *obj, const char *collective,
             return -1;
     }
     if (*AT_C(&t[CS_F_in_place], obj, int) && p && !p->in_place)
-        return cs_fail(err, "--in-place is not supported for %s", collective);
+        return cs_fail(err, "--in-place is not supported for %s (allgather and alltoall%s)",
+                       collective,
+                       !strcmp(collective, "alltoallv")
+                           ? "; the algorithms take MPI_IN_PLACE, but an in-place alltoallv needs "
+                             "symmetric block sizes, which --dist does not give"
+                           : "");
     return 0;
 }
 
