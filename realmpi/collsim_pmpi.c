@@ -7,8 +7,14 @@
  *       the library's collective (PMPI_). An unknown name stops the program
  *       in MPI_Init with a message naming the valid ones (exit status 2).
  *   COLLSIM_REGION_BLOCK=B   regions of B consecutive MPI_COMM_WORLD ranks
- *       for the locality-aware algorithms; unset: the processes sharing
- *       memory (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), coll_loc_init).
+ *       for the locality-aware algorithms; unset: levels socket and node, the
+ *       processes sharing memory and, inside them, those bound to one package
+ *       (collsim_hwloc.h).
+ *   COLLSIM_LOCALITY=FILE    every rank's region at each level, in the
+ *       format of coll_locality_file.h (the file collsim writes for a
+ *       simulated case), instead of COLLSIM_REGION_BLOCK.
+ *   COLLSIM_REGION_LEVEL=L   the level the locality-aware algorithms use as
+ *       their region (default node), one the file declares.
  *   COLLSIM_REPORT=1         at MPI_Finalize, world rank 0 prints per
  *       collective the calls served and those sent to the library, and why.
  *
@@ -27,6 +33,8 @@
  * packed. */
 #include "collsim.h"
 
+#include "coll_locality_file.h"
+#include "collsim_hwloc.h"
 #include "coll_util.h"
 
 #include <limits.h>
@@ -61,8 +69,20 @@ static int bad_setting(char *msg, size_t size)
             return 1;
         }
     }
-    const char *v = getenv("COLLSIM_REGION_BLOCK");
-    if (v && *v) {
+    const char *v = getenv("COLLSIM_REGION_BLOCK"), *file = getenv("COLLSIM_LOCALITY"),
+               *level = getenv("COLLSIM_REGION_LEVEL");
+    if (v && *v && file && *file) {
+        snprintf(msg, size, "COLLSIM_REGION_BLOCK and COLLSIM_LOCALITY are both set: give the "
+                            "regions one way");
+        return 1;
+    }
+    if (file && *file) { /* a locality file, e.g. the one collsim wrote for a simulated case */
+        char why[600];
+        if (coll_loc_file_init(file, why, sizeof why)) {
+            snprintf(msg, size, "COLLSIM_LOCALITY=%s: %s", file, why);
+            return 1;
+        }
+    } else if (v && *v) {
         char *end;
         const long b = strtol(v, &end, 10);
         if (*end || b < 1 || b > INT_MAX) {
@@ -74,11 +94,20 @@ static int bad_setting(char *msg, size_t size)
         int regions = 0;
         for (int c = 0; c < NCOLL; c++)
             regions |= chosen[c] && chosen[c]->regions;
-        /* node regions: the processes sharing memory */
-        if (regions && coll_loc_init() != MPI_SUCCESS) {
-            snprintf(msg, size, "coll_loc_init (node regions) failed");
+        /* node regions (the processes sharing memory) and sockets (hwloc) */
+        if (regions && collsim_hwloc_regions(NULL) != MPI_SUCCESS) {
+            snprintf(msg, size, "the node and socket regions could not be set up");
             return 1;
         }
+    }
+    if (level && *level && coll_loc_set_region_level(level) != MPI_SUCCESS) {
+        char names[256] = "";
+        for (int l = 0; l < coll_loc_level_count(); l++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", l ? ", " : "",
+                     coll_loc_level_name(l));
+        snprintf(msg, size, "COLLSIM_REGION_LEVEL=%s: not a locality level (the levels: %s)",
+                 level, names);
+        return 1;
     }
     v = getenv("COLLSIM_REPORT");
     report = v && !strcmp(v, "1");

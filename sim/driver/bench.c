@@ -85,7 +85,7 @@ typedef struct {
 /* The regions are part of the communicator, not of the timed call (see
  * algorithms.def, `setup`); not counted by the accounting either. The
  * barrier first: every rank installs the locality provider after MPI_Init
- * (drv_loc_init), which invalidates the caches, so no rank may build
+ * (coll_loc_file_init), which invalidates the caches, so no rank may build
  * before all have installed it. */
 static void prepare_regions(const bench_ctx *b)
 {

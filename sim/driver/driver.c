@@ -32,7 +32,7 @@
 #include "collsim_algorithms.h"
 #include "coll_locality.h"
 #include "account.h"
-#include "locality.h"
+#include "coll_locality_file.h"
 #include "distributions.h"
 #include "case_fields.h"
 
@@ -405,7 +405,7 @@ int main(int argc, char **argv)
     /* Every level the platform declares (node included), from the host's
      * locality file (--locality, taken ahead of the other options: --region
      * needs the levels), installed as the locality provider of
-     * coll_locality.h (sim/driver/locality.h). It replaces the default
+     * coll_locality.h (coll_locality_file.h). It replaces the default
      * provider, so coll_loc_init() (its MPI_Comm_split_type over
      * MPI_COMM_WORLD) is not called: at 32,768 ranks that split alone raises
      * the simulation's memory from 2.2 to 4.6 GB (measured on lassen). */
@@ -413,8 +413,11 @@ int main(int argc, char **argv)
     for (int i = 1; i + 1 < argc; i++)
         if (!strcmp(argv[i], "--locality"))
             locality = argv[i + 1];
-    if (drv_loc_init(locality))
+    char loc_err[600];
+    if (coll_loc_file_init(locality, loc_err, sizeof loc_err)) {
+        fprintf(stderr, "collsim-driver: %s\n", loc_err);
         MPI_Abort(MPI_COMM_WORLD, 3);
+    }
     acct_init();
     int wrank, wsize;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);

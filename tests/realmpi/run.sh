@@ -55,6 +55,28 @@ preload)
   run 6 -x LD_PRELOAD="$so" -x COLLSIM_ALLGATHER=hierarchical -x COLLSIM_ALLTOALLV=two_phase_bruck "$prog"
   ok $rc "node regions: exit status $rc"; has " checks, 0 failed"; ok $? "node regions: data"
   echo "$out" | grep "mpi_colls:" | sed "s|^|6 ranks, node regions: |"
+  # sockets from hwloc inside the shared-memory nodes: every process bound to a core, the multilevel
+  # algorithm uses the socket level below node
+  run 6 --bind-to core:overload-allowed -x LD_PRELOAD="$so" -x COLLSIM_ALLGATHER=loc_bruck_multilevel "$prog"
+  ok $rc "socket regions: exit status $rc"; has " checks, 0 failed"; ok $? "socket regions: data"
+  echo "$out" | grep "mpi_colls:" | sed "s|^|6 ranks bound, socket and node regions: |"
+  # regions from a locality file (the format collsim writes for a simulated case): 10 ranks,
+  # sockets of 2 and nodes of 4 (the last node holds 2), the multilevel algorithm at node level
+  loc=$(mktemp /tmp/collsim-realmpi-loc-XXXXXX)
+  { echo "levels socket node"; for r in 0 1 2 3 4 5 6 7 8 9; do echo "$((r / 2)) $((r / 4))"; done; } >"$loc"
+  run 10 -x LD_PRELOAD="$so" -x COLLSIM_ALLGATHER=loc_bruck_multilevel -x COLLSIM_ALLTOALLV=padded_bruck \
+      -x COLLSIM_LOCALITY="$loc" -x COLLSIM_REGION_LEVEL=node "$prog"
+  ok $rc "locality file: exit status $rc"; has " checks, 0 failed"; ok $? "locality file: data"
+  echo "$out" | grep "mpi_colls:" | sed "s|^|10 ranks, locality file: |"
+  run 10 -x LD_PRELOAD="$so" -x COLLSIM_LOCALITY="$loc" -x COLLSIM_REGION_LEVEL=rack "$prog"
+  [ $rc -ne 0 ] && has "COLLSIM_REGION_LEVEL=rack: not a locality level (the levels: socket, node)"
+  ok $? "bad region level"
+  run 12 -x LD_PRELOAD="$so" -x COLLSIM_LOCALITY="$loc" "$prog"
+  [ $rc -ne 0 ] && has "COLLSIM_LOCALITY=$loc: $loc: rank 10 has no integer region at level 'socket'"
+  ok $? "locality file for fewer ranks"
+  run 2 -x LD_PRELOAD="$so" -x COLLSIM_LOCALITY="$loc" -x COLLSIM_REGION_BLOCK=2 "$prog"
+  [ $rc -ne 0 ] && has "COLLSIM_REGION_BLOCK and COLLSIM_LOCALITY are both set"; ok $? "two region settings"
+  rm -f "$loc"
   # an unknown name: a message naming the valid ones, exit status 2, no data run
   run 3 -x LD_PRELOAD="$so" -x COLLSIM_ALLTOALL=bruk "$prog"
   [ $rc -ne 0 ] && has "collsim_pmpi: COLLSIM_ALLTOALL=bruk: no alltoall algorithm of that name (valid: spread_out, pairwise, bruck_basic, bruck_modified, bruck_zero_rotation, bruck_zero_copy" && ! has "mpi_colls:"
