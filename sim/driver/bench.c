@@ -292,8 +292,14 @@ int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbuf,
     MPI_Comm_rank(comm, &b.rank);
     MPI_Comm_size(comm, &b.p);
     MPI_Type_size(o->mpi_dtype, &b.tsize);
-    /* SMPI's built-ins run inside SimGrid: their messages cannot be counted */
+    /* SMPI's built-ins run inside SimGrid: their messages cannot be counted.
+     * Under a real MPI (collsim-mpibench) rank 0 cannot read the other
+     * processes' counters (account.c): nothing is counted. */
+#ifdef COLLSIM_REAL_MPI_DRIVER
+    b.counted = 0;
+#else
     b.counted = strcmp(o->alg, "native") != 0;
+#endif
     b.L = v_layout_alloc(o, b.p, fold_v_displs());
     if (o->region_setup)
         prepare_regions(&b);

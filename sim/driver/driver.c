@@ -11,7 +11,6 @@
  * This program is launched by the host CLI (sim/host), not by users; its
  * options are an internal interface documented in usage(). */
 #include <mpi.h>
-#include <smpi/smpi.h>
 
 #include <errno.h>
 #include <limits.h>
@@ -33,6 +32,9 @@
 #include "coll_locality.h"
 #include "account.h"
 #include "coll_locality_file.h"
+#ifdef COLLSIM_REAL_MPI_DRIVER
+#include "collsim_hwloc.h"
+#endif
 #include "distributions.h"
 #include "case_fields.h"
 
@@ -128,9 +130,15 @@ static const cs_field drv_fields[CS_NFIELDS] = {
 #undef CS_CASE_FIELD
 };
 
+#ifdef COLLSIM_REAL_MPI_DRIVER
+#define DRIVER_NAME "collsim-mpibench"
+#else
+#define DRIVER_NAME "collsim-driver"
+#endif
+
 static void usage(void)
 {
-    fprintf(stderr, "usage: collsim-driver --coll COLL --alg NAME|native --sizes B1,B2,... [options]\n"
+    fprintf(stderr, "usage: " DRIVER_NAME " --coll COLL --alg NAME|native --sizes B1,B2,... [options]\n"
                     "    (COLL: %s|pingpong)\n", cs_coll_names("|"));
     cs_fields_usage(drv_fields, stderr, 1);
     fprintf(stderr,
@@ -186,6 +194,10 @@ static int parse_args(int argc, char **argv, driver_opts *o)
         }
         if (got)
             continue;
+        if (!strcmp(a, "--help")) {
+            usage();
+            return -1;
+        }
         if (!strcmp(a, "--np-list") && v) nps = argv[++i];
         else if (!strcmp(a, "--csv") && v) o->csv_path = argv[++i];
         else if (!strcmp(a, "--locality") && v) ++i; /* read in main: --region needs the levels */
@@ -414,6 +426,16 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--locality"))
             locality = argv[i + 1];
     char loc_err[600];
+#ifdef COLLSIM_REAL_MPI_DRIVER
+    /* collsim-mpibench: without a locality file, the machine's own nodes and
+     * sockets (realmpi/collsim_hwloc.h) */
+    if (!locality) {
+        if (collsim_hwloc_regions(NULL) != MPI_SUCCESS) {
+            fprintf(stderr, "collsim-mpibench: the node and socket regions could not be set up\n");
+            MPI_Abort(MPI_COMM_WORLD, 3);
+        }
+    } else
+#endif
     if (coll_loc_file_init(locality, loc_err, sizeof loc_err)) {
         fprintf(stderr, "collsim-driver: %s\n", loc_err);
         MPI_Abort(MPI_COMM_WORLD, 3);

@@ -2,6 +2,7 @@
 # The real-MPI tests (label realmpi), run by ctest: tests/CMakeLists.txt.
 #   run.sh preload ALGORITHMS_DEF PMPI_SO MPI_COLLS   every algorithm through libcollsim_pmpi
 #   run.sh direct MPI_COLLS_DIRECT                    every algorithm called directly
+#   run.sh compare MPIBENCH CLI SCENARIO              collsim-mpibench measured beside predicted
 # Exits 77 (skipped) with a message when mpirun is missing.
 set -u
 command -v mpirun >/dev/null || { echo "skipped: no mpirun (./collsim --real-mpi installs openmpi-bin)"; exit 77; }
@@ -83,6 +84,31 @@ preload)
   ok $? "unknown name"
   run 2 -x LD_PRELOAD="$so" -x COLLSIM_REGION_BLOCK=0 "$prog"
   [ $rc -ne 0 ] && has "COLLSIM_REGION_BLOCK=0: not a number of ranks >= 1"; ok $? "bad region block"
+  ;;
+compare)
+  bench=$2 cli=$3 scen=$4 dir=$(mktemp -d /tmp/collsim-realmpi-cmp-XXXXXX)
+  # the same cases measured (the driver under Open MPI, data checked) and predicted (SMPI)
+  for alg in sparbit loc_bruck; do
+    run 4 "$bench" --coll allgather --alg $alg --sizes 8,1024 --warmup 1 --iters 3 --csv "$dir/m-$alg.csv"
+    ok $rc "collsim-mpibench $alg: exit status $rc"
+    has "# collsim allgather/$alg np=4 mode=check" && [ "$(echo "$out" | grep -c ' Pass$')" -eq 2 ]
+    ok $? "collsim-mpibench $alg: table"
+  done
+  { cat "$dir/m-sparbit.csv"; tail -n +2 "$dir/m-loc_bruck.csv"; } >"$dir/measured.csv"
+  out=$("$cli" run "$scen" --out "$dir/sim" 2>&1); rc=$?
+  ok $rc "simulated run: exit status $rc"
+  out=$("$cli" compare "$dir/measured.csv" "$dir/sim/results.csv" 2>&1); rc=$?
+  ok $rc "compare: exit status $rc"
+  echo "$out"
+  for alg in sparbit loc_bruck; do for b in 8 1024; do
+    echo "$out" | grep -qE "^allgather/$alg +4 +$b +yahoo sequential +[0-9.]+ +[0-9.]+ +[0-9.]+$"
+    ok $? "compare: allgather/$alg at $b bytes"
+  done; done
+  out=$("$cli" compare "$dir/measured.csv" "$dir/measured.csv" 2>&1); rc=$?
+  [ $rc -eq 0 ] && ! echo "$out" | grep -q "no prediction"; ok $? "compare: a file beside itself"
+  out=$("$cli" compare "$dir/measured.csv" 2>&1); rc=$?
+  [ $rc -eq 2 ] && has "compare needs two files"; ok $? "compare: one file"
+  rm -rf "$dir"
   ;;
 esac
 exit $fail
