@@ -15,6 +15,10 @@
  *       simulated case), instead of COLLSIM_REGION_BLOCK.
  *   COLLSIM_REGION_LEVEL=L   the level the locality-aware algorithms use as
  *       their region (default node), one the file declares.
+ *   COLLSIM_INTER_ALLGATHER, COLLSIM_INTER_ALLGATHERV   an intergroup
+ *       algorithm (inter_allgather(v) of algorithms.def) for MPI_Allgather and
+ *       MPI_Allgatherv on an intercommunicator (intergroup_intercomm.h); unset:
+ *       the library's.
  *   COLLSIM_REPORT=1         at MPI_Finalize, world rank 0 prints per
  *       collective the calls served and those sent to the library, and why.
  *
@@ -36,6 +40,7 @@
 #include "coll_locality_file.h"
 #include "collsim_hwloc.h"
 #include "coll_util.h"
+#include "intergroup_intercomm.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -55,6 +60,56 @@ static int report;
  * MPI_Alltoall, the padded alltoallvs' MPI_Allreduce) are the library's */
 static int inside;
 
+/* The intergroup algorithms (Kang, Traff et al. 2019) on intercommunicators
+ * (intergroup_intercomm.h): COLLSIM_INTER_ALLGATHER, COLLSIM_INTER_ALLGATHERV. */
+typedef int (*inter_ag_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
+typedef int (*inter_agv_fn)(const void *, int, MPI_Datatype, void *, const int *, const int *,
+                            MPI_Datatype, MPI_Comm);
+static const struct {
+    const char *name;
+    inter_ag_fn ag;
+    inter_agv_fn agv;
+} inter_algs[] = {
+#define COLLSIM_T_inter_allgather(name, fn) {#name, fn##_ic, NULL},
+#define COLLSIM_T_inter_allgatherv(name, fn) {#name, NULL, fn##_ic},
+#define COLLSIM_T_allgather(name, fn)
+#define COLLSIM_T_alltoall(name, fn)
+#define COLLSIM_T_alltoallv(name, fn)
+#define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
+                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
+                    msg_blocks, msg_unit)                                                          \
+    COLLSIM_T_##coll(name, fn)
+#include "algorithms.def"
+#undef COLLSIM_ALG
+};
+#define N_INTER_ALGS (sizeof inter_algs / sizeof inter_algs[0])
+static int inter_chosen[2] = {-1, -1}; /* [0] allgather, [1] allgatherv: index in inter_algs */
+static long inter_served[2];
+
+/* COLLSIM_INTER_ALLGATHER(V)=NAME (or inter_allgather(v)/NAME): 0, or 1 with msg */
+static int inter_setting(int v, char *msg, size_t size)
+{
+    const char *env = v ? "COLLSIM_INTER_ALLGATHERV" : "COLLSIM_INTER_ALLGATHER",
+               *coll = v ? "inter_allgatherv" : "inter_allgather", *val = getenv(env);
+    if (!val || !*val)
+        return 0;
+    const size_t cl = strlen(coll);
+    const char *name = !strncmp(val, coll, cl) && val[cl] == '/' ? val + cl + 1 : val;
+    char names[512] = "";
+    for (size_t i = 0; i < N_INTER_ALGS; i++) {
+        if (!(v ? (void *)inter_algs[i].agv : (void *)inter_algs[i].ag))
+            continue;
+        if (!strcmp(inter_algs[i].name, name)) {
+            inter_chosen[v] = (int)i;
+            return 0;
+        }
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? ", " : "",
+                 inter_algs[i].name);
+    }
+    snprintf(msg, size, "%s=%s: no %s algorithm of that name (valid: %s)", env, val, coll, names);
+    return 1;
+}
+
 /* ---- set-up: the environment, at MPI_Init ---- */
 static int bad_setting(char *msg, size_t size)
 {
@@ -69,6 +124,8 @@ static int bad_setting(char *msg, size_t size)
             return 1;
         }
     }
+    if (inter_setting(0, msg, size) || inter_setting(1, msg, size))
+        return 1;
     const char *v = getenv("COLLSIM_REGION_BLOCK"), *file = getenv("COLLSIM_LOCALITY"),
                *level = getenv("COLLSIM_REGION_LEVEL");
     if (v && *v && file && *file) {
@@ -160,6 +217,13 @@ int MPI_Finalize(void)
     PMPI_Reduce(mine, sum, n, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &p);
+    long isum[2];
+    PMPI_Reduce(inter_served, isum, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    for (int v = 0; rank == 0 && v < 2; v++)
+        if (inter_chosen[v] >= 0)
+            fprintf(stderr, "collsim_pmpi: %s/%s: %ld calls on intercommunicators served; calls "
+                            "summed over %d processes\n", v ? "inter_allgatherv" : "inter_allgather",
+                    inter_algs[inter_chosen[v]].name, isum[v], p);
     for (int c = 0; rank == 0 && c < NCOLL; c++) {
         const long *s = sum + c * (2 + NWHY);
         long lib = 0;
@@ -225,6 +289,13 @@ int MPI_Allgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI
     const collsim_alg *a = chosen[AG];
     int why;
 
+    if (!inside && inter_chosen[0] >= 0 && is_inter(comm)) {
+        inter_served[0]++;
+        inside++;
+        const int err = inter_algs[inter_chosen[0]].ag(sb, sc, st, rb, rc, rt, comm);
+        inside--;
+        return err;
+    }
     if (!a || inside)
         return PMPI_Allgather(sb, sc, st, rb, rc, rt, comm);
     if ((why = block_why(a, sb, rc, rt, comm)) >= 0) {
@@ -247,6 +318,20 @@ int MPI_Alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_
         return PMPI_Alltoall(sb, sc, st, rb, rc, rt, comm);
     }
     return run_block(A2A, a, sb, sc, st, rb, rc, rt, comm);
+}
+
+/* Only on an intercommunicator, with COLLSIM_INTER_ALLGATHERV set (no
+ * intracommunicator allgatherv algorithm in the registry). */
+int MPI_Allgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int *rcounts,
+                   const int *displs, MPI_Datatype rt, MPI_Comm comm)
+{
+    if (inside || inter_chosen[1] < 0 || !is_inter(comm))
+        return PMPI_Allgatherv(sb, sc, st, rb, rcounts, displs, rt, comm);
+    inter_served[1]++;
+    inside++;
+    const int err = inter_algs[inter_chosen[1]].agv(sb, sc, st, rb, rcounts, displs, rt, comm);
+    inside--;
+    return err;
 }
 
 /* ---- alltoallv ---- */

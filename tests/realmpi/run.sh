@@ -3,6 +3,7 @@
 #   run.sh preload ALGORITHMS_DEF PMPI_SO MPI_COLLS   every algorithm through libcollsim_pmpi
 #   run.sh direct MPI_COLLS_DIRECT                    every algorithm called directly
 #   run.sh compare MPIBENCH CLI SCENARIO              collsim-mpibench measured beside predicted
+#   run.sh intergroup MPI_INTERGROUP                  the intergroup algorithms on intercommunicators
 # Exits 77 (skipped) with a message when mpirun is missing.
 set -u
 command -v mpirun >/dev/null || { echo "skipped: no mpirun (./collsim --real-mpi installs openmpi-bin)"; exit 77; }
@@ -56,6 +57,18 @@ preload)
   run 6 -x LD_PRELOAD="$so" -x COLLSIM_ALLGATHER=hierarchical -x COLLSIM_ALLTOALLV=two_phase_bruck "$prog"
   ok $rc "node regions: exit status $rc"; has " checks, 0 failed"; ok $? "node regions: data"
   echo "$out" | grep "mpi_colls:" | sed "s|^|6 ranks, node regions: |"
+  # MPI_Allgather on an intercommunicator through an intergroup algorithm (Kang et al.'s
+  # Algorithm 1): the intercommunicator calls of mpi_colls are served, not sent to the library
+  run 8 -x LD_PRELOAD="$so" -x COLLSIM_ALLGATHER=bruck -x COLLSIM_INTER_ALLGATHER=kang_segmented \
+      -x COLLSIM_INTER_ALLGATHERV=inter_allgatherv/kang_segmented -x COLLSIM_REPORT=1 "$prog" --intercomm
+  ok $rc "intergroup: exit status $rc"; has " checks, 0 failed"; ok $? "intergroup: data"
+  has "inter_allgather/kang_segmented: 8 calls on intercommunicators served" &&
+    has "allgather/bruck: " && has "to the library (intercommunicator 0, MPI_IN_PLACE 0"
+  ok $? "intergroup: report"
+  echo "$out" | grep -E "mpi_colls:|inter_allgather" | sed "s|^|8 ranks, intergroup: |"
+  run 2 -x LD_PRELOAD="$so" -x COLLSIM_INTER_ALLGATHER=kang "$prog"
+  [ $rc -ne 0 ] && has "COLLSIM_INTER_ALLGATHER=kang: no inter_allgather algorithm of that name (valid: root_gather_mpich,"
+  ok $? "unknown intergroup name"
   # sockets from hwloc inside the shared-memory nodes: every process bound to a core, the multilevel
   # algorithm uses the socket level below node
   run 6 --bind-to core:overload-allowed -x LD_PRELOAD="$so" -x COLLSIM_ALLGATHER=loc_bruck_multilevel "$prog"
@@ -84,6 +97,13 @@ preload)
   ok $? "unknown name"
   run 2 -x LD_PRELOAD="$so" -x COLLSIM_REGION_BLOCK=0 "$prog"
   [ $rc -ne 0 ] && has "COLLSIM_REGION_BLOCK=0: not a number of ranks >= 1"; ok $? "bad region block"
+  ;;
+intergroup)
+  for n in 7 8; do
+    run $n "$2"
+    ok $rc "intergroup at $n ranks: exit status $rc"; has " checks, 0 failed"; ok $? "intergroup at $n ranks: data"
+    echo "$out" | grep "mpi_intergroup:" | sed "s|^|$n ranks: |"
+  done
   ;;
 compare)
   bench=$2 cli=$3 scen=$4 dir=$(mktemp -d /tmp/collsim-realmpi-cmp-XXXXXX)
