@@ -54,11 +54,25 @@ static const char *const env_name[NCOLL] = {"COLLSIM_ALLGATHER", "COLLSIM_ALLTOA
                                             "COLLSIM_ALLTOALLV"};
 
 static const collsim_alg *chosen[NCOLL];
-static long served[NCOLL], packed[NCOLL], library[NCOLL][NWHY];
 static int report;
-/* > 0 while an algorithm runs: the collectives it calls itself (padded_alltoall's
- * MPI_Alltoall, the padded alltoallvs' MPI_Allreduce) are the library's */
-static int inside;
+/* The counters and the re-entry guard of one process. Under SMPI every
+ * simulated rank lives in this one OS process (no privatization), so they are
+ * kept per MPI_COMM_WORLD rank; a real MPI process only uses its own entry. */
+typedef struct {
+    long served[NCOLL], packed[NCOLL], library[NCOLL][NWHY], inter_served[2];
+    /* > 0 while an algorithm runs: the collectives it calls itself
+     * (padded_alltoall's MPI_Alltoall, the padded alltoallvs' MPI_Allreduce)
+     * are the library's */
+    int inside;
+} proc_state;
+static proc_state *states; /* [world size], from MPI_Init */
+
+static proc_state *me(void)
+{
+    int r;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &r);
+    return &states[r];
+}
 
 /* The intergroup algorithms (Kang, Traff et al. 2019) on intercommunicators
  * (intergroup_intercomm.h): COLLSIM_INTER_ALLGATHER, COLLSIM_INTER_ALLGATHERV. */
@@ -70,8 +84,13 @@ static const struct {
     inter_ag_fn ag;
     inter_agv_fn agv;
 } inter_algs[] = {
+#ifndef SMPI_H /* SMPI 3.32 has no intercommunicators: no wrapper is built */
 #define COLLSIM_T_inter_allgather(name, fn) {#name, fn##_ic, NULL},
 #define COLLSIM_T_inter_allgatherv(name, fn) {#name, NULL, fn##_ic},
+#else
+#define COLLSIM_T_inter_allgather(name, fn) {#name, NULL, NULL},
+#define COLLSIM_T_inter_allgatherv(name, fn) {#name, NULL, NULL},
+#endif
 #define COLLSIM_T_allgather(name, fn)
 #define COLLSIM_T_alltoall(name, fn)
 #define COLLSIM_T_alltoallv(name, fn)
@@ -84,7 +103,6 @@ static const struct {
 };
 #define N_INTER_ALGS (sizeof inter_algs / sizeof inter_algs[0])
 static int inter_chosen[2] = {-1, -1}; /* [0] allgather, [1] allgatherv: index in inter_algs */
-static long inter_served[2];
 
 /* COLLSIM_INTER_ALLGATHER(V)=NAME (or inter_allgather(v)/NAME): 0, or 1 with msg */
 static int inter_setting(int v, char *msg, size_t size)
@@ -180,6 +198,10 @@ static int set_up(int err)
 
     if (err != MPI_SUCCESS)
         return err;
+    int wsize;
+    PMPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    if (!states && !(states = calloc((size_t)wsize, sizeof *states)))
+        PMPI_Abort(MPI_COMM_WORLD, 2);
     bad = bad_setting(msg, sizeof msg);
     PMPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (!any_bad)
@@ -209,16 +231,16 @@ int MPI_Finalize(void)
     if (!report)
         return PMPI_Finalize();
     for (int c = 0; c < NCOLL; c++) {
-        mine[n++] = served[c];
-        mine[n++] = packed[c];
+        mine[n++] = me()->served[c];
+        mine[n++] = me()->packed[c];
         for (int w = 0; w < NWHY; w++)
-            mine[n++] = library[c][w];
+            mine[n++] = me()->library[c][w];
     }
     PMPI_Reduce(mine, sum, n, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &p);
     long isum[2];
-    PMPI_Reduce(inter_served, isum, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    PMPI_Reduce(me()->inter_served, isum, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     for (int v = 0; rank == 0 && v < 2; v++)
         if (inter_chosen[v] >= 0)
             fprintf(stderr, "collsim_pmpi: %s/%s: %ld calls on intercommunicators served; calls "
@@ -275,11 +297,12 @@ static int block_why(const collsim_alg *a, const void *sb, int rc, MPI_Datatype 
 static int run_block(int c, const collsim_alg *a, const void *sb, int sc, MPI_Datatype st,
                      void *rb, int rc, MPI_Datatype rt, MPI_Comm comm)
 {
-    served[c]++;
-    packed[c] += (sb != MPI_IN_PLACE && !contiguous(st)) || !contiguous(rt);
-    inside++;
+    proc_state *S = me();
+    S->served[c]++;
+    S->packed[c] += (sb != MPI_IN_PLACE && !contiguous(st)) || !contiguous(rt);
+    S->inside++;
     const int err = a->block(sb, sc, st, rb, rc, rt, comm);
-    inside--;
+    S->inside--;
     return err;
 }
 
@@ -287,19 +310,20 @@ int MPI_Allgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI
                   MPI_Comm comm)
 {
     const collsim_alg *a = chosen[AG];
+    proc_state *S = me();
     int why;
 
-    if (!inside && inter_chosen[0] >= 0 && is_inter(comm)) {
-        inter_served[0]++;
-        inside++;
+    if (!S->inside && inter_chosen[0] >= 0 && is_inter(comm)) {
+        S->inter_served[0]++;
+        S->inside++;
         const int err = inter_algs[inter_chosen[0]].ag(sb, sc, st, rb, rc, rt, comm);
-        inside--;
+        S->inside--;
         return err;
     }
-    if (!a || inside)
+    if (!a || S->inside)
         return PMPI_Allgather(sb, sc, st, rb, rc, rt, comm);
     if ((why = block_why(a, sb, rc, rt, comm)) >= 0) {
-        library[AG][why]++;
+        S->library[AG][why]++;
         return PMPI_Allgather(sb, sc, st, rb, rc, rt, comm);
     }
     return run_block(AG, a, sb, sc, st, rb, rc, rt, comm);
@@ -309,12 +333,13 @@ int MPI_Alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_
                  MPI_Comm comm)
 {
     const collsim_alg *a = chosen[A2A];
+    proc_state *S = me();
     int why;
 
-    if (!a || inside)
+    if (!a || S->inside)
         return PMPI_Alltoall(sb, sc, st, rb, rc, rt, comm);
     if ((why = block_why(a, sb, rc, rt, comm)) >= 0) {
-        library[A2A][why]++;
+        S->library[A2A][why]++;
         return PMPI_Alltoall(sb, sc, st, rb, rc, rt, comm);
     }
     return run_block(A2A, a, sb, sc, st, rb, rc, rt, comm);
@@ -325,12 +350,13 @@ int MPI_Alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_
 int MPI_Allgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int *rcounts,
                    const int *displs, MPI_Datatype rt, MPI_Comm comm)
 {
-    if (inside || inter_chosen[1] < 0 || !is_inter(comm))
+    proc_state *S = me();
+    if (S->inside || inter_chosen[1] < 0 || !is_inter(comm))
         return PMPI_Allgatherv(sb, sc, st, rb, rcounts, displs, rt, comm);
-    inter_served[1]++;
-    inside++;
+    S->inter_served[1]++;
+    S->inside++;
     const int err = inter_algs[inter_chosen[1]].agv(sb, sc, st, rb, rcounts, displs, rt, comm);
-    inside--;
+    S->inside--;
     return err;
 }
 
@@ -339,30 +365,31 @@ int MPI_Alltoallv(const void *sb, const int *scounts, const int *sdispls, MPI_Da
                   void *rb, const int *rcounts, const int *rdispls, MPI_Datatype rt,
                   MPI_Comm comm)
 {
+    proc_state *S = me();
     const collsim_alg *a = chosen[A2AV];
     int why = -1, err;
 
-    if (!a || inside)
+    if (!a || S->inside)
         return PMPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
     if (comm == MPI_COMM_NULL || is_inter(comm))
         why = WHY_INTER;
     else if (sb == MPI_IN_PLACE && !a->in_place)
         why = WHY_IN_PLACE;
     if (why >= 0) {
-        library[A2AV][why]++;
+        S->library[A2AV][why]++;
         return PMPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
     }
     const int holes = (sb != MPI_IN_PLACE && !contiguous(st)) || !contiguous(rt);
-    served[A2AV]++;
-    packed[A2AV] += holes;
-    inside++;
+    S->served[A2AV]++;
+    S->packed[A2AV] += holes;
+    S->inside++;
     err = a->v(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
-    inside--;
+    S->inside--;
     if (err == MPI_ERR_COUNT) {
         /* the padded algorithms' largest block, the same on every process */
-        served[A2AV]--;
-        packed[A2AV] -= holes;
-        library[A2AV][WHY_COUNT]++;
+        S->served[A2AV]--;
+        S->packed[A2AV] -= holes;
+        S->library[A2AV][WHY_COUNT]++;
         err = PMPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
     }
     return err;
