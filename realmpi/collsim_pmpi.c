@@ -76,33 +76,7 @@ static proc_state *me(void)
 
 /* The intergroup algorithms (Kang, Traff et al. 2019) on intercommunicators
  * (intergroup_intercomm.h): COLLSIM_INTER_ALLGATHER, COLLSIM_INTER_ALLGATHERV. */
-typedef int (*inter_ag_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
-typedef int (*inter_agv_fn)(const void *, int, MPI_Datatype, void *, const int *, const int *,
-                            MPI_Datatype, MPI_Comm);
-static const struct {
-    const char *name;
-    inter_ag_fn ag;
-    inter_agv_fn agv;
-} inter_algs[] = {
-#ifndef SMPI_H /* SMPI 3.32 has no intercommunicators: no wrapper is built */
-#define COLLSIM_T_inter_allgather(name, fn) {#name, fn##_ic, NULL},
-#define COLLSIM_T_inter_allgatherv(name, fn) {#name, NULL, fn##_ic},
-#else
-#define COLLSIM_T_inter_allgather(name, fn) {#name, NULL, NULL},
-#define COLLSIM_T_inter_allgatherv(name, fn) {#name, NULL, NULL},
-#endif
-#define COLLSIM_T_allgather(name, fn)
-#define COLLSIM_T_alltoall(name, fn)
-#define COLLSIM_T_alltoallv(name, fn)
-#define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
-                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
-                    msg_blocks, msg_unit)                                                          \
-    COLLSIM_T_##coll(name, fn)
-#include "algorithms.def"
-#undef COLLSIM_ALG
-};
-#define N_INTER_ALGS (sizeof inter_algs / sizeof inter_algs[0])
-static int inter_chosen[2] = {-1, -1}; /* [0] allgather, [1] allgatherv: index in inter_algs */
+static int inter_chosen[2] = {-1, -1}; /* [0] allgather, [1] allgatherv: index in collsim_ic_algs */
 
 /* COLLSIM_INTER_ALLGATHER(V)=NAME (or inter_allgather(v)/NAME): 0, or 1 with msg */
 static int inter_setting(int v, char *msg, size_t size)
@@ -114,15 +88,15 @@ static int inter_setting(int v, char *msg, size_t size)
     const size_t cl = strlen(coll);
     const char *name = !strncmp(val, coll, cl) && val[cl] == '/' ? val + cl + 1 : val;
     char names[512] = "";
-    for (size_t i = 0; i < N_INTER_ALGS; i++) {
-        if (!(v ? (void *)inter_algs[i].agv : (void *)inter_algs[i].ag))
+    for (size_t i = 0; collsim_ic_algs[i].name; i++) {
+        if (!(v ? (void *)collsim_ic_algs[i].agv : (void *)collsim_ic_algs[i].ag))
             continue;
-        if (!strcmp(inter_algs[i].name, name)) {
+        if (!strcmp(collsim_ic_algs[i].name, name)) {
             inter_chosen[v] = (int)i;
             return 0;
         }
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? ", " : "",
-                 inter_algs[i].name);
+                 collsim_ic_algs[i].name);
     }
     snprintf(msg, size, "%s=%s: no %s algorithm of that name (valid: %s)", env, val, coll, names);
     return 1;
@@ -245,7 +219,7 @@ int MPI_Finalize(void)
         if (inter_chosen[v] >= 0)
             fprintf(stderr, "collsim_pmpi: %s/%s: %ld calls on intercommunicators served; calls "
                             "summed over %d processes\n", v ? "inter_allgatherv" : "inter_allgather",
-                    inter_algs[inter_chosen[v]].name, isum[v], p);
+                    collsim_ic_algs[inter_chosen[v]].name, isum[v], p);
     for (int c = 0; rank == 0 && c < NCOLL; c++) {
         const long *s = sum + c * (2 + NWHY);
         long lib = 0;
@@ -316,7 +290,7 @@ int MPI_Allgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI
     if (!S->inside && inter_chosen[0] >= 0 && is_inter(comm)) {
         S->inter_served[0]++;
         S->inside++;
-        const int err = inter_algs[inter_chosen[0]].ag(sb, sc, st, rb, rc, rt, comm);
+        const int err = collsim_ic_algs[inter_chosen[0]].ag(sb, sc, st, rb, rc, rt, comm);
         S->inside--;
         return err;
     }
@@ -355,7 +329,7 @@ int MPI_Allgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int 
         return PMPI_Allgatherv(sb, sc, st, rb, rcounts, displs, rt, comm);
     S->inter_served[1]++;
     S->inside++;
-    const int err = inter_algs[inter_chosen[1]].agv(sb, sc, st, rb, rcounts, displs, rt, comm);
+    const int err = collsim_ic_algs[inter_chosen[1]].agv(sb, sc, st, rb, rcounts, displs, rt, comm);
     S->inside--;
     return err;
 }

@@ -35,4 +35,14 @@ int collsim_intergroup_from_intercomm(MPI_Comm intercomm, const collsim_intergro
 #include "algorithms.def"
 #undef COLLSIM_ALG
 
+/* Every wrapper by its algorithm's name (ag: an inter_allgather, agv: an
+ * inter_allgatherv), ended by a NULL name; empty under SMPI. */
+typedef struct {
+    const char *name;
+    int (*ag)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
+    int (*agv)(const void *, int, MPI_Datatype, void *, const int *, const int *, MPI_Datatype,
+               MPI_Comm);
+} collsim_ic_alg;
+extern const collsim_ic_alg collsim_ic_algs[];
+
 #endif

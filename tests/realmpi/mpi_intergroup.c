@@ -16,27 +16,6 @@
 
 #define SENTINEL (-9)
 
-typedef int (*ag_ic)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
-typedef int (*agv_ic)(const void *, int, MPI_Datatype, void *, const int *, const int *,
-                      MPI_Datatype, MPI_Comm);
-
-static const struct {
-    const char *name;
-    ag_ic ag;
-    agv_ic agv;
-} algs[] = {
-#define COLLSIM_T_inter_allgather(name, fn) {#name, fn##_ic, NULL},
-#define COLLSIM_T_inter_allgatherv(name, fn) {#name, NULL, fn##_ic},
-#define COLLSIM_T_allgather(name, fn)
-#define COLLSIM_T_alltoall(name, fn)
-#define COLLSIM_T_alltoallv(name, fn)
-#define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
-                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
-                    msg_blocks, msg_unit)                                                          \
-    COLLSIM_T_##coll(name, fn)
-#include "algorithms.def"
-#undef COLLSIM_ALG
-};
 
 static long checks, failed;
 static int wrank;
@@ -56,7 +35,9 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
-    const int nalgs = (int)(sizeof algs / sizeof algs[0]);
+    int nalgs = 0;
+    while (collsim_ic_algs[nalgs].name)
+        nalgs++;
     for (int inter = 0; inter < 2; inter++)
         for (int p = 1; p < np; p++) {
             if (inter && p != (np + 1) / 2)
@@ -72,7 +53,7 @@ int main(int argc, char **argv)
             MPI_Comm_rank(ic, &lr);
             MPI_Comm_remote_size(ic, &rsize);
             for (int a = 0; a < nalgs; a++) {
-                for (int k = 0; k < 3 && algs[a].ag; k++) {
+                for (int k = 0; k < 3 && collsim_ic_algs[a].ag; k++) {
                     /* group A sends n ints, group B 2n */
                     const int n = (int[]){0, 1, 5}[k], mine = side ? 2 * n : n,
                               theirs = side ? n : 2 * n;
@@ -82,16 +63,16 @@ int main(int argc, char **argv)
                         send[i] = val(side, lr, i);
                     for (int i = 0; i < rsize * theirs; i++)
                         recv[i] = SENTINEL;
-                    int err = algs[a].ag(send, mine, MPI_INT, recv, theirs, MPI_INT, ic);
-                    expect(err == MPI_SUCCESS, algs[a].name, "allgather: error", p, n, err, 0);
+                    int err = collsim_ic_algs[a].ag(send, mine, MPI_INT, recv, theirs, MPI_INT, ic);
+                    expect(err == MPI_SUCCESS, collsim_ic_algs[a].name, "allgather: error", p, n, err, 0);
                     for (int j = 0; j < rsize; j++)
                         for (int i = 0; i < theirs; i++)
-                            expect(recv[j * theirs + i] == val(1 - side, j, i), algs[a].name,
+                            expect(recv[j * theirs + i] == val(1 - side, j, i), collsim_ic_algs[a].name,
                                    "allgather", p, n, j, i);
                     free(send);
                     free(recv);
                 }
-                if (algs[a].agv) {
+                if (collsim_ic_algs[a].agv) {
                     const int mine = (lr + 2) % 4;
                     int *send = malloc(sizeof(int) * 4), *cnt = malloc(sizeof(int) * (size_t)rsize),
                         *dsp = malloc(sizeof(int) * (size_t)rsize),
@@ -104,16 +85,16 @@ int main(int argc, char **argv)
                     }
                     for (int i = 0; i < 6 * rsize + 1; i++)
                         recv[i] = SENTINEL;
-                    int err = algs[a].agv(send, mine, MPI_INT, recv, cnt, dsp, MPI_INT, ic);
-                    expect(err == MPI_SUCCESS, algs[a].name, "allgatherv: error", p, 0, err, 0);
+                    int err = collsim_ic_algs[a].agv(send, mine, MPI_INT, recv, cnt, dsp, MPI_INT, ic);
+                    expect(err == MPI_SUCCESS, collsim_ic_algs[a].name, "allgatherv: error", p, 0, err, 0);
                     for (int j = 0; j < rsize; j++)
                         for (int i = 0; i < cnt[j]; i++) {
-                            expect(recv[dsp[j] + i] == val(1 - side, j, i), algs[a].name,
+                            expect(recv[dsp[j] + i] == val(1 - side, j, i), collsim_ic_algs[a].name,
                                    "allgatherv", p, 0, j, i);
                             recv[dsp[j] + i] = SENTINEL;
                         }
                     for (int i = 0; i < 6 * rsize + 1; i++)
-                        expect(recv[i] == SENTINEL, algs[a].name, "allgatherv: a gap written", p,
+                        expect(recv[i] == SENTINEL, collsim_ic_algs[a].name, "allgatherv: a gap written", p,
                                0, i, 0);
                     free(send);
                     free(cnt);
