@@ -152,8 +152,10 @@ void bg_wait_started(bg_state *bg)
     if (!bg->active || bg->is_background || bg->started)
         return;
     MPI_Comm_rank(bg->comm, &rank);
-    if (rank == 0)
+    if (rank == 0) {
         MPI_Recv(NULL, 0, MPI_BYTE, bg->nmeasured, BG_TAG_START, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        printf("# measured job: its first call after %.6f s, under load\n", MPI_Wtime());
+    }
     bg->started = 1;
 }
 
@@ -165,6 +167,8 @@ void bg_stop(bg_state *bg)
     bg_wait_started(bg); /* an early exit: it cannot stop before it started */
     driver_barrier(bg->comm);
     MPI_Comm_rank(bg->comm, &rank);
-    if (rank == 0)
+    if (rank == 0) {
+        printf("# measured job: every rank done by %.6f s; the background stops\n", MPI_Wtime());
         MPI_Send(NULL, 0, MPI_BYTE, bg->nmeasured, BG_TAG_STOP, MPI_COMM_WORLD);
+    }
 }

@@ -626,7 +626,8 @@ void cs_fields_label(const cs_field *t, const void *obj, char sep, char *out, si
         if (sep == '-')
             snprintf(out + u, len - u, "-%s%s", f->kind == CS_FK_INT ? f->only : "", v);
         else
-            snprintf(out + u, len - u, "%c%s=%.12s", sep, f->only, v);
+            snprintf(out + u, len - u, "%c%s=%.*s", sep, f->only, k == CS_F_background ? 40 : 12,
+                     v);
     }
 }
 

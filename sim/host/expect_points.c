@@ -29,10 +29,11 @@ static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_e
     snprintf(probe.dtype, sizeof probe.dtype, "%s", s->dtype);
     snprintf(probe.mode, sizeof probe.mode, "%s", s->fold ? "fold" : "check");
     const cs_coll_props *cp = cs_coll_find(x->collective);
-    if (cp && cp->groups) { /* the scenario's <groups>, as its rows record them */
-        cs_result g;
-        cs_result_init(&g);
-        cs_fields_row(cs_scenario_fields, s, x->collective, &g);
+    cs_result g; /* the scenario's fields as its rows record them */
+    cs_result_init(&g);
+    cs_fields_row(cs_scenario_fields, s, x->collective, &g);
+    memcpy(probe.background, g.background, sizeof probe.background);
+    if (cp && cp->groups) { /* the scenario's <groups> */
         memcpy(probe.groups, g.groups, sizeof probe.groups);
         memcpy(probe.layout, g.layout, sizeof probe.layout);
         memcpy(probe.block_ratio, g.block_ratio, sizeof probe.block_ratio);

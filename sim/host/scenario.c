@@ -475,6 +475,28 @@ static int parse_regions(ctx *c, cs_scenario *s, xmlNode *n, long *line)
     return rc;
 }
 
+/* <background traffic>'s level must be declared by every platform (where
+ * its ranks go depends on each case's mapping: checked per case). */
+static int check_background(ctx *c, const cs_scenario *s)
+{
+    cs_background bg;
+    cs_err e;
+    if (cs_background_parse(s->background, &bg, &e)) /* checked when read */
+        return cs_fail(c->err, "%s: <background>: %s", c->path, e.msg);
+    int rc = 0;
+    for (int i = 0; i < s->nplatforms && !rc && bg.procs; i++) {
+        cs_platform pf;
+        char where[160];
+        snprintf(where, sizeof where, "%s: <background traffic=\"%s\">: ", c->path,
+                 s->background);
+        if (cs_platform_load(s->platforms[i], &pf, &e))
+            return cs_fail(c->err, "%s%s", where, e.msg);
+        rc = cs_region_check(&pf, bg.level, where, c->err);
+        cs_platform_free(&pf);
+    }
+    return rc;
+}
+
 /* Every <region> level must be declared by every platform of the scenario. */
 static int check_regions(ctx *c, const cs_scenario *s, long line)
 {
@@ -674,6 +696,8 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
             rc = cs_fail(err, "%s: the scenario needs %s", path, missing);
         if (!rc && region_line)
             rc = check_regions(&c, s, region_line);
+        if (!rc && s->background && s->background[0])
+            rc = check_background(&c, s);
         /* sizes against the datatype and an MPI count, before any case runs */
         cs_err se;
         if (!rc && cs_fields_check_sizes(s->dtype, s->sizes.v, s->sizes.n, &se))
