@@ -185,8 +185,9 @@ int cs_map_background(const cs_platform *pf, const int *node_of_rank, int np, in
         }
         if (spread && spread_len && taken) {
             size_t u = strlen(spread);
-            snprintf(spread + u, spread_len - u, "%s%d on %s..%s (%s region %d%s)", u ? ", " : "",
-                     taken, pf->nodes[first].name, pf->nodes[last].name, pf->levels[level], reg[i],
+            snprintf(spread + u, spread_len - u, "%s%d on %s%s%s (%s region %d%s)", u ? ", " : "",
+                     taken, pf->nodes[first].name, first == last ? "" : "..",
+                     first == last ? "" : pf->nodes[last].name, pf->levels[level], reg[i],
                      factor > 1 ? "; more ranks than cores" : "");
         }
     }
