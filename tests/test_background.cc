@@ -246,6 +246,26 @@ TEST(BackgroundSim, CoversTheCallsStopsCleanlyAndRepeats)
     EXPECT_GE(after(a.text, "stopped after "), 2) << a.text;
 }
 
+// A measured job that fails its data check still stops the background: the
+// run ends (no hang) with the failure as its status, not a timeout.
+TEST(BackgroundSim, StopsAlsoWhenTheMeasuredJobFails)
+{
+    Out o = run_shell("COLLSIM_FAULT=1:0:0 " + std::string(COLLSIM_CLI_PATH) +
+                      " bench --platform kandalla-testbed --np 16 --alg ring --sizes 64,128 "
+                      "--timeout 120 --background alltoall:inter-switch:64K:8");
+    EXPECT_EQ(o.code, 1) << o.text;
+    EXPECT_NE(o.text.find("fail: check failed on rank 1, block 0"), std::string::npos) << o.text;
+    EXPECT_NE(o.text.find("every rank done by"), std::string::npos) << o.text;
+    EXPECT_NE(o.text.find("8 ranks (world 16..23)"), std::string::npos) << o.text;
+    EXPECT_NE(o.text.find("rounds at"), std::string::npos) << o.text;
+    size_t at = o.text.find("files kept in ");
+    if (at != std::string::npos) { // the failed case's directory
+        std::string dir = o.text.substr(at + 14, o.text.find(';', at) - at - 14);
+        if (dir.find("/collsim-bench-") != std::string::npos)
+            run_shell("rm -rf '" + dir + "'");
+    }
+}
+
 // run: the column (canonical spelling), the case's key for --resume, and
 // the --only key
 TEST(BackgroundSim, ResultsAndResumeCarryIt)
