@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <string>
@@ -266,9 +267,10 @@ TEST(BackgroundSim, StopsAlsoWhenTheMeasuredJobFails)
     }
 }
 
-// run: the column (canonical spelling), the case's key for --resume, and
-// the --only key
-TEST(BackgroundSim, ResultsAndResumeCarryIt)
+// run: <background> sweeps (quiet and loaded cases side by side), the
+// column (canonical spelling), the case's key for --resume, the --only key,
+// the best-algorithm table and report split by it, and <expect> per value
+TEST(BackgroundSim, ScenariosSweepItAndResultsCarryIt)
 {
     char dir[] = "/tmp/collsim-bgtest-XXXXXX";
     ASSERT_NE(mkdtemp(dir), nullptr);
@@ -278,40 +280,66 @@ TEST(BackgroundSim, ResultsAndResumeCarryIt)
         f << "<?xml version=\"1.0\"?>\n<scenario name=\"bg\">\n"
              "  <platform name=\"kandalla-testbed\"/>\n  <mappings>sequential</mappings>\n"
              "  <processes>16</processes>\n"
-             "  <collective name=\"allgather\"><algorithms>ring</algorithms></collective>\n"
+             "  <collective name=\"allgather\"><algorithms>ring bruck</algorithms></collective>\n"
              "  <sizes>64 4096</sizes>\n  <iterations warmup=\"0\" timed=\"1\"/>\n"
-             "  <background traffic=\""
-          << traffic << "\"/>\n</scenario>\n";
+             "  <background>"
+          << traffic << "</background>\n"
+          << "  <expect faster=\"bruck\" than=\"ring\" bytes=\"64\"/>\n</scenario>\n";
     };
-    write("alltoall:inter-switch:64K:8");
+    write("none alltoall:inter-switch:64K:8");
     Out r = cli("run " + d + "/bg.xml --out " + d + "/out");
     ASSERT_EQ(r.code, 0) << r.text;
+    EXPECT_NE(r.text.find("4 cases (0 already recorded)"), std::string::npos) << r.text;
+    // the best table tells quiet from loaded; the expectation holds at both (2 points)
+    EXPECT_NE(r.text.find("background"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find(" none "), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find(" alltoall:inter-switch:64K:8 "), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("bruck faster than ring (bytes=64): 2 of 2 points pass"),
+              std::string::npos)
+        << r.text;
     std::ifstream csv(d + "/out/results.csv");
-    std::string header, row;
+    std::string header, line;
     std::getline(csv, header);
-    std::getline(csv, row);
     EXPECT_NE(header.find(",counts,background,bytes,"), std::string::npos) << header;
-    EXPECT_NE(row.find(",alltoall:inter-switch:64K:8,64,"), std::string::npos) << row;
+    int quiet = 0, loaded = 0;
+    while (std::getline(csv, line)) {
+        quiet += line.find(",,64,") != std::string::npos || line.find(",,4096,") != std::string::npos;
+        loaded += line.find(",alltoall:inter-switch:64K:8,") != std::string::npos;
+    }
+    EXPECT_EQ(quiet, 4);
+    EXPECT_EQ(loaded, 4);
+    Out rep = cli("report " + d + "/out/results.csv --out " + d + "/rep");
+    ASSERT_EQ(rep.code, 0) << rep.text;
+    std::ifstream md(d + "/rep/report.md");
+    std::string all((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+    EXPECT_NE(all.find("kandalla-testbed, sequential mapping, background alltoall:inter-switch:64K:8"),
+              std::string::npos)
+        << all.substr(0, 3000);
     r = cli("run " + d + "/bg.xml --out " + d + "/out --resume");
-    EXPECT_NE(r.text.find("1 cases (1 already recorded)"), std::string::npos) << r.text;
-    r = cli("run " + d + "/bg.xml --out " + d + "/o2 --only background=alltoall:inter-switch:65536:8");
-    EXPECT_EQ(r.code, 0) << r.text;
-    r = cli("run " + d + "/bg.xml --out " + d + "/o3 --only background=none");
-    EXPECT_NE(r.text.find("no case of the scenario has background=none (valid: "
-                          "alltoall:inter-switch:64K:8)"),
-              std::string::npos)
-        << r.text;
-    // another background is another case: not recorded yet
-    write("alltoall:inter-switch:128K:8");
-    r = cli("run " + d + "/bg.xml --out " + d + "/out --resume --accept-changes");
+    EXPECT_NE(r.text.find("4 cases (4 already recorded)"), std::string::npos) << r.text;
+    r = cli("run " + d + "/bg.xml --out " + d + "/o2 --only background=alltoall:inter-switch:65536:8,alg=ring");
     EXPECT_NE(r.text.find("1 cases (0 already recorded)"), std::string::npos) << r.text;
-    // a level the platform lacks: refused at load, naming file and value
-    write("alltoall:inter-rack:64K:8");
-    r = cli("run " + d + "/bg.xml --out " + d + "/o4");
-    EXPECT_EQ(r.code, 2) << r.text;
-    EXPECT_NE(r.text.find("bg.xml: <background traffic=\"alltoall:inter-rack:64K:8\">: region "
-                          "level 'rack' is not declared by platform 'kandalla-testbed'"),
-              std::string::npos)
-        << r.text;
+    // another background is another case: not recorded yet
+    write("none alltoall:inter-switch:128K:8");
+    r = cli("run " + d + "/bg.xml --out " + d + "/out --resume --accept-changes");
+    EXPECT_NE(r.text.find("4 cases (2 already recorded)"), std::string::npos) << r.text;
+    // bad values: refused at load, naming file, line and value
+    struct {
+        const char *traffic, *want;
+    } bad[] = {
+        {"none 4M:96", "bg.xml:9: <background>: --background '4M:96': expected "
+                       "alltoall:inter-LEVEL:SIZE:PROCS"},
+        {"alltoall:inter-switch:4096K:8 alltoall:inter-switch:4M:8",
+         "bg.xml:9: <background>: 'alltoall:inter-switch:4M:8' listed twice"},
+        {"alltoall:inter-rack:64K:8", "bg.xml:9: <background> alltoall:inter-rack:64K:8: region "
+                                      "level 'rack' is not declared by platform "
+                                      "'kandalla-testbed' (valid: node, switch)"},
+    };
+    for (auto &b : bad) {
+        write(b.traffic);
+        r = cli("run " + d + "/bg.xml --out " + d + "/o3");
+        EXPECT_EQ(r.code, 2) << r.text;
+        EXPECT_NE(r.text.find(b.want), std::string::npos) << b.want << "\n" << r.text;
+    }
     run_shell("rm -rf " + d);
 }

@@ -240,9 +240,6 @@ TEST(Scenario, EveryCaseFieldAttributeIsReadAndChecked)
             if (t[k].scope == CS_SCOPE_GROUPS)
                 good = shown = attr == "block-ratio" ? "2:1" : "1:3", // np 4
                 want = std::string("expected ") + t[k].arg + ", two integers >= 1";
-            else if (elem == "background")
-                good = shown = "alltoall:inter-node:1M:2",
-                want = "--background '@x': expected " + std::string(t[k].arg);
             else
                 good = shown = "gaussian", want = "bad distribution";
             break;
@@ -270,8 +267,8 @@ TEST(Scenario, EveryCaseFieldAttributeIsReadAndChecked)
         EXPECT_NE(std::string(err).find(at), std::string::npos) << at << "\n" << err;
         tested++;
     }
-    EXPECT_GE(tested, 14); // dtype, mode, dist, seed, warmup, timed, seconds, oversubscribe,
-                           // groups sizes, ratio, layout, block-ratio, counts, background
+    EXPECT_GE(tested, 13); // dtype, mode, dist, seed, warmup, timed, seconds, oversubscribe,
+                           // groups sizes, ratio, layout, block-ratio, counts
     tw_rmtree(dir);
 }
 
