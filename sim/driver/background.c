@@ -49,6 +49,26 @@ static int agree_or(MPI_Comm comm, int rank, int k, int flag)
     return flag;
 }
 
+static int cmp_long(const void *a, const void *b)
+{
+    const long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* The number of entries of sorted v[0..n-1] that are <= x. */
+static long upper(const long *v, int n, long x)
+{
+    long lo = 0, hi = n;
+    while (lo < hi) {
+        long mid = (lo + hi) / 2;
+        if (v[mid] <= x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Waits for the n requests of a step; rank 0 also watches the STOP receive
  * (*stop, MPI_REQUEST_NULL once it completed) and sets *seen. */
 static void wait_step(MPI_Request *req, int n, MPI_Request *stop, int *seen)
@@ -85,15 +105,15 @@ void bg_run(const driver_opts *o, bg_state *bg)
                 o->bg.level);
         MPI_Abort(MPI_COMM_WORLD, 3);
     }
-    /* each rank's region, and its block: SIZE over its peers in other regions */
-    long *colour = malloc(sizeof(long) * (size_t)k);
+    /* each rank's region, and its block: SIZE over its peers in other regions
+     * (k minus its region's ranks, counted in a sorted copy) */
+    long *colour = malloc(sizeof(long) * (size_t)k), *sorted = malloc(sizeof(long) * (size_t)k);
     int *block = malloc(sizeof(int) * (size_t)k), max_block = 0;
     for (int i = 0; i < k; i++)
-        colour[i] = drv_loc_colour(level, bg->nmeasured + i);
+        sorted[i] = colour[i] = drv_loc_colour(level, bg->nmeasured + i);
+    qsort(sorted, (size_t)k, sizeof *sorted, cmp_long);
     for (int i = 0; i < k; i++) {
-        int peers = 0;
-        for (int j = 0; j < k; j++)
-            peers += colour[j] != colour[i];
+        const int peers = k - (int)(upper(sorted, k, colour[i]) - upper(sorted, k, colour[i] - 1));
         if (peers == 0) { /* the host deals the ranks over two regions at least */
             fprintf(stderr, "collsim-driver: --background: rank %d has no peer outside its %s "
                             "region\n", bg->nmeasured + i, o->bg.level);
@@ -143,6 +163,7 @@ void bg_run(const driver_opts *o, bg_state *bg)
                t_start, rounds, MPI_Wtime());
     SMPI_SHARED_FREE(sendbuf);
     free(block);
+    free(sorted);
     free(colour);
 }
 
