@@ -20,7 +20,8 @@ int cs_result_cmp_point(const cs_result *a, const cs_result *b)
     if ((c = strcmp(a->platform, b->platform)) || (c = strcmp(a->collective, b->collective)) ||
         (c = strcmp(a->mapping, b->mapping)))
         return c;
-    /* a report's group (platform, collective, mapping, ppn, distribution)
+    /* a report's group (platform, collective, mapping, ppn, distribution,
+     * background)
      * must be contiguous in this order, so np and bytes come last */
     if (a->ppn != b->ppn)
         return a->ppn < b->ppn ? -1 : 1;
@@ -28,6 +29,8 @@ int cs_result_cmp_point(const cs_result *a, const cs_result *b)
         return c;
     if (a->seed != b->seed)
         return a->seed < b->seed ? -1 : 1;
+    if ((c = strcmp(a->background, b->background))) /* quiet and loaded: other cases */
+        return c;
     if (a->np != b->np)
         return a->np < b->np ? -1 : 1;
     if (a->bytes != b->bytes)
@@ -106,12 +109,14 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
 {
     cs_best *b;
     size_t g = cs_best_per_case(rows, n, &b);
-    /* a case is (platform, collective, mapping, ppn, distribution, np, bytes):
-     * print every part that tells two rows apart, ppn always */
-    int multi_coll = 0, any_dist = 0, any_tie = 0, levels = cs_results_several_regions(rows, n);
+    /* a case is (platform, collective, mapping, ppn, distribution, background,
+     * np, bytes): print every part that tells two rows apart, ppn always */
+    int multi_coll = 0, any_dist = 0, any_bg = 0, any_tie = 0,
+        levels = cs_results_several_regions(rows, n);
     for (size_t i = 0; i < g; i++) {
         multi_coll |= strcmp(b[i].best->collective, b[0].best->collective) != 0;
         any_dist |= b[i].best->dist[0] != '\0';
+        any_bg |= b[i].best->background[0] != '\0';
         any_tie |= b[i].ntied > 1;
     }
     fprintf(f, "# Best algorithm per case (lowest average latency); improvement = how much less "
@@ -126,6 +131,8 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
     fprintf(f, "%-10s %5s ", "mapping", "ppn");
     if (any_dist)
         fprintf(f, "%-22s ", "distribution:seed");
+    if (any_bg)
+        fprintf(f, "%-30s ", "background");
     fprintf(f, "%6s %9s  %-26s %12s  %-26s %12s %8s\n", "np", "bytes", "best", "avg(us)",
             "second", "avg(us)", "improv%");
     for (size_t i = 0; i < g; i++) {
@@ -149,6 +156,8 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
                 snprintf(dist, sizeof dist, "-");
             fprintf(f, "%-22s ", dist);
         }
+        if (any_bg)
+            fprintf(f, "%-30s ", x->background[0] ? x->background : "none");
         fprintf(f, "%6d %9ld  %-26s %12.2f  %-26s %12s %8s\n", x->np, x->bytes,
                 cs_best_names(&b[i], levels, n1, sizeof n1), x->avg_us,
                 y ? cs_result_alg_label(y, levels, n2, sizeof n2) : "-", second_us, improv);

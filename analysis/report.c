@@ -57,11 +57,20 @@ static void build_groups(report *r)
             g->ppn = x->ppn;
             g->dist = x->dist;
             g->seed = x->seed;
+            g->background = x->background;
             slugify(g->slug, sizeof g->slug, x->platform, x->collective, x->mapping);
             if (x->ppn || x->dist[0]) { /* figure names stay unique per group */
                 size_t used = strlen(g->slug);
                 snprintf(g->slug + used, sizeof g->slug - used, "-ppn%d-%s-%lu", x->ppn,
                          x->dist[0] ? x->dist : "none", x->seed);
+                for (char *q = g->slug + used; *q; q++)
+                    if (*q == ':')
+                        *q = '_';
+            }
+            if (x->background[0]) { /* alltoall:inter-switch:4M:96: -bg-inter-switch_4M_96 */
+                size_t used = strlen(g->slug);
+                snprintf(g->slug + used, sizeof g->slug - used, "-bg-%s",
+                         x->background + strcspn(x->background, ":") + 1);
                 for (char *q = g->slug + used; *q; q++)
                     if (*q == ':')
                         *q = '_';

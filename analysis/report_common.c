@@ -107,6 +107,7 @@ static cs_result key_of(const group *g, long np, long bytes, const char *alg)
     k.ppn = g->ppn;
     snprintf(k.dist, sizeof k.dist, "%s", g->dist);
     k.seed = g->seed;
+    snprintf(k.background, sizeof k.background, "%s", g->background);
     snprintf(k.algorithm, sizeof k.algorithm, "%s", alg ? alg : "");
     k.np = (int)np;
     k.bytes = bytes;
@@ -254,6 +255,9 @@ void group_title(const report *r, const group *g, char *buf, size_t len, int mul
     if (g->dist[0])
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ", %s blocks (seed %lu)",
                  g->dist, g->seed);
+    if (g->background[0])
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ", background %s",
+                 g->background);
     if (multi_coll)
         snprintf(buf, len, "%s, %s mapping%s, %s", g->platform, g->mapping, extra, g->collective);
     else

@@ -17,7 +17,7 @@ int in_group(const cs_result *x, const group *g)
 {
     return !strcmp(x->platform, g->platform) && !strcmp(x->collective, g->collective) &&
            !strcmp(x->mapping, g->mapping) && x->ppn == g->ppn && !strcmp(x->dist, g->dist) &&
-           x->seed == g->seed;
+           x->seed == g->seed && !strcmp(x->background, g->background);
 }
 
 /* Improvement of the focus over the second best where the focus is best. */
@@ -66,29 +66,32 @@ static cs_result *rows_with_metric(const report *r, int which /* 0 min, 2 max */
 }
 
 /* The summary tables have a row per group: when groups differ by ranks per
- * node or block-size distribution, those get columns (else rows repeat). */
+ * node, block-size distribution or background, those get columns (else rows
+ * repeat). */
 typedef struct {
-    int ppn, dist;
+    int ppn, dist, bg;
 } extra_cols;
 
 static extra_cols extra_cols_of(const report *r)
 {
-    extra_cols x = {0, 0};
+    extra_cols x = {0, 0, 0};
     for (size_t k = 0; k < r->ng; k++) {
         x.ppn |= r->g[k].ppn != 0;
         x.dist |= r->g[k].dist[0] != 0;
+        x.bg |= r->g[k].background[0] != 0;
     }
     return x;
 }
 
 static void extra_head(FILE *md, extra_cols x)
 {
-    fprintf(md, "%s%s", x.ppn ? " ppn |" : "", x.dist ? " blocks |" : "");
+    fprintf(md, "%s%s%s", x.ppn ? " ppn |" : "", x.dist ? " blocks |" : "",
+            x.bg ? " background |" : "");
 }
 
 static void extra_rule(FILE *md, extra_cols x)
 {
-    fprintf(md, "%s%s", x.ppn ? "---:|" : "", x.dist ? "---|" : "");
+    fprintf(md, "%s%s%s", x.ppn ? "---:|" : "", x.dist ? "---|" : "", x.bg ? "---|" : "");
 }
 
 /* blank: a continuation row (Table II's Avg and Max lines) */
@@ -108,6 +111,8 @@ static void extra_cells(FILE *md, extra_cols x, const group *g, int blank)
         else
             fprintf(md, " %s, seed %lu |", g->dist, g->seed);
     }
+    if (x.bg)
+        fprintf(md, " %s |", blank ? "" : g->background[0] ? g->background : "none");
 }
 
 /* Cases of the group, complete (every algorithm ok: compared) or not; a tie

@@ -12,7 +12,7 @@
 
 #define CS_RESULTS_HEADER                                                                         \
     "platform,mapping,np,ppn,collective,algorithm,region,dtype,mode,dist,seed,groups,layout,"     \
-    "block_ratio,counts,bytes,data_bytes,"                                                        \
+    "block_ratio,counts,background,bytes,data_bytes,"                                             \
     "avg_us,min_us,max_us,iterations,status,nonlocal_max_msgs,nonlocal_max_bytes,"                \
     "nonlocal_total_msgs,nonlocal_total_bytes,account,smpi_cfg,note"
 
@@ -35,6 +35,9 @@ typedef struct {
     char layout[16];
     char block_ratio[24];
     char counts[16];
+    /* the background traffic the case ran under (bench --background), in its
+     * canonical spelling "alltoall:inter-switch:4M:96"; "": none (quiet) */
+    char background[64];
     long bytes;          /* per rank (per block); for v-collectives N, the largest block;
                             intergroup: a group A process's block */
     long long data_bytes; /* payload the collective defines: sum over ranks of the bytes

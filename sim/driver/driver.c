@@ -21,6 +21,7 @@
 
 #include "driver.h"
 #include "bench.h"
+#include "background.h"
 #include "datacheck.h"
 #include "fold.h"
 #include "intergroup.h"
@@ -275,6 +276,10 @@ static int parse_args(int argc, char **argv, driver_opts *o)
     }
     if ((o->ifn || o->ivfn) && ig_parse(o))
         return -1;
+    if (cs_background_parse(o->background, &o->bg, &e)) { /* checked by cs_fields_check */
+        fprintf(stderr, "collsim-driver: %s\n", e.msg);
+        return -1;
+    }
     return 0;
 }
 
@@ -382,28 +387,31 @@ static FILE *open_csv(const driver_opts *o, int wrank)
     return csv;
 }
 
-/* The benchmark for each p of --np-list, on the first p ranks; returns the
- * number of sizes that failed. */
-static int run_np_list(const driver_opts *o, int wrank, int wsize, unsigned char *sendbuf,
+/* The benchmark for each p of --np-list, on the first p ranks of `all` (the
+ * measured job: MPI_COMM_WORLD, or its ranks left of a background job);
+ * returns the number of sizes that failed. */
+static int run_np_list(const driver_opts *o, MPI_Comm all, unsigned char *sendbuf,
                        unsigned char *recvbuf, FILE *csv)
 {
-    int failures = 0;
+    int failures = 0, wrank, wsize;
+    MPI_Comm_rank(all, &wrank);
+    MPI_Comm_size(all, &wsize);
     for (int k = 0; k < o->nnps; k++) {
         int p = (int)o->nps[k];
         MPI_Comm comm;
         if (p == wsize) {
-            comm = MPI_COMM_WORLD;
+            comm = all;
         } else {
-            MPI_Comm_split(MPI_COMM_WORLD, wrank < p ? 0 : MPI_UNDEFINED, wrank, &comm);
+            MPI_Comm_split(all, wrank < p ? 0 : MPI_UNDEFINED, wrank, &comm);
         }
         if (comm != MPI_COMM_NULL) {
             failures += o->pingpong ? pingpong_comm(o, comm, sendbuf, recvbuf, csv)
                                     : bench_comm(o, comm, sendbuf, recvbuf, csv);
-            if (comm != MPI_COMM_WORLD)
+            if (comm != all)
                 MPI_Comm_free(&comm);
         }
         /* ranks outside the sub-communicator wait here, sending nothing */
-        driver_barrier(MPI_COMM_WORLD);
+        driver_barrier(all);
     }
     return failures;
 }
@@ -454,32 +462,56 @@ int main(int argc, char **argv)
     for (int s = 0; s < o.nsizes; s++)
         if (o.sizes[s] > maxbytes)
             maxbytes = o.sizes[s];
-    if (o.nnps == 0) {
-        o.nps = malloc(sizeof(long));
-        o.nps[0] = wsize;
-        o.nnps = 1;
-    }
-    for (int k = 0; k < o.nnps; k++)
-        if (o.nps[k] < 1 || o.nps[k] > wsize) {
-            if (wrank == 0)
-                fprintf(stderr, "collsim-driver: np %ld outside 1..%d (the number of simulated ranks)\n",
-                        o.nps[k], wsize);
-            MPI_Finalize();
-            return 2;
-        }
-
-    unsigned char *sendbuf, *recvbuf;
-    if (alloc_buffers(&o, wrank, wsize, maxbytes, &sendbuf, &recvbuf)) {
+    /* a background job (background.h) takes the last ranks: the measured
+     * job is the others */
+    const int nmeasured = wsize - o.bg.procs;
+    if (nmeasured < 1) {
+        if (wrank == 0)
+            fprintf(stderr, "collsim-driver: --background takes %d ranks of the %d simulated: "
+                            "none left to measure\n", o.bg.procs, wsize);
         MPI_Finalize();
         return 2;
     }
-    FILE *csv = open_csv(&o, wrank);
-    int failures = run_np_list(&o, wrank, wsize, sendbuf, recvbuf, csv);
-    if (csv)
-        fclose(csv);
-    free_buffers(&o, sendbuf, recvbuf);
+    if (o.nnps == 0) {
+        o.nps = malloc(sizeof(long));
+        o.nps[0] = nmeasured;
+        o.nnps = 1;
+    }
+    for (int k = 0; k < o.nnps; k++)
+        if (o.nps[k] < 1 || o.nps[k] > nmeasured) {
+            if (wrank == 0)
+                fprintf(stderr, "collsim-driver: np %ld outside 1..%d (the number of simulated "
+                                "ranks%s)\n", o.nps[k], nmeasured,
+                        o.bg.procs ? " left of the background job" : "");
+            MPI_Finalize();
+            return 2;
+        }
+    bg_state bg;
+    bg_split(&o, &bg);
+    if (bg.is_background) {
+        bg_run(&o, &bg);
+        bg_free(&bg);
+        free(o.sizes);
+        free(o.nps);
+        MPI_Finalize();
+        return 0;
+    }
+
+    unsigned char *sendbuf, *recvbuf;
+    int failures = 0, rc = 2;
+    if (!alloc_buffers(&o, wrank, nmeasured, maxbytes, &sendbuf, &recvbuf)) {
+        FILE *csv = open_csv(&o, wrank);
+        bg_wait_started(&bg); /* the first call runs under load already */
+        failures = run_np_list(&o, bg.comm, sendbuf, recvbuf, csv);
+        if (csv)
+            fclose(csv);
+        free_buffers(&o, sendbuf, recvbuf);
+        rc = failures ? 1 : 0;
+    }
+    bg_stop(&bg); /* after every measured rank's last call, or its early exit */
+    bg_free(&bg);
     free(o.sizes);
     free(o.nps);
     MPI_Finalize();
-    return failures ? 1 : 0;
+    return rc;
 }

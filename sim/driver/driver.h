@@ -54,6 +54,7 @@ typedef struct {
     cs_groups ig_groups;
     int ig_interleaved, ig_arith;
     cs_dist vdist;            /* v-collectives: block sizes (--dist, --seed) */
+    cs_background bg;         /* --background as parsed (procs 0: none; background.h) */
     long *sizes;
     int nsizes;
     long *nps;

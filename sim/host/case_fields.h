@@ -197,6 +197,30 @@ long cs_groups_member_bytes(const cs_groups *g, int group, int i, long bytes, in
 
 /* The sum of a group's blocks (its whole data, K_A or K_B). */
 long long cs_groups_total_bytes(const cs_groups *g, int group, long bytes, int tsize, int arith);
+/* ---- background traffic: --background alltoall:inter-LEVEL:SIZE:PROCS ----
+ * A second job of PROCS ranks in the same simulation, on nodes the measured
+ * job leaves free, dealt round-robin over the LEVEL regions that have free
+ * nodes (mapping.h, cs_map_background); it runs an alltoall of SIZE bytes
+ * per process (SIZE / peers to each peer) restricted to pairs in different
+ * LEVEL regions, round after round, from before the first timed call until
+ * every measured rank has finished (sim/driver/background.h). Kandalla et
+ * al. 2010, Section 5.1: alltoall:inter-switch:4M:96. */
+typedef struct {
+    char level[32]; /* pairs only between regions of this level */
+    long bytes;     /* SIZE: each process's send buffer per round */
+    int procs;      /* PROCS; 0: no background (quiet) */
+} cs_background;
+
+/* "" or "none": procs 0. Otherwise the four parts, SIZE with an optional
+ * binary K, M or G suffix, PROCS >= 2, SIZE >= PROCS (a byte per peer at
+ * least): 0, or -1 with an error naming the value and the form expected.
+ * The level is checked against a platform by the host (bench_case.c). */
+int cs_background_parse(const char *text, cs_background *bg, cs_err *err);
+
+/* The canonical spelling, as results.csv records it: "" for none, else
+ * "alltoall:inter-switch:4M:96" (SIZE with the largest exact suffix). */
+void cs_background_text(const cs_background *bg, char *out, size_t len);
+
 /* "allgather, alltoall, alltoallv" (sep ", ") or "allgather|alltoall|..." */
 const char *cs_coll_names(const char *sep);
 

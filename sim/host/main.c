@@ -270,6 +270,10 @@ static int cmd_bench(int argc, char **argv)
     if (c.region && c.region[0])
         printf(", region %s", c.region);
     printf("\n");
+    char spread[512];
+    cs_case_background_spread(&c, spread, sizeof spread);
+    if (spread[0])
+        printf("# background %s: its own ranks %d.., %s\n", c.background, c.np, spread);
     bench_cleanup_on_signal(workdir);
     pid_t pid = cs_case_start(&c, workdir, 1, &e);
     if (pid < 0) {

@@ -95,8 +95,9 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
         free(variant);
     }
 
-    /* expand: platform x mapping x ppn x np x region x algorithm, in that
-     * order (no <ppn>: one value, 0 = the default; no <region>: one, "").
+    /* expand: platform x mapping x ppn x background x np x region x
+     * algorithm, in that order (no <ppn>: one value, 0 = the default; no
+     * <region>: one, ""; no <background>: one, quiet).
      * An algorithm that takes no region (algorithms.def: no_regions; every
      * native:) runs once, at the first level's place, with no region (what
      * bench gives it without --region): the level would change nothing. */
@@ -106,12 +107,14 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
     for (size_t g = 0; g < nreg; g++)
         for (int a = 0; a < s->nalgs; a++)
             per_np += g == 0 || cs_alg_locality_aware(s->algs[a].collective, s->algs[a].name);
-    size_t ncases = (size_t)npfs * (size_t)s->nmappings * nppn * s->nps.n * per_np;
+    size_t nbg = s->nbackgrounds ? (size_t)s->nbackgrounds : 1;
+    size_t ncases = (size_t)npfs * (size_t)s->nmappings * nppn * nbg * s->nps.n * per_np;
     cs_case *cases = cs_xmalloc((ncases ? ncases : 1) * sizeof(cs_case));
     size_t k = 0;
     for (int p = 0; p < npfs; p++)
         for (int m = 0; m < s->nmappings; m++)
             for (size_t q = 0; q < nppn; q++)
+                for (size_t b = 0; b < nbg; b++)
                 for (size_t n = 0; n < s->nps.n; n++)
                     for (size_t g = 0; g < nreg; g++)
                     for (int a = 0; a < s->nalgs; a++) {
@@ -132,6 +135,7 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
                             c->extra_cfg[c->nextra++] = s->smpi[o];
                         c->sizes = &s->sizes;
                         c->region = s->nregions && takes_region ? s->regions[g] : NULL;
+                        c->background = s->nbackgrounds ? s->backgrounds[b] : NULL;
                         cs_fields_scope(cs_case_fields, c, c->alg.collective);
                         /* <groups ratio>: checked against every np at load */
                         if (c->group_ratio && c->group_ratio[0] &&

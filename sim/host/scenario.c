@@ -475,6 +475,71 @@ static int parse_regions(ctx *c, cs_scenario *s, xmlNode *n, long *line)
     return rc;
 }
 
+/* <background>none alltoall:inter-switch:1M:96</background>: each value as
+ * bench --background takes it, each once (in any spelling), kept in
+ * canonical spelling; levels are checked against the platforms once the
+ * whole file is read (check_backgrounds). */
+static int parse_backgrounds(ctx *c, cs_scenario *s, xmlNode *n)
+{
+    if (s->background_line)
+        return cs_fail(c->err, "%s:%ld: <background> given twice (first on line %ld; list the "
+                               "values in one)",
+                       c->path, line_of(n), s->background_line);
+    const long line = s->background_line = line_of(n);
+    char *text = text_of(n), *save = NULL, canon[64];
+    int rc = 0;
+    cs_background bg;
+    cs_err e;
+    for (char *tok = strtok_r(text, " \t\r\n,", &save); tok && !rc;
+         tok = strtok_r(NULL, " \t\r\n,", &save)) {
+        if (cs_background_parse(tok, &bg, &e)) {
+            rc = cs_fail(c->err, "%s:%ld: <background>: %s", c->path, line, e.msg);
+            break;
+        }
+        cs_background_text(&bg, canon, sizeof canon);
+        for (int i = 0; i < s->nbackgrounds && !rc; i++)
+            if (!strcmp(s->backgrounds[i], canon))
+                rc = cs_fail(c->err, "%s:%ld: <background>: '%s' listed twice (as '%s')", c->path,
+                             line, tok, canon[0] ? canon : "none");
+        if (!rc && s->nbackgrounds == CS_MAX_BACKGROUNDS)
+            rc = cs_fail(c->err, "%s:%ld: <background>: at most %d values", c->path, line,
+                         CS_MAX_BACKGROUNDS);
+        if (!rc)
+            snprintf(s->backgrounds[s->nbackgrounds++], sizeof s->backgrounds[0], "%s", canon);
+    }
+    if (!rc && !s->nbackgrounds)
+        rc = cs_fail(c->err, "%s:%ld: <background> is empty (valid: none, or "
+                             "alltoall:inter-LEVEL:SIZE:PROCS such as alltoall:inter-switch:4M:96)",
+                     c->path, line);
+    free(text);
+    return rc;
+}
+
+/* Every <background> level must be declared by every platform (where its
+ * ranks go depends on each case's mapping: checked per case). */
+static int check_backgrounds(ctx *c, const cs_scenario *s)
+{
+    int rc = 0;
+    for (int i = 0; i < s->nplatforms && !rc; i++) {
+        cs_platform pf;
+        cs_err e;
+        char where[160];
+        if (cs_platform_load(s->platforms[i], &pf, &e))
+            return cs_fail(c->err, "%s:%ld: <background>: %s", c->path, s->background_line,
+                           e.msg);
+        for (int k = 0; k < s->nbackgrounds && !rc; k++) {
+            cs_background bg;
+            if (cs_background_parse(s->backgrounds[k], &bg, &e) || !bg.procs)
+                continue; /* read already; none has no level */
+            snprintf(where, sizeof where, "%s:%ld: <background> %s: ", c->path,
+                     s->background_line, s->backgrounds[k]);
+            rc = cs_region_check(&pf, bg.level, where, c->err);
+        }
+        cs_platform_free(&pf);
+    }
+    return rc;
+}
+
 /* Every <region> level must be declared by every platform of the scenario. */
 static int check_regions(ctx *c, const cs_scenario *s, long line)
 {
@@ -519,8 +584,8 @@ static int check_regions(ctx *c, const cs_scenario *s, long line)
 static const char *elements(char *out, size_t len)
 {
     char elem[32], attr[32], delimited[40];
-    snprintf(out, len, "description, platform, mappings, processes, ppn, region, collective, "
-                       "sizes, expect, vary, distribution, smpi");
+    snprintf(out, len, "description, platform, mappings, processes, ppn, region, background, "
+                       "collective, sizes, expect, vary, distribution, smpi");
     for (int k = 0; k < CS_NFIELDS; k++) {
         if (!field_elem(&cs_scenario_fields[k], elem, attr, sizeof elem))
             continue;
@@ -591,6 +656,8 @@ static int parse_element(ctx *c, cs_scenario *s, xmlNode *n, long *region_line)
                    : 0;
     if (!strcmp(name, "region"))
         return check_attrs(c, n, none) || parse_regions(c, s, n, region_line) ? -1 : 0;
+    if (!strcmp(name, "background"))
+        return check_attrs(c, n, none) || parse_backgrounds(c, s, n) ? -1 : 0;
     if (!strcmp(name, "collective"))
         return parse_collective(c, s, n);
     if (!strcmp(name, "sizes"))
@@ -674,6 +741,8 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
             rc = cs_fail(err, "%s: the scenario needs %s", path, missing);
         if (!rc && region_line)
             rc = check_regions(&c, s, region_line);
+        if (!rc && s->nbackgrounds)
+            rc = check_backgrounds(&c, s);
         /* sizes against the datatype and an MPI count, before any case runs */
         cs_err se;
         if (!rc && cs_fields_check_sizes(s->dtype, s->sizes.v, s->sizes.n, &se))
