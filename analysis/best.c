@@ -28,6 +28,8 @@ int cs_result_cmp_point(const cs_result *a, const cs_result *b)
         return c;
     if (a->seed != b->seed)
         return a->seed < b->seed ? -1 : 1;
+    if (a->root != b->root)
+        return a->root < b->root ? -1 : 1;
     if (a->np != b->np)
         return a->np < b->np ? -1 : 1;
     if (a->bytes != b->bytes)

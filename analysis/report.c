@@ -57,6 +57,7 @@ static void build_groups(report *r)
             g->ppn = x->ppn;
             g->dist = x->dist;
             g->seed = x->seed;
+            g->root = x->root;
             slugify(g->slug, sizeof g->slug, x->platform, x->collective, x->mapping);
             if (x->ppn || x->dist[0]) { /* figure names stay unique per group */
                 size_t used = strlen(g->slug);
@@ -65,6 +66,10 @@ static void build_groups(report *r)
                 for (char *q = g->slug + used; *q; q++)
                     if (*q == ':')
                         *q = '_';
+            }
+            if (x->root) {
+                size_t used = strlen(g->slug);
+                snprintf(g->slug + used, sizeof g->slug - used, "-root%d", x->root);
             }
         }
         longset_add(&g->nps, x->np);

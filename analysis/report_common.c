@@ -107,6 +107,7 @@ static cs_result key_of(const group *g, long np, long bytes, const char *alg)
     k.ppn = g->ppn;
     snprintf(k.dist, sizeof k.dist, "%s", g->dist);
     k.seed = g->seed;
+    k.root = g->root;
     snprintf(k.algorithm, sizeof k.algorithm, "%s", alg ? alg : "");
     k.np = (int)np;
     k.bytes = bytes;

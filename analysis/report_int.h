@@ -41,6 +41,7 @@ typedef struct {
     int ppn;              /* ranks per node; 0: the node's cores */
     const char *dist;     /* v-collectives' block-size distribution; "": none */
     unsigned long seed;
+    int root;             /* gather, scatter: the root's rank */
     longset nps, sizes;
     strset algs; /* algorithms with an ok row in this group */
     char slug[400];

@@ -17,7 +17,7 @@ int in_group(const cs_result *x, const group *g)
 {
     return !strcmp(x->platform, g->platform) && !strcmp(x->collective, g->collective) &&
            !strcmp(x->mapping, g->mapping) && x->ppn == g->ppn && !strcmp(x->dist, g->dist) &&
-           x->seed == g->seed;
+           x->seed == g->seed && x->root == g->root;
 }
 
 /* Improvement of the focus over the second best where the focus is best. */
