@@ -45,8 +45,9 @@ typedef struct {
      * and max_us their extremes (OSU's columns). call_max_us: per call the
      * slowest process's time, averaged over the calls (>= max_us); root_us:
      * the root's mean time per call (gather, scatter). -1: not measured (a
-     * file written before these columns, or root_us of an unrooted
-     * collective). */
+     * file written before these columns, or an unrooted
+     * collective; call_max_us is measured for gather and scatter only, see
+     * sim/driver/bench.c). */
     double avg_us, min_us, max_us;
     double call_max_us, root_us;
     int iterations;

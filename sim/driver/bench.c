@@ -300,19 +300,23 @@ static int bench_size(bench_ctx *b, long bytes, FILE *csv)
     int failed = r.cr.bad || r.err != MPI_SUCCESS;
     size_stats st = {mean_us, mean_us, mean_us, failed ? rank : p, r.err, r.cr};
     reduce_stats(&st, b->comm);
-    /* the slowest process of each call, and the root's mean (on rank 0) */
-    reduce_max(r.call, o->iters, b->comm);
-    double call_max_us = 0, root_us = -1;
-    for (int i = 0; i < o->iters; i++)
-        call_max_us += r.call[i] / o->iters * 1e6;
-    free(r.call);
+    /* Rooted collectives: the slowest process of each call and the root's
+     * mean (on rank 0). The others skip these messages: any message between
+     * two sizes moves the next size's barrier exits, and so its times, and
+     * their stored baselines would no longer hold. */
+    double call_max_us = -1, root_us = -1;
     if (o->rfn) {
+        reduce_max(r.call, o->iters, b->comm);
+        call_max_us = 0;
+        for (int i = 0; i < o->iters; i++)
+            call_max_us += r.call[i] / o->iters * 1e6;
         root_us = mean_us;
         if (o->root != 0 && rank == o->root)
             MPI_Send(&root_us, 1, MPI_DOUBLE, 0, 80, b->comm);
         else if (o->root != 0 && rank == 0)
             MPI_Recv(&root_us, 1, MPI_DOUBLE, o->root, 80, b->comm, MPI_STATUS_IGNORE);
     }
+    free(r.call);
     acct_summary as;
     acct_reduce(b->comm, b->counted, &as);
     int first_bad = st.bad_rank;
