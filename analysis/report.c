@@ -72,6 +72,7 @@ static void build_groups(report *r)
                 snprintf(g->slug + used, sizeof g->slug - used, "-root%d", x->root);
             }
         }
+        g->root_us_seen |= x->root_us >= 0;
         longset_add(&g->nps, x->np);
         longset_add(&g->sizes, x->bytes);
         strset_add(&g->algs, x->algorithm);
@@ -253,6 +254,7 @@ int cs_report(const cs_report_opts *o, char *md_path, size_t md_len, cs_err *err
             goto out;
     if (r.ng && sec_models(&r, multi_coll))
         goto out;
+    sec_rooted_metrics(&r);
     sec_accounting(&r);
     sec_failures(&r);
     rc = 0;

@@ -255,6 +255,8 @@ void group_title(const report *r, const group *g, char *buf, size_t len, int mul
     if (g->dist[0])
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ", %s blocks (seed %lu)",
                  g->dist, g->seed);
+    if (g->root_us_seen)
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ", root %d", g->root);
     if (multi_coll)
         snprintf(buf, len, "%s, %s mapping%s, %s", g->platform, g->mapping, extra, g->collective);
     else

@@ -14,6 +14,8 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -339,6 +341,79 @@ TEST(RootedModels, KandallaFormulasByHand)
     EXPECT_NEAR(tw_cost("gather", "binomial", 296, N, a, b), 9 * a + 295 * N * b, 1e-15);
     EXPECT_TRUE(std::isnan(tw_cost("gather", "topo_aware", 296, N, a, b)));
     EXPECT_EQ(tw_cost("gather", "binomial", 1, N, a, b), 0.0);
+}
+
+// ---- results and report ----
+// The new columns round-trip; a file without them reads them as -1 ("not
+// measured"); the report shows the three metrics of gather and scatter only.
+TEST(RootedReport, ColumnsRoundTripAndTheReportShowsTheThreeMetrics)
+{
+    char dir[256];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    std::vector<cs_result> rows;
+    const char *algs[] = {"binomial", "topo_aware"};
+    for (int a = 0; a < 2; a++)
+        for (long bytes : {8L, 1024L}) {
+            cs_result r;
+            cs_result_init(&r);
+            snprintf(r.platform, sizeof r.platform, "kandalla-testbed");
+            snprintf(r.mapping, sizeof r.mapping, "sequential");
+            snprintf(r.collective, sizeof r.collective, "gather");
+            snprintf(r.algorithm, sizeof r.algorithm, "%s", algs[a]);
+            snprintf(r.dtype, sizeof r.dtype, "byte");
+            snprintf(r.mode, sizeof r.mode, "check");
+            snprintf(r.status, sizeof r.status, "ok");
+            r.np = 296;
+            r.root = 3;
+            r.bytes = bytes;
+            r.iterations = 2;
+            r.avg_us = 10 + a + bytes / 1000.0;
+            r.min_us = 1;
+            r.max_us = 50 + a;
+            r.call_max_us = 51.25 + a;
+            r.root_us = 49.5 + a;
+            rows.push_back(r);
+        }
+    const std::string path = std::string(dir) + "/results.csv";
+    cs_err e;
+    ASSERT_EQ(cs_results_write_file(path.c_str(), rows.data(), rows.size(), &e), 0) << e.msg;
+    cs_result *back = nullptr;
+    size_t n = 0;
+    char err[2048];
+    ASSERT_EQ(tw_read_results(path.c_str(), &back, &n, err, sizeof err), 0) << err;
+    ASSERT_EQ(n, 4u);
+    EXPECT_EQ(back[0].root, 3);
+    EXPECT_EQ(back[1].call_max_us, 51.25);
+    EXPECT_EQ(back[1].root_us, 49.5);
+    tw_free_rows(back);
+    // an old file: the columns up to status only
+    const std::string old = std::string(dir) + "/old.csv";
+    FILE *f = fopen(old.c_str(), "w");
+    ASSERT_TRUE(f);
+    fprintf(f, "platform,mapping,np,collective,algorithm,dtype,mode,bytes,avg_us,min_us,max_us,"
+               "iterations,status\nyahoo,cyclic,4,allgather,ring,byte,check,8,1,1,1,1,ok\n");
+    fclose(f);
+    ASSERT_EQ(tw_read_results(old.c_str(), &back, &n, err, sizeof err), 0) << err;
+    ASSERT_EQ(n, 1u);
+    EXPECT_EQ(back[0].root, 0);
+    EXPECT_EQ(back[0].call_max_us, -1);
+    EXPECT_EQ(back[0].root_us, -1);
+    tw_free_rows(back);
+    char md[1024];
+    ASSERT_EQ(tw_report(path.c_str(), (std::string(dir) + "/report").c_str(), nullptr, nullptr, md,
+                        sizeof md, err, sizeof err), 0) << err;
+    std::ifstream in(md);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("## Gather and scatter: three metrics"), std::string::npos) << text;
+    EXPECT_NE(text.find("### kandalla-testbed, sequential mapping, root 3, gather"), std::string::npos);
+    EXPECT_NE(text.find("| 296 | 1K | topo_aware | 12.02 | 52.25 | 50.50 |"), std::string::npos)
+        << text;
+    ASSERT_EQ(tw_report(old.c_str(), (std::string(dir) + "/r2").c_str(), nullptr, nullptr, md,
+                        sizeof md, err, sizeof err), 0) << err;
+    std::ifstream in2(md);
+    std::string text2((std::istreambuf_iterator<char>(in2)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text2.find("three metrics"), std::string::npos);
+    tw_rmtree(dir);
 }
 
 // ---- the CLI ----
