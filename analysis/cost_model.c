@@ -218,14 +218,19 @@ static double rooted_binomial(int p, long N, const cs_cost_params *c)
     return t;
 }
 
-/* The root's p-1 messages of N bytes, its region's at the local cost. */
+/* The root's p-1 messages of N bytes, all posted at once: their start-ups
+ * overlap and their bytes pass the root's link one after the other: one α
+ * (the slower level's) and every message's bytes, its region's at the local
+ * β (docs/findings/kandalla2010.md compares it with the simulation). */
 static double rooted_linear(int p, long N, const cs_cost_params *c)
 {
     if (p <= 1 || N <= 0)
         return 0;
     const int pl = region_size(p, c);
     const int nlocal = pl > 0 ? pl - 1 : 0;
-    return nlocal * cs_level_msg(&c->local, N) + (p - 1 - nlocal) * cs_level_msg(&c->net, N);
+    const double a = nlocal < p - 1 ? cs_level_msg(&c->net, 0) : cs_level_msg(&c->local, 0);
+    return a + (cs_level_msg(&c->local, (double)N * nlocal) - cs_level_msg(&c->local, 0)) +
+           (cs_level_msg(&c->net, (double)N * (p - 1 - nlocal)) - cs_level_msg(&c->net, 0));
 }
 
 /* K4 as a replay, plus the binomial inside the largest region (the spec's

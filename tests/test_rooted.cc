@@ -318,8 +318,8 @@ TEST(RootedModels, KandallaFormulasByHand)
                 (al + N * bl) + (al + 2 * N * bl) + (a + 4 * N * b), 1e-18);
     EXPECT_NEAR(cs_cost_predict_params("gather", "topo_aware", 8, N, &c),
                 (al + N * bl) + (al + 2 * N * bl) + (a + 4 * N * b), 1e-18);
-    EXPECT_NEAR(cs_cost_predict_params("gather", "linear", 8, N, &c),
-                3 * (al + N * bl) + 4 * (a + N * b), 1e-18);
+    EXPECT_NEAR(cs_cost_predict_params("gather", "linear", 8, N, &c), a + 3 * N * bl + 4 * N * b,
+                1e-18);
     // p = 296 in switches of 64 (R = 5, the last of 40): leader steps of 1,
     // 2 and 1 switches' blocks, i.e. 64, 128 and 40 ranks' (232 = p - 64)
     cs_cost_params t = two_levels(al, bl, a, b, 64);
