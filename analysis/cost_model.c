@@ -221,7 +221,7 @@ static double rooted_binomial(int p, long N, const cs_cost_params *c)
 /* The root's p-1 messages of N bytes, all posted at once: their start-ups
  * overlap and their bytes pass the root's link one after the other: one α
  * (the slower level's) and every message's bytes, its region's at the local
- * β (docs/findings/kandalla2010.md compares it with the simulation). */
+ * β (docs/findings/README.md compares it with the simulation). */
 static double rooted_linear(int p, long N, const cs_cost_params *c)
 {
     if (p <= 1 || N <= 0)
