@@ -21,6 +21,7 @@
 
 #include "cli.h"
 #include "data_check.h"
+#include "smpi_run.h"
 #include "wrapper.h"
 
 extern "C" {
@@ -50,30 +51,15 @@ std::string param_name(const std::string &s0)
 }
 
 // smpirun of rooted_unit on 64 Yahoo ranks (4 per node; the unit's regions
-// are its own); returns its exit status.
+// are its own); "ROOTED_UNIT_FAULT=1 " before the arguments sets that
+// variable. Returns its exit status.
 int run_unit(const std::string &args, std::string &out)
 {
-    char dir[256];
-    if (tw_tempdir(dir, sizeof dir))
-        return -1;
-    const std::string hosts = std::string(dir) + "/hosts";
-    FILE *f = fopen(hosts.c_str(), "w");
-    if (!f)
-        return -1;
-    for (int w = 0; w < 64; w++)
-        fprintf(f, "node-%d\n", w % 16);
-    fclose(f);
-    const std::string env = args.rfind("ROOTED_UNIT_FAULT=1 ", 0) == 0 ? "ROOTED_UNIT_FAULT=1 " : "";
-    const std::string rest = env.empty() ? args : args.substr(env.size());
-    const std::string cmd = env + "timeout 900 smpirun -np 64 -platform " COLLSIM_PLATFORM_DIR
-                            "/yahoo.xml -hostfile " + hosts +
-                            " --cfg=smpi/privatization:no --cfg=smpi/simulate-computation:no"
-                            " --cfg=contexts/stack-size:256 --log=root.thresh:warning "
-                            COLLSIM_ROOTED_UNIT " " + rest;
-    Out o = run_shell(cmd);
-    out = o.text;
-    tw_rmtree(dir);
-    return o.code;
+    const std::string fault = "ROOTED_UNIT_FAULT=1 ";
+    if (args.rfind(fault, 0) == 0)
+        return run_smpi_unit(COLLSIM_ROOTED_UNIT, 64, args.substr(fault.size()), out,
+                             "ROOTED_UNIT_FAULT=1");
+    return run_smpi_unit(COLLSIM_ROOTED_UNIT, 64, args, out);
 }
 
 class RootedEveryP : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
