@@ -116,6 +116,11 @@ static void prepare_regions(const bench_ctx *b)
 {
     driver_barrier(b->comm);
     int e = coll_loc_prepare(b->comm);
+    /* the node-level two-level gathers and scatters split the whole
+     * communicator by node, whatever the region level */
+    const coll_loc_info *node_info;
+    if (e == MPI_SUCCESS && b->o->rfn && coll_loc_level_index("node") >= 0)
+        e = coll_loc_info_get(b->comm, coll_loc_level_index("node"), &node_info);
     if (e != MPI_SUCCESS) {
         fprintf(stderr, "collsim-driver: rank %d: building the %s regions failed (MPI error %d)\n",
                 b->rank, coll_loc_region_level_name(), e);
