@@ -329,6 +329,46 @@ TEST(RootedModels, KandallaFormulasByHand)
     EXPECT_EQ(tw_cost("gather", "binomial", 1, N, a, b), 0.0);
 }
 
+// The replays against the simulation on kandalla-testbed, 296 ranks, switch
+// A's 64 first (sequential), root 0, levels from simulated ping-pongs: the
+// binomial's root within 5% of K2's replay (regions of 64: its steps below 64
+// stay in A), the linear gather within 7% of its model; K3, a lower bound of
+// the binomial, below the simulated time.
+TEST(RootedModels, ReplaysWithinAFewPercentOfTheSimulation)
+{
+    double al, bl, a, b, worst;
+    char err[2048];
+    ASSERT_EQ(tw_postal("kandalla-testbed", "node-0", "node-1", &al, &bl, &worst, err, sizeof err), 0)
+        << err;
+    ASSERT_EQ(tw_postal("kandalla-testbed", "node-0", "node-4", &a, &b, &worst, err, sizeof err), 0)
+        << err;
+    EXPECT_LT(al, a); // K1: intra-switch start-ups below inter-switch ones
+    cs_cost_params c = two_levels(al, bl, a, b, 64);
+    for (const char *alg : {"binomial", "linear"}) {
+        tw_run_spec s = bench_spec(std::string("gather/") + alg, "sequential");
+        s.np = 296;
+        s.np_list = nullptr;
+        s.root = 0;
+        s.sizes = "1024,65536";
+        s.dtype = "byte";
+        s.fold = 1;
+        cs_result *rows = nullptr;
+        size_t n = 0;
+        ASSERT_EQ(tw_run(&s, &rows, &n, err, sizeof err), 0) << err;
+        ASSERT_EQ(n, 2u);
+        for (size_t i = 0; i < n; i++) {
+            const double model = cs_cost_predict_params("gather", alg, 296, rows[i].bytes, &c) * 1e6;
+            EXPECT_NEAR(rows[i].root_us / model, 1.0, std::string(alg) == "linear" ? 0.07 : 0.05)
+                << alg << " " << rows[i].bytes << " B: simulated " << rows[i].root_us
+                << " us, model " << model << " us";
+            if (std::string(alg) == "binomial") {
+                EXPECT_LT(cs_kandalla_models(296, rows[i].bytes, &c).k3 * 1e6, rows[i].root_us);
+            }
+        }
+        tw_free_rows(rows);
+    }
+}
+
 // ---- results and report ----
 // The new columns round-trip; a file without them reads them as -1 ("not
 // measured"); the report shows the three metrics of gather and scatter only.
