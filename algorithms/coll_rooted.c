@@ -446,8 +446,8 @@ static int hgather(const rooted_hier *h, int d, MPI_Comm comm, int root, const v
     else if (!err && rank == root && L.root_leader != root)
         err = MPI_Recv(out, p * blk->count, blk->type, L.root_leader, COLL_TAG_GATHER, comm,
                        MPI_STATUS_IGNORE);
-    /* 4. region order to rank order */
-    if (!err && rank == root) {
+    /* 4. region order to rank order (nothing to move in folded buffers) */
+    if (!err && rank == root && coll_local_moves()) {
         loc_buf b = {out, blk->bb, blk->count, blk->type};
         err = loc_place_virtual(info, &b, info->first[L.leaders.a]);
     }

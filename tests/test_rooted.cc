@@ -454,6 +454,29 @@ TEST(RootedCli, RootIsCheckedAndOnlyForRootedCollectives)
     EXPECT_NE(o.text.find("gather, scatter"), std::string::npos) << o.text;
     o = cli("bench --platform yahoo --np 8 --coll gather --alg binomial --root -1 --sizes 4");
     EXPECT_NE(o.code, 0);
+    char dir[256];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    struct {
+        const char *coll, *nps, *want;
+    } scen[] = {{"allgather", "4", "<root> is for the rooted collectives (gather, scatter), and "
+                                    "the scenario has none"},
+                {"gather", "4 8", "<root rank=\"5\"> at <processes> 4: the root must be a rank, "
+                                  "0..3"}};
+    for (auto &c : scen) {
+        const std::string path = std::string(dir) + "/s.xml";
+        FILE *f = fopen(path.c_str(), "w");
+        ASSERT_TRUE(f);
+        fprintf(f, "<scenario>\n  <platform name=\"yahoo\"/>\n  <mappings>cyclic</mappings>\n"
+                   "  <processes>%s</processes>\n  <collective name=\"%s\"><algorithms>%s"
+                   "</algorithms></collective>\n  <root rank=\"5\"/>\n  <sizes>8</sizes>\n"
+                   "</scenario>\n", c.nps, c.coll, c.coll[0] == 'g' ? "binomial" : "ring");
+        fclose(f);
+        long ncases;
+        char err[2048] = "";
+        EXPECT_EQ(tw_scenario(path.c_str(), &ncases, err, sizeof err), -1) << c.coll;
+        EXPECT_NE(std::string(err).find(c.want), std::string::npos) << err;
+    }
+    tw_rmtree(dir);
     o = cli("list algorithms");
     EXPECT_NE(o.text.find("gather/topo_aware "), std::string::npos) << o.text;
     EXPECT_NE(o.text.find("scatter/native:{default,ompi_basic_linear"), std::string::npos);
