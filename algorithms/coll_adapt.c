@@ -119,6 +119,75 @@ int coll_adapt_block(collsim_block_coll_fn self, int alltoall, const void *sendb
     return 1;
 }
 
+int coll_adapt_rooted(collsim_rooted_fn self, int gather, const void *sendbuf, int sendcount,
+                      MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      int root, MPI_Comm comm, int *err)
+{
+    int p, rank;
+    if (coll_check_intracomm(comm) != MPI_SUCCESS || MPI_Comm_size(comm, &p) != MPI_SUCCESS ||
+        MPI_Comm_rank(comm, &rank) != MPI_SUCCESS || root < 0 || root >= p)
+        return 0; /* the algorithm's own checks say why */
+    const int at_root = rank == root;
+    /* the root's p blocks (gather: received, scatter: sent), and the block of
+     * this process (gather: sent, scatter: received); MPI_IN_PLACE: the root
+     * has no own-block buffer */
+    const void *own_in = gather ? sendbuf : NULL;
+    void *own_out = gather ? NULL : recvbuf;
+    const int own_count = gather ? sendcount : recvcount;
+    const MPI_Datatype own_type = gather ? sendtype : recvtype;
+    const int in_place = at_root && (gather ? sendbuf : recvbuf) == MPI_IN_PLACE;
+    const int all_count = gather ? recvcount : sendcount;
+    const MPI_Datatype all_type = gather ? recvtype : sendtype;
+    const int pack_own = !in_place && !coll_gap_free(own_type);
+    const int pack_all = at_root && !coll_gap_free(all_type);
+    if (!pack_own && !pack_all)
+        return 0;
+    const long long own_bytes = packed_bytes(own_count, own_type);
+    const long long all_bytes = at_root ? packed_bytes(all_count, all_type) : 0;
+    if ((pack_own && own_bytes < 0) || all_bytes < 0)
+        return 0;
+    char *own_tmp = NULL, *all_tmp = NULL;
+    int e = MPI_SUCCESS;
+    if (pack_own && !(own_tmp = coll_scratch_alloc((size_t)own_bytes + 1)))
+        e = MPI_ERR_NO_MEM;
+    if (!e && pack_own && gather)
+        e = pack_at(own_in, 0, own_count, own_type, own_tmp, (int)own_bytes, comm);
+    if (!e && pack_all && !(all_tmp = coll_scratch_alloc((size_t)all_bytes * (size_t)p + 1)))
+        e = MPI_ERR_NO_MEM;
+    for (int j = 0; j < p && !e && pack_all && !gather; j++) /* scatter: the blocks to send */
+        e = pack_at(sendbuf, (MPI_Aint)j * all_count, all_count, all_type,
+                    all_tmp + (size_t)j * (size_t)all_bytes, (int)all_bytes, comm);
+    if (!e && pack_all && gather && in_place) /* gather in place: the root's block in its slot */
+        e = pack_at(recvbuf, (MPI_Aint)root * all_count, all_count, all_type,
+                    all_tmp + (size_t)root * (size_t)all_bytes, (int)all_bytes, comm);
+    if (!e) {
+        const void *sa = sendbuf;
+        void *ra = recvbuf;
+        int sc = sendcount, rc = recvcount;
+        MPI_Datatype st = sendtype, rt = recvtype;
+        if (pack_own && gather) {
+            sa = own_tmp, sc = (int)own_bytes, st = MPI_PACKED;
+        } else if (pack_own) {
+            ra = own_tmp, rc = (int)own_bytes, rt = MPI_PACKED;
+        }
+        if (pack_all && gather) {
+            ra = all_tmp, rc = (int)all_bytes, rt = MPI_PACKED;
+        } else if (pack_all) {
+            sa = all_tmp, sc = (int)all_bytes, st = MPI_PACKED;
+        }
+        e = self(sa, sc, st, ra, rc, rt, root, comm);
+    }
+    if (!e && pack_own && !gather)
+        e = unpack_at(own_tmp, (int)own_bytes, own_out, 0, own_count, own_type, comm);
+    for (int j = 0; j < p && !e && pack_all && gather; j++)
+        e = unpack_at(all_tmp + (size_t)j * (size_t)all_bytes, (int)all_bytes, recvbuf,
+                      (MPI_Aint)j * all_count, all_count, all_type, comm);
+    coll_scratch_free(own_tmp);
+    coll_scratch_free(all_tmp);
+    *err = e;
+    return 1;
+}
+
 /* One side of an alltoallv as packed bytes: the blocks end to end in tmp. */
 typedef struct {
     char *tmp;

@@ -37,6 +37,14 @@ int coll_adapt_block(collsim_block_coll_fn self, int alltoall, const void *sendb
                      MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                      MPI_Comm comm, int *err);
 
+/* A gather (gather = 1) or a scatter (0): a datatype with holes on a side the
+ * process uses (a non-root its own block's; the root the p blocks' and,
+ * unless in place, its own block's) is packed around self, as above. The root
+ * and the others decide alone: MPI_PACKED matches their types. */
+int coll_adapt_rooted(collsim_rooted_fn self, int gather, const void *sendbuf, int sendcount,
+                      MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      int root, MPI_Comm comm, int *err);
+
 /* The same for an alltoallv. */
 int coll_adapt_v(collsim_alltoallv_fn self, const void *sendbuf, const int *sendcounts,
                  const int *sdispls, MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,

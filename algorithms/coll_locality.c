@@ -836,7 +836,13 @@ int coll_loc_rank_of_virtual(const coll_loc_info *info, int v)
         return v;
     if (info->layout == COLL_LOC_GENERAL)
         return info->vrank[v];
-    /* cyclic: the region holding v, by bisection of first[] */
+    /* cyclic: the region holding v */
+    const int lo = coll_loc_region_of_virtual(info, v);
+    return lo + (v - info->first[lo]) * info->nregions;
+}
+
+int coll_loc_region_of_virtual(const coll_loc_info *info, int v)
+{
     int lo = 0, hi = info->nregions; /* first[lo] <= v < first[hi] */
     while (hi - lo > 1) {
         int mid = (lo + hi) / 2;
@@ -845,5 +851,5 @@ int coll_loc_rank_of_virtual(const coll_loc_info *info, int v)
         else
             hi = mid;
     }
-    return lo + (v - info->first[lo]) * info->nregions;
+    return lo;
 }

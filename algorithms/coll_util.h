@@ -68,6 +68,9 @@ static inline int coll_mod(int a, int p) { int r = a % p; return r < 0 ? r + p :
 /* ... and of the alltoallv algorithms' data and metadata messages. */
 #define COLL_TAG_ALLTOALLV 25457
 #define COLL_TAG_ALLTOALLV_META 25458
+/* ... and of the gather and scatter algorithms (coll_rooted.h). */
+#define COLL_TAG_GATHER 25459
+#define COLL_TAG_SCATTER 25460
 
 /* Address of block `index` in a buffer of `block_bytes`-sized blocks. */
 static inline void *coll_block(void *buf, int index, size_t block_bytes)

@@ -29,6 +29,8 @@ int cs_result_cmp_point(const cs_result *a, const cs_result *b)
         return c;
     if (a->seed != b->seed)
         return a->seed < b->seed ? -1 : 1;
+    if (a->root != b->root)
+        return a->root < b->root ? -1 : 1;
     if ((c = strcmp(a->background, b->background))) /* quiet and loaded: other cases */
         return c;
     if (a->np != b->np)

@@ -23,12 +23,16 @@ int cs_key_cmp(const cs_result *a, const cs_result *b)
         (c = strcmp(a->block_ratio, b->block_ratio)) || (c = strcmp(a->counts, b->counts)) ||
         (c = strcmp(a->background, b->background)))
         return c;
+    if (a->root != b->root)
+        return a->root < b->root ? -1 : 1;
     return (a->bytes > b->bytes) - (a->bytes < b->bytes);
 }
 
 void cs_key_format(const cs_result *r, char *buf, size_t len)
 {
-    char ppn[32] = "", region[48] = "", dist[80] = "", groups[120] = "";
+    char ppn[32] = "", region[48] = "", dist[80] = "", groups[120] = "", root[24] = "";
+    if (r->root)
+        snprintf(root, sizeof root, " root=%d", r->root);
     if (r->ppn)
         snprintf(ppn, sizeof ppn, " ppn=%d", r->ppn);
     if (r->region[0])
@@ -42,8 +46,8 @@ void cs_key_format(const cs_result *r, char *buf, size_t len)
     char bg[80] = "";
     if (r->background[0])
         snprintf(bg, sizeof bg, " background=%s", r->background);
-    snprintf(buf, len, "%s %s np=%d%s %s/%s%s %s %s%s%s%s %ld B", r->platform, r->mapping, r->np,
-             ppn, r->collective, r->algorithm, region, r->dtype, r->mode, dist, groups, bg,
+    snprintf(buf, len, "%s %s np=%d%s %s/%s%s %s %s%s%s%s%s %ld B", r->platform, r->mapping, r->np,
+             ppn, r->collective, r->algorithm, region, r->dtype, r->mode, dist, groups, root, bg,
              r->bytes);
 }
 

@@ -58,6 +58,7 @@ static void build_groups(report *r)
             g->dist = x->dist;
             g->seed = x->seed;
             g->background = x->background;
+            g->root = x->root;
             slugify(g->slug, sizeof g->slug, x->platform, x->collective, x->mapping);
             if (x->ppn || x->dist[0]) { /* figure names stay unique per group */
                 size_t used = strlen(g->slug);
@@ -75,7 +76,12 @@ static void build_groups(report *r)
                     if (*q == ':')
                         *q = '_';
             }
+            if (x->root) {
+                size_t used = strlen(g->slug);
+                snprintf(g->slug + used, sizeof g->slug - used, "-root%d", x->root);
+            }
         }
+        g->root_us_seen |= x->root_us >= 0;
         longset_add(&g->nps, x->np);
         longset_add(&g->sizes, x->bytes);
         strset_add(&g->algs, x->algorithm);
@@ -257,6 +263,7 @@ int cs_report(const cs_report_opts *o, char *md_path, size_t md_len, cs_err *err
             goto out;
     if (r.ng && sec_models(&r, multi_coll))
         goto out;
+    sec_rooted_metrics(&r);
     sec_accounting(&r);
     sec_failures(&r);
     rc = 0;

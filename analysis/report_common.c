@@ -108,6 +108,7 @@ static cs_result key_of(const group *g, long np, long bytes, const char *alg)
     snprintf(k.dist, sizeof k.dist, "%s", g->dist);
     k.seed = g->seed;
     snprintf(k.background, sizeof k.background, "%s", g->background);
+    k.root = g->root;
     snprintf(k.algorithm, sizeof k.algorithm, "%s", alg ? alg : "");
     k.np = (int)np;
     k.bytes = bytes;
@@ -258,6 +259,8 @@ void group_title(const report *r, const group *g, char *buf, size_t len, int mul
     if (g->background[0])
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ", background %s",
                  g->background);
+    if (g->root_us_seen)
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ", root %d", g->root);
     if (multi_coll)
         snprintf(buf, len, "%s, %s mapping%s, %s", g->platform, g->mapping, extra, g->collective);
     else

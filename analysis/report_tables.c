@@ -17,7 +17,7 @@ int in_group(const cs_result *x, const group *g)
 {
     return !strcmp(x->platform, g->platform) && !strcmp(x->collective, g->collective) &&
            !strcmp(x->mapping, g->mapping) && x->ppn == g->ppn && !strcmp(x->dist, g->dist) &&
-           x->seed == g->seed && !strcmp(x->background, g->background);
+           x->seed == g->seed && !strcmp(x->background, g->background) && x->root == g->root;
 }
 
 /* Improvement of the focus over the second best where the focus is best. */
@@ -416,6 +416,50 @@ void sec_accounting(const report *r)
         i = end;
     }
     free(v);
+}
+
+void sec_rooted_metrics(const report *r)
+{
+    enum { MAX_ROWS_PER_GROUP = 120 };
+    int any = 0;
+    for (size_t k = 0; k < r->ng; k++)
+        any |= r->g[k].root_us_seen;
+    if (!any)
+        return;
+    FILE *md = r->md;
+    fprintf(md, "## Gather and scatter: three metrics\n\n"
+                "Per call: the mean over processes of each process's time (Kandalla et al.'s "
+                "metric, the `avg_us` column), the slowest process (`call_max_us`: the maximum "
+                "over processes of each call, averaged over the calls) and the root's time "
+                "(`root_us`). The tables above rank by the mean.\n\n");
+    for (size_t k = 0; k < r->ng; k++) {
+        const group *g = &r->g[k];
+        if (!g->root_us_seen)
+            continue;
+        char title[512];
+        group_title(r, g, title, sizeof title, 1);
+        fprintf(md, "### %s\n\n| np | size | algorithm | mean (us) | per-call max (us) | root (us) |\n"
+                    "|---:|---:|---|---:|---:|---:|\n", title);
+        size_t rows = 0, more = 0;
+        for (size_t q = 0; q < g->nps.n; q++)
+            for (size_t s = 0; s < g->sizes.n; s++)
+                for (size_t a = 0; a < g->algs.n; a++) {
+                    const cs_result *x = find(r, g, g->nps.v[q], g->sizes.v[s], g->algs.v[a]);
+                    if (!x)
+                        continue;
+                    if (rows++ >= MAX_ROWS_PER_GROUP) {
+                        more++;
+                        continue;
+                    }
+                    char lab[32];
+                    fprintf(md, "| %ld | %s | %s | %.2f | %.2f | %.2f |\n", g->nps.v[q],
+                            size_label(g->sizes.v[s], lab, sizeof lab), x->algorithm, x->avg_us,
+                            x->call_max_us, x->root_us);
+                }
+        if (more)
+            fprintf(md, "\n%zu more rows in the results file.\n", more);
+        fprintf(md, "\n");
+    }
 }
 
 void sec_failures(const report *r)

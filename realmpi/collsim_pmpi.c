@@ -2,7 +2,8 @@
  * unmodified MPI program (linked, or preloaded with LD_PRELOAD). The
  * environment picks one algorithm per collective (docs/real-mpi.md):
  *
- *   COLLSIM_ALLGATHER, COLLSIM_ALLTOALL, COLLSIM_ALLTOALLV   a name of
+ *   COLLSIM_ALLGATHER, COLLSIM_ALLTOALL, COLLSIM_ALLTOALLV, COLLSIM_GATHER,
+ *   COLLSIM_SCATTER   a name of
  *       algorithms.def (`loc_bruck` or `allgather/loc_bruck`); unset or empty:
  *       the library's collective (PMPI_). An unknown name stops the program
  *       in MPI_Init with a message naming the valid ones (exit status 2).
@@ -47,11 +48,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { AG, A2A, A2AV, NCOLL };
+enum { AG, A2A, A2AV, GATH, SCAT, NCOLL };
 enum { WHY_INTER, WHY_IN_PLACE, WHY_COUNT, NWHY };
-static const char *const coll_name[NCOLL] = {"allgather", "alltoall", "alltoallv"};
+static const char *const coll_name[NCOLL] = {"allgather", "alltoall", "alltoallv", "gather",
+                                             "scatter"};
 static const char *const env_name[NCOLL] = {"COLLSIM_ALLGATHER", "COLLSIM_ALLTOALL",
-                                            "COLLSIM_ALLTOALLV"};
+                                            "COLLSIM_ALLTOALLV", "COLLSIM_GATHER",
+                                            "COLLSIM_SCATTER"};
 
 static const collsim_alg *chosen[NCOLL];
 static int report;
@@ -332,6 +335,63 @@ int MPI_Allgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int 
     const int err = collsim_ic_algs[inter_chosen[1]].agv(sb, sc, st, rb, rcounts, displs, rt, comm);
     S->inside--;
     return err;
+}
+
+/* ---- gather, scatter ---- */
+/* The reason a gather (gather = 1) or scatter goes to the library, or -1:
+ * only what is the same on every process (the block's bytes are). */
+static int rooted_why(const collsim_alg *a, int gather, int sc, MPI_Datatype st, int rc,
+                      MPI_Datatype rt, int root, MPI_Comm comm)
+{
+    int p, rank, size;
+    if (comm == MPI_COMM_NULL || is_inter(comm))
+        return WHY_INTER;
+    if (PMPI_Comm_size(comm, &p) || PMPI_Comm_rank(comm, &rank) || root < 0 || root >= p)
+        return -1; /* the algorithm's own error */
+    /* the root's many-block side, the others' one block */
+    const int use_recv = gather == (rank == root);
+    const int count = use_recv ? rc : sc;
+    if (count < 0 || PMPI_Type_size(use_recv ? rt : st, &size) != MPI_SUCCESS)
+        return -1;
+    const long long bytes = (long long)count * size;
+    return bytes > INT_MAX || a->msg_blocks(p) * bytes > INT_MAX ? WHY_COUNT : -1;
+}
+
+static int run_rooted(int c, const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
+                      MPI_Datatype rt, int root, MPI_Comm comm)
+{
+    const collsim_alg *a = chosen[c];
+    proc_state *S = me();
+    int why = -1, rank;
+    if (!a || S->inside ||
+        (why = rooted_why(a, c == GATH, sc, st, rc, rt, root, comm)) >= 0) {
+        if (a && !S->inside)
+            S->library[c][why]++;
+        return c == GATH ? PMPI_Gather(sb, sc, st, rb, rc, rt, root, comm)
+                         : PMPI_Scatter(sb, sc, st, rb, rc, rt, root, comm);
+    }
+    PMPI_Comm_rank(comm, &rank);
+    /* the sides this process uses: a non-root its own block's, the root both */
+    const int own_send = c == GATH ? sb != MPI_IN_PLACE : rank == root;
+    const int own_recv = c == GATH ? rank == root : rb != MPI_IN_PLACE;
+    S->served[c]++;
+    S->packed[c] += (own_send && !contiguous(st)) || (own_recv && !contiguous(rt));
+    S->inside++;
+    const int err = a->rooted(sb, sc, st, rb, rc, rt, root, comm);
+    S->inside--;
+    return err;
+}
+
+int MPI_Gather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
+               int root, MPI_Comm comm)
+{
+    return run_rooted(GATH, sb, sc, st, rb, rc, rt, root, comm);
+}
+
+int MPI_Scatter(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
+                int root, MPI_Comm comm)
+{
+    return run_rooted(SCAT, sb, sc, st, rb, rc, rt, root, comm);
 }
 
 /* ---- alltoallv ---- */

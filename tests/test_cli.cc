@@ -288,7 +288,10 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
         {"bench --platform yahoo --np 129 --alg ring", "129 processes do not fit on platform 'yahoo' (16 nodes, 128 cores in all)"},
         {"bench --platform yahoo --np 4 --alg ring --sizes 1:x", "size list: cannot read '1:x'"},
         {"bench --platform yahoo --np 4 --alg ring --map block", "unknown mapping 'block' (valid: sequential, cyclic)"},
-        {"bench --platform yahoo --np 4 --alg ring --coll gather", "unknown collective 'gather' (valid: allgather, alltoall, alltoallv, inter_allgather, inter_allgatherv)"},
+        {"bench --platform yahoo --np 4 --alg ring --coll reduce", "unknown collective 'reduce' (valid: allgather, alltoall, alltoallv, inter_allgather, inter_allgatherv, gather, scatter)"},
+        {"bench --platform yahoo --np 4 --alg binomial --coll gather --root 4",
+         "--root 4 at 4 processes: the root must be a rank, 0..3"},
+        {"bench --platform yahoo --np 4 --alg ring --root 1", "--root applies to gather, scatter only, not allgather"},
         // the intergroup collectives' groups, layout, block ratio and count pattern
         {"bench --platform yahoo --np 8 --coll inter_allgather --alg kang_segmented",
          "inter_allgather needs --groups P:Q, the sizes of groups A and B (P + Q = --np)"},

@@ -74,6 +74,8 @@ int collsim_intergroup_from_intercomm(MPI_Comm intercomm, const collsim_intergro
 #define COLLSIM_ICDEF_allgather(fn)
 #define COLLSIM_ICDEF_alltoall(fn)
 #define COLLSIM_ICDEF_alltoallv(fn)
+#define COLLSIM_ICDEF_gather(fn)
+#define COLLSIM_ICDEF_scatter(fn)
 #include "algorithms.def"
 #undef COLLSIM_ALG
 
@@ -83,6 +85,8 @@ const collsim_ic_alg collsim_ic_algs[] = {
 #define COLLSIM_ICT_allgather(name, fn)
 #define COLLSIM_ICT_alltoall(name, fn)
 #define COLLSIM_ICT_alltoallv(name, fn)
+#define COLLSIM_ICT_gather(name, fn)
+#define COLLSIM_ICT_scatter(name, fn)
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
                     procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
                     msg_blocks, msg_unit)                                                          \

@@ -28,6 +28,8 @@ int collsim_intergroup_from_intercomm(MPI_Comm intercomm, const collsim_intergro
 #define COLLSIM_IC_allgather(fn)
 #define COLLSIM_IC_alltoall(fn)
 #define COLLSIM_IC_alltoallv(fn)
+#define COLLSIM_IC_gather(fn)
+#define COLLSIM_IC_scatter(fn)
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
                     procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
                     msg_blocks, msg_unit)                                                          \

@@ -50,24 +50,32 @@ typedef struct {
     collsim_alltoallv_fn vfn;
     collsim_inter_allgather_fn ifn;   /* intergroup (groups in algorithms.def) */
     collsim_inter_allgatherv_fn ivfn;
+    collsim_rooted_fn rfn;            /* gather, scatter */
     int region_setup; /* algorithms.def's setup is `regions`: coll_loc_prepare first */
 } driver_alg;
 
-/* One of the four signatures: its member gets the function, the others NULL. */
-#define DRIVER_FN_AS(f, is_block, is_v, is_i, is_iv)                                           \
+/* One of the five signatures: its member gets the function, the others NULL. */
+#define DRIVER_FN_AS(f, is_block, is_v, is_i, is_iv, is_r)                                     \
     _Generic((f), collsim_block_coll_fn: is_block, collsim_alltoallv_fn: is_v,                    \
-             collsim_inter_allgather_fn: is_i, collsim_inter_allgatherv_fn: is_iv)
+             collsim_inter_allgather_fn: is_i, collsim_inter_allgatherv_fn: is_iv,              \
+             collsim_rooted_fn: is_r)
+#define DRIVER_NONE(t) ((t)0)
 #define DRIVER_BLOCK_FN(f)                                                                         \
-    DRIVER_FN_AS(f, (f), (collsim_block_coll_fn)0, (collsim_block_coll_fn)0,                     \
-                 (collsim_block_coll_fn)0)
+    DRIVER_FN_AS(f, (f), DRIVER_NONE(collsim_block_coll_fn), DRIVER_NONE(collsim_block_coll_fn),  \
+                 DRIVER_NONE(collsim_block_coll_fn), DRIVER_NONE(collsim_block_coll_fn))
 #define DRIVER_V_FN(f)                                                                             \
-    DRIVER_FN_AS(f, (collsim_alltoallv_fn)0, (f), (collsim_alltoallv_fn)0, (collsim_alltoallv_fn)0)
+    DRIVER_FN_AS(f, DRIVER_NONE(collsim_alltoallv_fn), (f), DRIVER_NONE(collsim_alltoallv_fn),    \
+                 DRIVER_NONE(collsim_alltoallv_fn), DRIVER_NONE(collsim_alltoallv_fn))
 #define DRIVER_I_FN(f)                                                                             \
-    DRIVER_FN_AS(f, (collsim_inter_allgather_fn)0, (collsim_inter_allgather_fn)0, (f),           \
-                 (collsim_inter_allgather_fn)0)
+    DRIVER_FN_AS(f, DRIVER_NONE(collsim_inter_allgather_fn), DRIVER_NONE(collsim_inter_allgather_fn), \
+                 (f), DRIVER_NONE(collsim_inter_allgather_fn), DRIVER_NONE(collsim_inter_allgather_fn))
 #define DRIVER_IV_FN(f)                                                                            \
-    DRIVER_FN_AS(f, (collsim_inter_allgatherv_fn)0, (collsim_inter_allgatherv_fn)0,              \
-                 (collsim_inter_allgatherv_fn)0, (f))
+    DRIVER_FN_AS(f, DRIVER_NONE(collsim_inter_allgatherv_fn),                                     \
+                 DRIVER_NONE(collsim_inter_allgatherv_fn), DRIVER_NONE(collsim_inter_allgatherv_fn), \
+                 (f), DRIVER_NONE(collsim_inter_allgatherv_fn))
+#define DRIVER_R_FN(f)                                                                             \
+    DRIVER_FN_AS(f, DRIVER_NONE(collsim_rooted_fn), DRIVER_NONE(collsim_rooted_fn),               \
+                 DRIVER_NONE(collsim_rooted_fn), DRIVER_NONE(collsim_rooted_fn), (f))
 
 #define DRIVER_SETUP_none 0
 #define DRIVER_SETUP_regions 1 /* any other word in algorithms.def fails to compile */
@@ -78,7 +86,7 @@ static const driver_alg driver_algs[] = {
                     procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
                     msg_blocks, msg_unit)                                                          \
     {#coll, #name, DRIVER_BLOCK_FN(fn), DRIVER_V_FN(fn), DRIVER_I_FN(fn), DRIVER_IV_FN(fn),        \
-     DRIVER_SETUP_##setup},
+     DRIVER_R_FN(fn), DRIVER_SETUP_##setup},
 #include "algorithms.def"
 #undef COLLSIM_ALG
 };
@@ -100,6 +108,16 @@ static int native_alltoallv(COLLSIM_ALLTOALLV_ARGS)
                          recvtype, comm);
 }
 
+static int native_gather(COLLSIM_GATHER_ARGS)
+{
+    return MPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+static int native_scatter(COLLSIM_SCATTER_ARGS)
+{
+    return MPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
 /* ---- what differs between collectives: one descriptor each ----
  * (coll_desc, driver.h): block_id(src, dst, p) names the data rank src sends
  * to rank dst (datacheck.h). */
@@ -117,12 +135,15 @@ static long alltoall_block_id(int src, int dst, int p)
 }
 
 static const coll_desc coll_descs[] = {
-    {"allgather", native_allgather, 0, 1, allgather_block_id, NULL},
-    {"alltoall", native_alltoall, 1, 0, alltoall_block_id, NULL},
-    {"alltoallv", NULL, 1, 0, alltoall_block_id, native_alltoallv},
+    {"allgather", native_allgather, 0, 1, allgather_block_id, NULL, 0, NULL},
+    {"alltoall", native_alltoall, 1, 0, alltoall_block_id, NULL, 0, NULL},
+    {"alltoallv", NULL, 1, 0, alltoall_block_id, native_alltoallv, 0, NULL},
     /* no native: SMPI 3.32 has no intercommunicators; data: intergroup.h */
-    {"inter_allgather", NULL, 0, 0, allgather_block_id, NULL},
-    {"inter_allgatherv", NULL, 0, 0, allgather_block_id, NULL},
+    {"inter_allgather", NULL, 0, 0, allgather_block_id, NULL, 0, NULL},
+    {"inter_allgatherv", NULL, 0, 0, allgather_block_id, NULL, 0, NULL},
+    /* the root's slot j from rank j; rank t's block from the root's block t */
+    {"gather", NULL, 0, 1, allgather_block_id, NULL, 1, native_gather},
+    {"scatter", NULL, 1, 1, alltoall_block_id, NULL, 2, native_scatter},
 };
 
 static const cs_field drv_fields[CS_NFIELDS] = {
@@ -244,7 +265,8 @@ static int parse_args(int argc, char **argv, driver_opts *o)
     } else if (!strcmp(o->alg, "native")) {
         o->fn = o->desc->native;
         o->vfn = o->desc->vnative;
-        if (!o->fn && !o->vfn) {
+        o->rfn = o->desc->rnative;
+        if (!o->fn && !o->vfn && !o->rfn) {
             fprintf(stderr, "collsim-driver: %s has no native implementation\n", o->coll);
             return -1;
         }
@@ -255,9 +277,10 @@ static int parse_args(int argc, char **argv, driver_opts *o)
                 o->vfn = driver_algs[k].vfn;
                 o->ifn = driver_algs[k].ifn;
                 o->ivfn = driver_algs[k].ivfn;
+                o->rfn = driver_algs[k].rfn;
                 o->region_setup = driver_algs[k].region_setup;
             }
-        if (!o->fn && !o->vfn && !o->ifn && !o->ivfn) {
+        if (!o->fn && !o->vfn && !o->ifn && !o->ivfn && !o->rfn) {
             fprintf(stderr, "collsim-driver: unknown algorithm '%s/%s'\n", o->coll, o->alg);
             return -1;
         }
@@ -286,7 +309,8 @@ static int parse_args(int argc, char **argv, driver_opts *o)
 /* One CSV row (analysis/results.h, the format every collsim tool reads) with
  * what the driver knows: the host fills platform, mapping and ppn. */
 static void write_row(FILE *csv, const driver_opts *o, int p, long bytes, long long data_bytes,
-                      double avg_us, double min_us, double max_us, int ok, const acct_summary *as)
+                      double avg_us, double min_us, double max_us, double call_max_us,
+                      double root_us, int ok, const acct_summary *as)
 {
     cs_result r;
     cs_result_init(&r);
@@ -299,6 +323,8 @@ static void write_row(FILE *csv, const driver_opts *o, int p, long bytes, long l
     r.avg_us = avg_us;
     r.min_us = min_us;
     r.max_us = max_us;
+    r.call_max_us = call_max_us;
+    r.root_us = root_us;
     r.iterations = o->iters;
     /* ok > 0: ok; 0: a wrong byte (fail); < 0: the algorithm returned an MPI error */
     snprintf(r.status, sizeof r.status, "%s", ok > 0 ? "ok" : ok < 0 ? "error" : "fail");
@@ -314,11 +340,18 @@ static void write_row(FILE *csv, const driver_opts *o, int p, long bytes, long l
 }
 
 /* bench.c and pingpong.c write their rows through this (driver.h). */
+void driver_write_row_metrics(FILE *csv, const driver_opts *o, int p, long bytes,
+                             long long data_bytes, double avg_us, double min_us, double max_us,
+                             double call_max_us, double root_us, int ok, const acct_summary *as)
+{
+    write_row(csv, o, p, bytes, data_bytes, avg_us, min_us, max_us, call_max_us, root_us, ok, as);
+    fflush(csv); /* kept if a later size is killed */
+}
+
 void driver_write_row(FILE *csv, const driver_opts *o, int p, long bytes, long long data_bytes,
                       double avg_us, double min_us, double max_us, int ok, const acct_summary *as)
 {
-    write_row(csv, o, p, bytes, data_bytes, avg_us, min_us, max_us, ok, as);
-    fflush(csv); /* kept if a later size is killed */
+    driver_write_row_metrics(csv, o, p, bytes, data_bytes, avg_us, min_us, max_us, -1, -1, ok, as);
 }
 
 /* The send and receive buffers, sized for the largest p: one or p send

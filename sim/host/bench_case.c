@@ -269,6 +269,12 @@ static int case_check(const cs_case *c, int *node_of_rank, cs_err *err)
             return cs_fail(err, "process count %ld exceeds the %d simulated ranks",
                            c->np_list->v[i], c->np);
     const cs_coll_props *cp = cs_coll_find(c->alg.collective);
+    for (size_t i = 0; cp && cp->rooted && i < (c->np_list ? c->np_list->n : 1); i++) {
+        const long np = c->np_list ? c->np_list->v[i] : c->np;
+        if (c->root >= np)
+            return cs_fail(err, "--root %d at %ld processes: the root must be a rank, 0..%ld",
+                           c->root, np, np - 1);
+    }
     if (cp && cp->groups &&
         cs_groups_case_check(c->alg.collective, c->alg.name, c->groups, c->block_ratio, c->counts,
                              c->dtype, c->np, c->sizes->v, c->sizes->n, err))
@@ -479,6 +485,8 @@ void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int t
                 r->avg_us = g->avg_us;
                 r->min_us = g->min_us;
                 r->max_us = g->max_us;
+                r->call_max_us = g->call_max_us;
+                r->root_us = g->root_us;
                 r->iterations = g->iterations;
                 snprintf(r->status, sizeof r->status, "%s", g->status);
                 r->nonlocal_max_msgs = g->nonlocal_max_msgs;

@@ -13,8 +13,8 @@
 
 /* ---- collectives ---- */
 static const cs_coll_props collectives[] = {
-#define CS_COLLECTIVE(name, blocks, in_place, variable, groups)                                    \
-    {#name, blocks, in_place, variable, groups},
+#define CS_COLLECTIVE(name, blocks, in_place, variable, groups, rooted)                            \
+    {#name, blocks, in_place, variable, groups, rooted},
 #include "collectives.def"
 #undef CS_COLLECTIVE
 };
@@ -54,6 +54,7 @@ static int in_scope(int scope, const char *coll)
     case CS_SCOPE_VAR: return p && p->variable;
     case CS_SCOPE_GROUPS: return p && p->groups;
     case CS_SCOPE_GROUPSV: return p && p->groups == 2;
+    case CS_SCOPE_ROOTED: return p && p->rooted;
     default: return 1;
     }
 }

@@ -23,8 +23,9 @@ typedef enum {
 } cs_field_kind;
 
 /* ALL; VAR: v-collectives only; GROUPS: intergroup collectives only;
- * GROUPSV: intergroup ones with per-process blocks only (collectives.def) */
-enum { CS_SCOPE_ALL, CS_SCOPE_VAR, CS_SCOPE_GROUPS, CS_SCOPE_GROUPSV };
+ * GROUPSV: intergroup ones with per-process blocks only; ROOTED: the rooted
+ * ones, gather and scatter (collectives.def) */
+enum { CS_SCOPE_ALL, CS_SCOPE_VAR, CS_SCOPE_GROUPS, CS_SCOPE_GROUPSV, CS_SCOPE_ROOTED };
 
 typedef struct {
     const char *name; /* the struct member */
@@ -163,6 +164,7 @@ typedef struct {
     int in_place;             /* MPI_IN_PLACE supported by the driver */
     int variable;             /* a v-collective: block sizes from --dist, --seed */
     int groups;               /* intergroup: 1 (--groups), 2 (also --counts) */
+    int rooted;               /* 1: gather (to --root), 2: scatter (from it) */
 } cs_coll_props;
 
 /* NULL when unknown. */

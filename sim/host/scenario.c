@@ -749,10 +749,16 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
             rc = cs_fail(err, "%s: <sizes>: %s", path, se.msg);
         /* ... and every algorithm, np and size against its largest MPI count;
          * an intergroup collective against its <groups> */
-        int has_groups = 0;
+        int has_groups = 0, has_rooted = 0;
         for (int i = 0; i < s->nalgs && !rc; i++) {
             const cs_coll_props *cp = cs_coll_find(s->algs[i].collective);
             has_groups |= cp && cp->groups;
+            has_rooted |= cp && cp->rooted;
+            for (size_t j = 0; j < s->nps.n && !rc && cp && cp->rooted; j++)
+                if (s->root >= s->nps.v[j])
+                    rc = cs_fail(err, "%s: <root rank=\"%d\"> at <processes> %ld: the root must "
+                                      "be a rank, 0..%ld", path, s->root, s->nps.v[j],
+                                 s->nps.v[j] - 1);
             for (size_t j = 0; j < s->nps.n && !rc; j++) {
                 const char *groups = s->groups;
                 if (cp && cp->groups && s->group_ratio && s->group_ratio[0] &&
@@ -781,6 +787,9 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
             rc = cs_fail(err, "%s: <groups> is for the intergroup collectives (inter_allgather, "
                               "inter_allgatherv), and the scenario has none: remove it or add "
                               "such a collective", path);
+        if (!rc && !has_rooted && s->root > 0)
+            rc = cs_fail(err, "%s: <root> is for the rooted collectives (gather, scatter), and "
+                              "the scenario has none: remove it or add such a collective", path);
         /* an <smpi option="smpi/COLL"> with a native: algorithm of COLL */
         for (int k = 0; k < s->nsmpi && !rc; k++)
             for (int i = 0; i < s->nalgs && !rc; i++)

@@ -55,10 +55,12 @@ static int val(int src, int dst, int i) { return 1000000 * (src + 1) + 1000 * ds
 typedef int (*block_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
 typedef int (*v_fn)(const void *, const int *, const int *, MPI_Datatype, void *, const int *,
                     const int *, MPI_Datatype, MPI_Comm);
+typedef int (*rooted_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm);
 typedef struct {
     const char *name; /* for messages */
     block_fn allgather, alltoall;
     v_fn alltoallv;
+    rooted_fn gather, scatter;
     int direct; /* the algorithms themselves (MPI_ERR_COMM on an intercommunicator) */
 } colls;
 
@@ -210,6 +212,60 @@ static void check_alltoallv(tally *t, const colls *c, MPI_Comm comm, int q, int 
     free(rd);
 }
 
+/* Gather and scatter at root (q + 1) % p: plain, in place at the root, and
+ * with the root's p blocks in a vector type (holes checked untouched) while
+ * the others use MPI_INT; gather from a vector on the non-roots too. */
+static void check_rooted(tally *t, const colls *c, MPI_Comm comm, int q, int n)
+{
+    int r, p;
+    MPI_Comm_rank(comm, &r);
+    MPI_Comm_size(comm, &p);
+    const int root = (q + 1) % p, at_root = r == root;
+    int *one = malloc(sizeof(int) * (size_t)(2 * n + 1)), *all = malloc(sizeof(int) * (size_t)(2 * p * n + 1));
+    MPI_Datatype holes = n ? vector_type(n) : MPI_INT;
+    for (int variant = 0; variant < 3; variant++) {
+        if (variant == 2 && !n)
+            break;
+        const int in_place = variant == 1 && at_root, wide = variant == 2;
+        const int stride = wide ? 2 : 1; /* ints per element on the vector sides */
+        /* gather: rank j's block j of the root's buffer */
+        if (c->gather) {
+            for (int k = 0; k < 2 * p * n; k++)
+                all[k] = SENTINEL;
+            for (int i = 0; i < 2 * n; i++)
+                one[i] = SENTINEL;
+            for (int i = 0; i < n; i++)
+                (in_place ? all + (size_t)(root * n * stride) : one)[i * stride] = val(r, 9, i);
+            int err = c->gather(in_place ? MPI_IN_PLACE : one, wide ? 1 : n, wide ? holes : MPI_INT,
+                                all, at_root && wide ? 1 : n, at_root && wide ? holes : MPI_INT,
+                                root, comm);
+            expect(t, err == MPI_SUCCESS, "gather: error", q, n, err, variant);
+            for (int k = 0; at_root && k < p * n * stride; k++)
+                expect(t, all[k] == (k % stride ? SENTINEL : val(k / stride / n, 9, k / stride % n)),
+                       wide ? "gather with vectors" : in_place ? "gather in place" : "gather", q, n,
+                       k / stride / n, variant);
+        }
+        /* scatter: block j of the root's buffer to rank j */
+        if (c->scatter) {
+            for (int k = 0; k < 2 * p * n; k++)
+                all[k] = k % stride ? SENTINEL : val(root, k / stride / n, k / stride % n);
+            for (int i = 0; i < 2 * n; i++)
+                one[i] = SENTINEL;
+            int err = c->scatter(all, at_root && wide ? 1 : n, at_root && wide ? holes : MPI_INT,
+                                 in_place ? MPI_IN_PLACE : one, wide ? 1 : n,
+                                 wide ? holes : MPI_INT, root, comm);
+            expect(t, err == MPI_SUCCESS, "scatter: error", q, n, err, variant);
+            for (int i = 0; !in_place && i < n * stride; i++)
+                expect(t, one[i] == (i % stride ? SENTINEL : val(root, r, i / stride)),
+                       wide ? "scatter with vectors" : "scatter", q, n, r, i);
+        }
+    }
+    if (n)
+        MPI_Type_free(&holes);
+    free(one);
+    free(all);
+}
+
 /* MPI_IN_PLACE for alltoall and alltoallv on comm (alltoallv: block j <-> r
  * has (j + r + n) % 5 ints, as in place requires the same both ways). */
 static void check_in_place(tally *t, const colls *c, MPI_Comm comm, int n)
@@ -337,6 +393,8 @@ static void run_all(tally *t, const colls *c, int intercomm)
                 check_alltoall(t, c, comm, q, counts[k]);
             for (int gap = 0; gap < 2 && c->alltoallv; gap++)
                 check_alltoallv(t, c, comm, q, counts[k], gap);
+            if (c->gather || c->scatter)
+                check_rooted(t, c, comm, q, counts[k]);
         }
         MPI_Comm_free(&comm);
     }
@@ -358,11 +416,15 @@ int main(int argc, char **argv)
     collsim_set_block_regions(3);
     for (int i = 0; i < collsim_alg_count(); i++) {
         const collsim_alg *a = collsim_alg_at(i);
-        colls c = {a->name, NULL, NULL, NULL, 1};
+        colls c = {a->name, NULL, NULL, NULL, NULL, NULL, 1};
         if (!strcmp(a->collective, "allgather"))
             c.allgather = a->block;
         else if (!strcmp(a->collective, "alltoall"))
             c.alltoall = a->block;
+        else if (!strcmp(a->collective, "gather"))
+            c.gather = a->rooted;
+        else if (!strcmp(a->collective, "scatter"))
+            c.scatter = a->rooted;
         else
             c.alltoallv = a->v;
         const long before = t.failed;
@@ -371,7 +433,7 @@ int main(int argc, char **argv)
             printf("FAIL: %s/%s\n", a->collective, a->name);
     }
 #else
-    colls c = {"MPI", MPI_Allgather, MPI_Alltoall, MPI_Alltoallv, 0};
+    colls c = {"MPI", MPI_Allgather, MPI_Alltoall, MPI_Alltoallv, MPI_Gather, MPI_Scatter, 0};
     run_all(&t, &c, intercomm);
 #endif
     long mine[2] = {t.checks, t.failed}, sum[2];
