@@ -41,6 +41,11 @@ typedef struct {
     int ppn;              /* ranks per node; 0: the node's cores */
     const char *dist;     /* v-collectives' block-size distribution; "": none */
     unsigned long seed;
+    /* intergroup collectives: the groups' ratio in lowest terms (P:Q at each
+     * np is this ratio scaled), layout, block ratio, counts; "": none */
+    char gratio[32];
+    const char *layout, *block_ratio, *counts;
+    const char *dtype; /* of the group's first row (the models' element size) */
     longset nps, sizes;
     strset algs; /* algorithms with an ok row in this group */
     char slug[400];
@@ -135,6 +140,8 @@ int fig_begin(const report *r, figure *f, const char *name, int w, int h);
 int fig_end(const report *r, figure *f);
 void clause(clauses *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void line_style(FILE *gp, int key_outside);
+void size_axis(FILE *gp, const longset *sizes, const char *axis);
+void ratio_axis(FILE *gp, double lo, double hi);
 void lines_start(alg_lines *l, FILE *dat, const char *name);
 void lines_point(alg_lines *l, const char *header, double y, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -150,6 +157,7 @@ int fig_model(const report *r, const group *g, const cs_hockney *h, long np,
 void clear_old_figures(const char *figdir);
 
 /* report_models.c */
+void group_groups(const group *g, long np, cs_cost_params *c);
 double group_predict(const group *g, const char *alg, long np, long bytes,
                      const cs_hockney *net, const cs_hockney *local);
 int sec_models(const report *r, int multi_coll);
@@ -160,6 +168,9 @@ void sec_summary(const report *r, int multi_coll);
 int sec_group(const report *r, const group *g, int multi_coll);
 void sec_accounting(const report *r);
 void sec_failures(const report *r);
+
+/* report_kang.c */
+int sec_kang(const report *r);
 
 /* report_whatif.c */
 int sec_whatif(const report *r, int multi_coll);

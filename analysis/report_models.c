@@ -14,6 +14,18 @@ static const cs_hockney *model_params(const cs_platform_fit *pm)
     return pm && pm->measured ? (pm->has_inter ? &pm->inter.h : &pm->intra.h) : NULL;
 }
 
+/* The intergroup case of g at np (its ratio scaled: P + Q = np), from its
+ * rows' dtype. */
+void group_groups(const group *g, long np, cs_cost_params *c)
+{
+    int a, b;
+    if (!g->gratio[0] || sscanf(g->gratio, "%d:%d", &a, &b) != 2 || np % (a + b))
+        return;
+    char groups[48];
+    snprintf(groups, sizeof groups, "%ld:%ld", np / (a + b) * a, np / (a + b) * b);
+    cs_cost_params_groups(c, groups, g->block_ratio, g->counts, g->dtype);
+}
+
 /* A model's prediction for a group's case: p_l is the group's ranks per node
  * (loc-Bruck's region = node; NaN when the default), the local level is the
  * intra-node ping-pong when known, and a window:R distribution gives the
@@ -36,6 +48,7 @@ double group_predict(const group *g, const char *alg, long np, long bytes,
     int R;
     if (sscanf(g->dist, "window:%d", &R) == 1)
         c.mean_block = bytes * (1 - R / 200.0);
+    group_groups(g, np, &c);
     return cs_cost_predict_params(g->collective, name, (int)np, bytes, &c);
 }
 

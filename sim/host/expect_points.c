@@ -21,8 +21,11 @@ static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_e
     int levels = s->nregions && !(a_no && b_no);
     size_t nppn = s->ppns.n ? s->ppns.n : 1, nreg = levels ? (size_t)s->nregions : 1;
     size_t cap = (size_t)s->nplatforms * (size_t)s->nmappings * nppn * nreg * nps->n * sizes->n;
-    *out = (cs_expect_points){x->line, x->faster, x->than, x->by_pct, x->scope,
-                              cs_xmalloc((cap ? cap : 1) * sizeof(cs_result)), 0, a_no, b_no};
+    *out = (cs_expect_points){.line = x->line, .faster = x->faster, .than = x->than,
+                              .by_pct = x->by_pct, .scope = x->scope, .metric = x->metric,
+                              .by_factor = x->by_factor,
+                              .points = cs_xmalloc((cap ? cap : 1) * sizeof(cs_result)),
+                              .faster_no_region = a_no, .than_no_region = b_no};
     cs_result probe;
     memset(&probe, 0, sizeof probe);
     snprintf(probe.collective, sizeof probe.collective, "%s", x->collective);

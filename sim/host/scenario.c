@@ -9,6 +9,7 @@
 
 #include "bench_case.h"
 #include "distributions.h"
+#include "expect.h"
 #include "platform.h"
 #include "smpirun.h"
 #include "xml_error.h"
@@ -264,8 +265,8 @@ static int has_fields(const char *name)
  * check_expect once the whole file is read (elements come in any order). */
 static int parse_expect(ctx *c, cs_scenario *s, xmlNode *n)
 {
-    static const char *const attrs[] = {"faster",   "than",    "by", "collective", "platform",
-                                        "mapping", "np", "bytes",      NULL};
+    static const char *const attrs[] = {"faster", "than", "by",    "collective", "platform",
+                                        "mapping", "np",  "bytes", "metric",     NULL};
     if (check_attrs(c, n, attrs))
         return -1;
     s->expects = cs_xrealloc(s->expects, (size_t)(s->nexpects + 1) * sizeof *s->expects);
@@ -273,13 +274,15 @@ static int parse_expect(ctx *c, cs_scenario *s, xmlNode *n)
     memset(x, 0, sizeof *x);
     x->line = line_of(n);
     x->mapping = -1;
-    const char *names[] = {"faster", "than", "by", "collective", "platform", "mapping", "np", "bytes"};
-    char *v[8];
+    const char *names[] = {"faster", "than",  "by",    "collective", "platform",
+                           "mapping", "np", "bytes", "metric"};
+    enum { NV = sizeof names / sizeof names[0] };
+    char *v[NV];
     char scope[512] = "";
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < NV; i++) {
         v[i] = attr_dup(n, names[i]);
         size_t u = strlen(scope);
-        if (v[i] && i >= 4)
+        if (v[i] && i >= 4 && i < 8)
             snprintf(scope + u, sizeof scope - u, "%s%s=%s", u ? " " : "", names[i], v[i]);
     }
     x->scope = cs_xstrdup(scope[0] ? scope : "every point");
@@ -289,13 +292,30 @@ static int parse_expect(ctx *c, cs_scenario *s, xmlNode *n)
     char *end = NULL;
     if (v[2])
         x->by_pct = strtod(v[2], &end);
+    /* by="5x": a factor, the same test as by = 100 (1 - 1/5) = 80% */
+    int factor = v[2] && end != v[2] && !strcmp(end, "x") && x->by_pct >= 1;
+    if (factor) {
+        x->by_factor = x->by_pct;
+        x->by_pct = 100 * (1 - 1 / x->by_factor);
+        static char pct[] = "%";
+        end = pct;
+    }
+    for (int k = 0; v[8] && k < 3; k++)
+        if (!strcmp(v[8], cs_metric_names[k]))
+            x->metric = k + 1; /* + 1: found; set back below */
+    if (v[8] && !x->metric)
+        rc = cs_fail(c->err, "%s:%ld: <expect metric=\"%s\">: expected avg, max or min (the "
+                             "average, maximum or minimum over processes)",
+                     c->path, x->line, v[8]);
+    else if (v[8])
+        x->metric--;
     if (!v[0] || !v[1])
         rc = cs_fail(c->err, "%s:%ld: <expect> needs faster=\"ALG\" and than=\"ALG\" (two of the "
                              "scenario's algorithms)",
                      c->path, x->line);
-    else if (v[2] && (end == v[2] || strcmp(end, "%") || !(x->by_pct >= 0 && x->by_pct < 100)))
+    else if (!rc && v[2] && (end == v[2] || strcmp(end, "%") || !(x->by_pct >= 0 && x->by_pct < 100)))
         rc = cs_fail(c->err, "%s:%ld: <expect by=\"%s\">: expected a percentage from 0 to 100, "
-                             "such as by=\"10%%\"",
+                             "such as by=\"10%%\", or a factor of at least 1, such as by=\"5x\"",
                      c->path, x->line, v[2]);
     else if (v[5] && cs_mapping_parse(v[5], &m, &e))
         rc = cs_fail(c->err, "%s:%ld: <expect mapping=\"%s\">: %s", c->path, x->line, v[5], e.msg);
@@ -311,7 +331,7 @@ static int parse_expect(ctx *c, cs_scenario *s, xmlNode *n)
         snprintf(x->collective, sizeof x->collective, "%s", v[3] ? v[3] : "");
         snprintf(x->platform, sizeof x->platform, "%s", v[4] ? v[4] : "");
     }
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < NV; i++)
         free(v[i]);
     return rc;
 }

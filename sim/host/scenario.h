@@ -22,6 +22,8 @@ typedef struct {
     int mapping;               /* -1: every mapping, else a cs_mapping */
     cs_numlist nps, bytes;     /* n == 0: every value */
     double by_pct;
+    int metric;                /* the time compared: CS_METRIC_AVG (default), _MAX, _MIN */
+    double by_factor;          /* by="5x": than's time >= 5 x faster's; 0: by is a percentage */
     char *scope;               /* the filters as written, for reports */
 } cs_expect;
 
