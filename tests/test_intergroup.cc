@@ -352,4 +352,43 @@ TEST(IntergroupScenario, ARatioScalesToEachProcessCount)
     tw_rmtree(dir);
 }
 
+// <sizes unit="node">: each size divided by the <ppn> value (rows hold the
+// block per process and size_unit node), an <expect bytes> in the same unit
+// finds those rows, and a ppn that does not divide a size is refused at load.
+TEST(IntergroupScenario, SizesPerNode)
+{
+    char dir[256], err[4096] = "";
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    auto write = [&](const char *ppn) {
+        const std::string path = std::string(dir) + "/n" + ppn + ".xml";
+        std::ofstream(path) << "<scenario>\n  <platform name=\"yahoo\"/>\n"
+                               "  <mappings>sequential</mappings>\n  <processes>8</processes>\n"
+                               "  <ppn>" << ppn << "</ppn>\n  <groups sizes=\"5:3\"/>\n"
+                               "  <collective name=\"inter_allgather\"><algorithms>kang_segmented "
+                               "root_gather_mpich</algorithms></collective>\n"
+                               "  <sizes unit=\"node\">64K</sizes>\n"
+                               "  <buffers mode=\"fold\"/>\n  <iterations warmup=\"0\" timed=\"1\"/>\n"
+                               "  <expect faster=\"kang_segmented\" than=\"root_gather_mpich\" "
+                               "bytes=\"64K\" metric=\"max\"/>\n</scenario>\n";
+        return path;
+    };
+    long n;
+    EXPECT_EQ(tw_scenario(write("3").c_str(), &n, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("<sizes unit=\"node\">: size 65536 per node is not a multiple "
+                                    "of 3 ranks per node"), std::string::npos) << err;
+    const std::string path = write("2"), out = std::string(dir) + "/out";
+    ASSERT_EQ(tw_run_scenario(path.c_str(), out.c_str(), 1, nullptr, err, sizeof err), 0) << err;
+    cs_result *rows = nullptr;
+    size_t nr = 0;
+    ASSERT_EQ(tw_read_results((out + "/results.csv").c_str(), &rows, &nr, err, sizeof err), 0) << err;
+    ASSERT_EQ(nr, 2u);
+    for (size_t i = 0; i < nr; i++) {
+        EXPECT_STREQ(rows[i].status, "ok") << rows[i].note;
+        EXPECT_EQ(rows[i].bytes, 32768) << rows[i].algorithm;
+        EXPECT_STREQ(rows[i].size_unit, "node");
+    }
+    tw_free_rows(rows);
+    tw_rmtree(dir);
+}
+
 } // namespace

@@ -62,7 +62,10 @@ static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_e
                         if (cp && cp->groups && s->group_ratio && s->group_ratio[0] &&
                             !cs_groups_scale(s->group_ratio, probe.np, &scaled, &ignored))
                             snprintf(probe.groups, sizeof probe.groups, "%s", scaled);
+                        /* <sizes unit="node">: rows hold the block per process */
                         probe.bytes = sizes->v[z];
+                        if (cp && cp->groups && cs_size_unit_node(s->size_unit) && probe.ppn > 0)
+                            probe.bytes /= probe.ppn;
                         out->points[out->npoints++] = probe;
                     }
         }

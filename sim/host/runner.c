@@ -65,6 +65,9 @@ void cs_caselist_free(cs_caselist *l)
     for (int i = 0; i < l->npfs; i++)
         cs_platform_free(&l->pfs[i]);
     free(l->pfs);
+    for (size_t i = 0; i < l->nper_process; i++)
+        cs_numlist_free(&l->per_process[i]);
+    free(l->per_process);
     free(l->v);
     memset(l, 0, sizeof *l);
 }
@@ -107,6 +110,23 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
         for (int a = 0; a < s->nalgs; a++)
             per_np += g == 0 || cs_alg_locality_aware(s->algs[a].collective, s->algs[a].name);
     size_t ncases = (size_t)npfs * (size_t)s->nmappings * nppn * s->nps.n * per_np;
+    /* <sizes unit="node">: the intergroup cases' sizes per process, one list
+     * per ranks-per-node value (checked at load) */
+    cs_numlist *per_process = NULL;
+    if (cs_size_unit_node(s->size_unit)) {
+        per_process = cs_xmalloc(nppn * sizeof *per_process);
+        for (size_t q = 0; q < nppn; q++)
+            if (cs_sizes_per_process(&s->sizes, s->ppns.n ? (int)s->ppns.v[q] : 0, &per_process[q],
+                                     err)) {
+                for (size_t i = 0; i < q; i++)
+                    cs_numlist_free(&per_process[i]);
+                free(per_process);
+                for (int i = 0; i < npfs; i++)
+                    cs_platform_free(&pfs[i]);
+                free(pfs);
+                return -1;
+            }
+    }
     cs_case *cases = cs_xmalloc((ncases ? ncases : 1) * sizeof(cs_case));
     size_t k = 0;
     for (int p = 0; p < npfs; p++)
@@ -133,17 +153,18 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
                         c->sizes = &s->sizes;
                         c->region = s->nregions && takes_region ? s->regions[g] : NULL;
                         cs_fields_scope(cs_case_fields, c, c->alg.collective);
+                        if (cs_size_unit_node(c->size_unit))
+                            c->sizes = &per_process[q];
                         /* <groups ratio>: checked against every np at load */
                         if (c->group_ratio && c->group_ratio[0] &&
                             cs_groups_scale(c->group_ratio, c->np, &c->groups, err)) {
-                            free(cases);
-                            for (int i = 0; i < npfs; i++)
-                                cs_platform_free(&pfs[i]);
-                            free(pfs);
+                            *out = (cs_caselist){cases, 0, pfs, npfs, per_process,
+                                                 per_process ? nppn : 0};
+                            cs_caselist_free(out);
                             return -1;
                         }
                     }
-    *out = (cs_caselist){cases, ncases, pfs, npfs};
+    *out = (cs_caselist){cases, ncases, pfs, npfs, per_process, per_process ? nppn : 0};
     if ((o->only && cs_select_only(o->only, out->v, &out->n, err)) ||
         (o->pick_case && cs_select_index(o->case_index, out->v, &out->n, err))) {
         cs_caselist_free(out);

@@ -614,7 +614,7 @@ static int parse_element(ctx *c, cs_scenario *s, xmlNode *n, long *region_line)
     if (!strcmp(name, "collective"))
         return parse_collective(c, s, n);
     if (!strcmp(name, "sizes"))
-        return check_attrs(c, n, none) || parse_list(c, n, "size list", 1, 0, &s->sizes) ? -1 : 0;
+        return parse_fields(c, s, n) || parse_list(c, n, "size list", 1, 0, &s->sizes) ? -1 : 0;
     if (!strcmp(name, "expect"))
         return parse_expect(c, s, n);
     if (!strcmp(name, "distribution"))
@@ -701,6 +701,15 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
         /* ... and every algorithm, np and size against its largest MPI count;
          * an intergroup collective against its <groups> */
         int has_groups = 0;
+        /* <sizes unit="node">: the sizes per process at each <ppn> */
+        size_t nppn = s->ppns.n ? s->ppns.n : 1;
+        cs_numlist *sizes = cs_xmalloc(nppn * sizeof *sizes);
+        for (size_t q = 0; q < nppn; q++) {
+            sizes[q] = s->sizes;
+            if (!rc && cs_size_unit_node(s->size_unit) &&
+                cs_sizes_per_process(&s->sizes, s->ppns.n ? (int)s->ppns.v[q] : 0, &sizes[q], &se))
+                rc = cs_fail(err, "%s: <sizes unit=\"node\">: %s", path, se.msg);
+        }
         for (int i = 0; i < s->nalgs && !rc; i++) {
             const cs_coll_props *cp = cs_coll_find(s->algs[i].collective);
             has_groups |= cp && cp->groups;
@@ -710,12 +719,12 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
                     cs_groups_scale(s->group_ratio, (int)s->nps.v[j], &groups, &se))
                     rc = cs_fail(err, "%s: <groups ratio=\"%s\">: %s", path, s->group_ratio,
                                  se.msg);
-                if (!rc && cp && cp->groups &&
-                    cs_groups_case_check(s->algs[i].collective, s->algs[i].name, groups,
-                                         s->block_ratio, s->counts, s->dtype, (int)s->nps.v[j],
-                                         s->sizes.v, s->sizes.n, &se))
-                    rc = cs_fail(err, "%s:%ld: <groups> at <processes> %ld: %s", path,
-                                 c.alg_lines[i], s->nps.v[j], se.msg);
+                for (size_t q = 0; q < nppn && !rc && cp && cp->groups; q++)
+                    if (cs_groups_case_check(s->algs[i].collective, s->algs[i].name, groups,
+                                             s->block_ratio, s->counts, s->dtype, (int)s->nps.v[j],
+                                             sizes[q].v, sizes[q].n, &se))
+                        rc = cs_fail(err, "%s:%ld: <groups> at <processes> %ld: %s", path,
+                                     c.alg_lines[i], s->nps.v[j], se.msg);
                 for (size_t k = 0; k < s->sizes.n && !rc && !(cp && cp->groups); k++)
                     if (cs_alg_count_check(s->algs[i].collective, s->algs[i].name,
                                            (int)s->nps.v[j], s->sizes.v[k], s->dtype, &se))
@@ -723,6 +732,10 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
                                      se.msg);
             }
         }
+        for (size_t q = 0; q < nppn; q++)
+            if (sizes[q].v != s->sizes.v)
+                cs_numlist_free(&sizes[q]);
+        free(sizes);
         if (!rc && s->groups && s->groups[0] && s->group_ratio && s->group_ratio[0])
             rc = cs_fail(err, "%s: <groups> has sizes=\"%s\" and ratio=\"%s\": give one (sizes: "
                               "P:Q at the one process count; ratio: scaled to each)",
