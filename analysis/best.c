@@ -133,9 +133,11 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
     /* a case is (platform, collective, mapping, ppn, distribution, np, bytes):
      * print every part that tells two rows apart, ppn always */
     int multi_coll = 0, any_dist = 0, any_tie = 0, levels = cs_results_several_regions(rows, n);
+    int any_groups = 0;
     for (size_t i = 0; i < g; i++) {
         multi_coll |= strcmp(b[i].best->collective, b[0].best->collective) != 0;
         any_dist |= b[i].best->dist[0] != '\0';
+        any_groups |= b[i].best->groups[0] != '\0';
         any_tie |= b[i].ntied > 1;
     }
     fprintf(f, "# Best algorithm per case (lowest average latency); improvement = how much less "
@@ -150,6 +152,8 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
     fprintf(f, "%-10s %5s ", "mapping", "ppn");
     if (any_dist)
         fprintf(f, "%-22s ", "distribution:seed");
+    if (any_groups)
+        fprintf(f, "%-30s ", "groups/layout/k_A:k_B/counts");
     fprintf(f, "%6s %9s  %-26s %12s  %-26s %12s %8s\n", "np", "bytes", "best", "avg(us)",
             "second", "avg(us)", "improv%");
     for (size_t i = 0; i < g; i++) {
@@ -172,6 +176,14 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
             else
                 snprintf(dist, sizeof dist, "-");
             fprintf(f, "%-22s ", dist);
+        }
+        if (any_groups) {
+            char gr[128] = "-";
+            if (x->groups[0])
+                snprintf(gr, sizeof gr, "%s/%s/%s%s%s", x->groups, x->layout,
+                         x->block_ratio[0] ? x->block_ratio : "1:1", x->counts[0] ? "/" : "",
+                         x->counts);
+            fprintf(f, "%-30s ", gr);
         }
         fprintf(f, "%6d %9ld  %-26s %12.2f  %-26s %12s %8s\n", x->np, x->bytes,
                 cs_best_names(&b[i], levels, n1, sizeof n1), x->avg_us,

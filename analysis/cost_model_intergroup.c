@@ -193,15 +193,25 @@ static double largest(const cs_cost_params *c, int g, long bytes)
 
 /* MPICH's allgatherv code: linear gatherv of group 1's blocks on group 0's
  * root (every sender at once: the root's link carries K_B), then of group
- * 0's on group 1's root, then both broadcasts of K at once. */
+ * 0's on group 1's root, then both broadcasts of K at once. Group 1's root
+ * posts its receives once its own block has reached group 0's root: with
+ * the root's link shared fairly that is after sum_j min(k_j, k_0) bytes, so
+ * a small first block (arithmetic counts) lets the second gatherv overlap
+ * the first; with equal blocks it is after all K_B (the two in sequence).
+ * Group 0's root sends its own block last, after receiving K_B. */
 double root_gather_v_linear(int np, long bytes, const cs_cost_params *c)
 {
     (void)np;
     if (!c->gp)
         return NAN;
-    double KA = total(c, 0, bytes), KB = total(c, 1, bytes);
-    return msgs_at_once(c, largest(c, 1, bytes), KB) + msgs_at_once(c, largest(c, 0, bytes), KA) +
-           dmax(bcast_mpich(c, c->gp, KB), bcast_mpich(c, c->gq, KA));
+    double KA = total(c, 0, bytes), KB = total(c, 1, bytes), k0 = member(c, 1, 0, bytes), shared = 0;
+    for (int j = 0; j < c->gq && k0 > 0; j++)
+        shared += fmin(member(c, 1, j, bytes), k0);
+    double first = msgs_at_once(c, largest(c, 1, bytes), KB);
+    double start2 = shared > 0 ? msgs_at_once(c, k0, shared) : 0;
+    double gathers = dmax(dmax(first, start2 + msgs_at_once(c, largest(c, 0, bytes), KA)),
+                          first + msg(c, member(c, 0, 0, bytes)));
+    return gathers + dmax(bcast_mpich(c, c->gp, KB), bcast_mpich(c, c->gq, KA));
 }
 
 /* The ring-gather hypothesis: n - 1 synchronous steps per group, each paced

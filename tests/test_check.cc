@@ -678,7 +678,9 @@ TEST(Expect, ErrorsNameTheLineAndTheValidChoices)
         {R"(faster="bruck")", R"(<expect> needs faster="ALG" and than="ALG")"},
         {R"(faster="bruck" than="ring" speed="2")",
          "unknown attribute 'speed' (valid: faster, than, by, collective, platform, mapping, np, bytes, "
-         "metric)"},
+         "metric, groups, block-ratio, counts)"},
+        {R"(faster="bruck" than="ring" groups="1:1")",
+         "<expect>: no <groups> of allgather matches its groups, block-ratio and counts (valid: none)"},
         {R"(faster="bruck" than="ring" metric="median")",
          R"(<expect metric="median">: expected avg, max or min)"},
         {R"(faster="bruck" than="ring" by="0.5x")", R"(or a factor of at least 1, such as by="5x")"},

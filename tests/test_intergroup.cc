@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -349,6 +350,70 @@ TEST(IntergroupScenario, ARatioScalesToEachProcessCount)
     EXPECT_EQ(tw_scenario(fixed.c_str(), &n, err, sizeof err), -1);
     EXPECT_NE(std::string(err).find("<groups> at <processes> 256: --groups 50:14 makes 64 "
                                     "processes, but --np is 256"), std::string::npos) << err;
+    tw_rmtree(dir);
+}
+
+// <groups> repeats: each intergroup collective runs once per element that
+// applies to it (collective="..." narrows one to a collective), rows and
+// reports keep them apart, an <expect> picks elements by groups,
+// block-ratio and counts, and two elements that give a collective the same
+// cases are refused.
+TEST(IntergroupScenario, SeveralGroupsElements)
+{
+    char dir[256], err[4096] = "";
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    auto write = [&](const std::string &name, const std::string &groups) {
+        const std::string path = std::string(dir) + "/" + name + ".xml";
+        std::ofstream(path) << "<scenario>\n  <platform name=\"yahoo\"/>\n"
+                               "  <mappings>sequential</mappings>\n  <processes>8</processes>\n"
+                            << groups
+                            << "  <collective name=\"inter_allgather\"><algorithms>kang_segmented "
+                               "root_gather_mpich</algorithms></collective>\n"
+                               "  <collective name=\"inter_allgatherv\"><algorithms>kang_segmented"
+                               "</algorithms></collective>\n"
+                               "  <sizes>4K</sizes>\n  <buffers mode=\"fold\"/>\n"
+                               "  <iterations warmup=\"0\" timed=\"1\"/>\n"
+                               "  <expect faster=\"kang_segmented\" than=\"root_gather_mpich\" "
+                               "collective=\"inter_allgather\" groups=\"5:3\" block-ratio=\"1:4\" "
+                               "metric=\"max\"/>\n</scenario>\n";
+        return path;
+    };
+    const std::string three = "  <groups sizes=\"4:4\"/>\n"
+                              "  <groups sizes=\"5:3\" block-ratio=\"1:4\" collective=\"inter_allgather\"/>\n"
+                              "  <groups sizes=\"5:3\" counts=\"arithmetic\" collective=\"inter_allgatherv\"/>\n";
+    const std::string path = write("ok", three);
+    char values[1024];
+    ASSERT_EQ(tw_expand_field(path.c_str(), nullptr, CS_F_groups, values, sizeof values, err,
+                              sizeof err), 6) << err;
+    EXPECT_STREQ(values, "4:4 5:3 4:4 5:3 4:4 5:3");
+    ASSERT_EQ(tw_expand_field(path.c_str(), "alg=kang_segmented", CS_F_counts, values, sizeof values,
+                              err, sizeof err), 4) << err;
+    const std::string out = std::string(dir) + "/out";
+    ASSERT_EQ(tw_run_scenario(path.c_str(), out.c_str(), 1, nullptr, err, sizeof err), 0) << err;
+    cs_result *rows = nullptr;
+    size_t n = 0;
+    ASSERT_EQ(tw_read_results((out + "/results.csv").c_str(), &rows, &n, err, sizeof err), 0) << err;
+    ASSERT_EQ(n, 6u);
+    int ratio14 = 0, arith = 0;
+    for (size_t i = 0; i < n; i++) {
+        EXPECT_STREQ(rows[i].status, "ok") << rows[i].note;
+        ratio14 += !strcmp(rows[i].block_ratio, "1:4");
+        arith += !strcmp(rows[i].counts, "arithmetic");
+    }
+    EXPECT_EQ(ratio14, 2);
+    EXPECT_EQ(arith, 1);
+    tw_free_rows(rows);
+    // the same cases twice: counts do not tell inter_allgather's apart
+    long nc;
+    const std::string dup = write("dup", "  <groups sizes=\"5:3\" block-ratio=\"1:4\"/>\n"
+                                         "  <groups sizes=\"5:3\" block-ratio=\"1:4\" counts=\"arithmetic\"/>\n");
+    EXPECT_EQ(tw_scenario(dup.c_str(), &nc, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find(":6: <groups> gives inter_allgather the cases of line 5 again"),
+              std::string::npos) << err;
+    const std::string bad = write("bad", "  <groups sizes=\"4:4\" collective=\"allgather\"/>\n");
+    EXPECT_EQ(tw_scenario(bad.c_str(), &nc, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("<groups collective=\"allgather\">: not an intergroup collective"),
+              std::string::npos) << err;
     tw_rmtree(dir);
 }
 

@@ -146,9 +146,15 @@ TEST(CostModel, IntergroupModelsReadTheGroups)
     EXPECT_NEAR(lo, 4 * 528.0 / 560, 1e-12);
     EXPECT_NEAR(hi, 4.0, 1e-12);
     EXPECT_NEAR(cs_kang_eq5(&c, 32), 7.0, 1e-12);
-    // linear gathervs K_B then K_A, broadcasts of 528 B (binomial: < 12,288 B): 5 x 528
+    // linear gathervs: group 1's root has sent its 1-byte block after 32
+    // bytes (the root's link shared by 32 senders), then receives K_A = 528:
+    // 560; broadcasts of 528 B (binomial: < 12,288 B): 5 x 528
     EXPECT_NEAR(cs_cost_predict_params("inter_allgatherv", "root_gather_mpich", 64, 32, &c),
-                (528 + 528 + 5 * 528) * 1e-9, 1e-15);
+                (32 + 528 + 5 * 528) * 1e-9, 1e-15);
+    // equal blocks: the second gatherv starts after the whole first (K_B = 32 x 32)
+    ASSERT_EQ(cs_cost_params_groups(&c, "32:32", "", "equal", "byte"), 0);
+    EXPECT_NEAR(cs_cost_predict_params("inter_allgatherv", "root_gather_mpich", 64, 32, &c),
+                (1024 + 1024 + 5 * 1024) * 1e-9, 1e-15);
 }
 
 TEST(Postal, FitRecoversALineAndNeedsTwoSizes)

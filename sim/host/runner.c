@@ -72,6 +72,23 @@ void cs_caselist_free(cs_caselist *l)
     memset(l, 0, sizeof *l);
 }
 
+/* The <groups> elements an intergroup collective runs under (its index k:
+ * into *which, the i-th that applies), else 1 (the scenario's own fields:
+ * every other collective, or an intergroup one without <groups>, which the
+ * load refused). */
+static int groupsets_of(const cs_scenario *s, const char *collective, int *which)
+{
+    const cs_coll_props *cp = cs_coll_find(collective);
+    int n = 0;
+    for (int k = 0; cp && cp->groups && k < s->ngsets; k++)
+        if (cs_groupset_applies(&s->gsets[k], collective)) {
+            if (which)
+                which[n] = k;
+            n++;
+        }
+    return n ? n : 1;
+}
+
 int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out, cs_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -108,7 +125,8 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
     size_t per_np = 0; /* cases per (platform, mapping, ppn, np) */
     for (size_t g = 0; g < nreg; g++)
         for (int a = 0; a < s->nalgs; a++)
-            per_np += g == 0 || cs_alg_locality_aware(s->algs[a].collective, s->algs[a].name);
+            per_np += (g == 0 || cs_alg_locality_aware(s->algs[a].collective, s->algs[a].name)) *
+                      (size_t)groupsets_of(s, s->algs[a].collective, NULL);
     size_t ncases = (size_t)npfs * (size_t)s->nmappings * nppn * s->nps.n * per_np;
     /* <sizes unit="node">: the intergroup cases' sizes per process, one list
      * per ranks-per-node value (checked at load) */
@@ -139,10 +157,16 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
                             cs_alg_locality_aware(s->algs[a].collective, s->algs[a].name);
                         if (g > 0 && !takes_region)
                             continue;
+                        int which[CS_MAX_GROUPSETS], nw = groupsets_of(s, s->algs[a].collective, which);
+                        for (int w = 0; w < nw; w++) {
                         cs_case *c = &cases[k++];
                         memset(c, 0, sizeof *c);
-                        /* the scalar fields, then the swept ones */
-                        cs_fields_copy(cs_case_fields, c, cs_scenario_fields, s);
+                        /* the scalar fields (with the w-th <groups> that
+                         * applies), then the swept ones */
+                        cs_scenario sg = *s;
+                        if (s->ngsets && cs_coll_find(s->algs[a].collective)->groups)
+                            cs_scenario_groups(s, which[w], &sg);
+                        cs_fields_copy(cs_case_fields, c, cs_scenario_fields, &sg);
                         c->platform = &pfs[p];
                         c->mapping = s->mappings[m];
                         c->ppn = s->ppns.n ? (int)s->ppns.v[q] : 0;
@@ -162,6 +186,7 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
                                                  per_process ? nppn : 0};
                             cs_caselist_free(out);
                             return -1;
+                        }
                         }
                     }
     *out = (cs_caselist){cases, ncases, pfs, npfs, per_process, per_process ? nppn : 0};
