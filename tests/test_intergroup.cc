@@ -353,6 +353,57 @@ TEST(IntergroupScenario, ARatioScalesToEachProcessCount)
     tw_rmtree(dir);
 }
 
+// Done-when gate of issue 14: Kang et al.'s settings 1-8 on a homogeneous
+// network (fattree-32k, one process per node, 64 processes, 8 MiB per node):
+// the report's ratio root gathering / Algorithm 1 or 2 in the max metric lies
+// within 10% of the spec's finite-p model (A.7), and within 10% of the cost
+// models (algorithms.def) everywhere. Setting 6 is the exception the models
+// explain: MPICH's allgatherv code starts its second gatherv as soon as
+// group 1's root, whose block is the smallest of the arithmetic sequence, has
+// sent it (fair sharing of the first root's link), so its two gathervs
+// overlap where the spec's model puts them in sequence; the cost model,
+// which follows the code, predicts the simulated ratio (about 2.9, below
+// the spec's 3.77-4.00). 256 processes: scenarios/kang-homogeneous.xml.
+TEST(KangModel, SettingsOneToEightAtSixtyFourProcesses)
+{
+    char dir[256], err[4096] = "", md[1024];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    const std::string out = std::string(dir) + "/out";
+    ASSERT_EQ(tw_run_scenario(COLLSIM_TEST_DATA_DIR "/kang-gate-64.xml", out.c_str(), 2, nullptr, err,
+                              sizeof err), 0) << err;
+    ASSERT_EQ(tw_report((out + "/results.csv").c_str(), nullptr, nullptr, nullptr, md, sizeof md, err,
+                        sizeof err), 0) << err;
+    std::ifstream in(md);
+    std::string line, coll;
+    bool kang = false;
+    int rows = 0;
+    while (std::getline(in, line)) {
+        if (!line.rfind("## ", 0))
+            kang = !line.rfind("## Kang et al.", 0);
+        if (kang && !line.rfind("### inter_allgather", 0))
+            coll = line.substr(4, line.find(':') - 4);
+        if (!kang || line.rfind("| fattree-32k |", 0))
+            continue;
+        std::vector<std::string> c;
+        for (size_t a = 1, b; (b = line.find(" |", a)) != std::string::npos; a = b + 2)
+            c.push_back(line.substr(a + 1, b - a - 1));
+        ASSERT_EQ(c.size(), 14u) << line;
+        const double sim = std::stod(c[8]), model = std::stod(c[10]);
+        const bool setting6 = coll == "inter_allgatherv" && c[3].find("32:32") == 0 &&
+                              c[3].find("arithmetic") != std::string::npos;
+        EXPECT_EQ(c[4], "64") << line;
+        EXPECT_EQ(c[5], "8M per node (8M)") << line;
+        EXPECT_NEAR(sim, model, 0.1 * model) << coll << " " << line;
+        if (setting6)
+            EXPECT_EQ(c[13].rfind("no", 0), 0u) << "setting 6 reached the spec's range: " << line;
+        else
+            EXPECT_EQ(c[13], "yes") << coll << " " << line;
+        rows++;
+    }
+    EXPECT_EQ(rows, 8) << "settings 1-8";
+    tw_rmtree(dir);
+}
+
 // <groups> repeats: each intergroup collective runs once per element that
 // applies to it (collective="..." narrows one to a collective), rows and
 // reports keep them apart, an <expect> picks elements by groups,
