@@ -216,6 +216,17 @@ static void models_formulas(const report *r, const strset *with, const strset *w
     }
 }
 
+/* The mapping cell of g's rows: the mapping, and an intergroup case's
+ * groups (ratio, layout, block ratio, counts), so that its rows are told apart. */
+static const char *mapping_cell(const group *g, char *buf, size_t len)
+{
+    if (!g->gratio[0])
+        return g->mapping;
+    snprintf(buf, len, "%s, groups %s %s k_A:k_B %s%s%s", g->mapping, g->gratio, g->layout,
+             g->block_ratio[0] ? g->block_ratio : "1:1", g->counts[0] ? " " : "", g->counts);
+    return buf;
+}
+
 /* One row of the difference table: alg over every case of g. */
 static void model_difference_row(const report *r, const group *g, const char *alg,
                                  const cs_platform_fit *pm, int multi_coll)
@@ -243,8 +254,8 @@ static void model_difference_row(const report *r, const group *g, const char *al
     if (nd) {
         qsort(d, nd, sizeof *d, cmp_double);
         double med = nd % 2 ? d[nd / 2] : (d[nd / 2 - 1] + d[nd / 2]) / 2;
-        char lab[32];
-        fprintf(r->md, "| %s | %s |", g->platform, g->mapping);
+        char lab[32], mc[160];
+        fprintf(r->md, "| %s | %s |", g->platform, mapping_cell(g, mc, sizeof mc));
         if (multi_coll)
             fprintf(r->md, " %s |", g->collective);
         fprintf(r->md, " %s | %zu | %+.1f | %+.1f | %ld, %s |\n", alg, nd, med, worst, wnp,
@@ -286,7 +297,7 @@ static void model_cases(const report *r, const group *g, const char *alg, const 
                 continue;
             double mi = group_predict(g, alg, nps[p], sizes[s], model_params(f), &f->intra.h) * 1e6;
             double mn = group_predict(g, alg, nps[p], sizes[s], &f->intra.h, &f->intra.h) * 1e6;
-            char lab[32], b1[32], b2[32], b3[32], b4[32];
+            char lab[32], b1[32], b2[32], b3[32], b4[32], mc[160];
             fmt_us(b1, sizeof b1, mi);
             fmt_us(b2, sizeof b2, mn);
             fmt_us(b3, sizeof b3, x->avg_us);
@@ -294,7 +305,8 @@ static void model_cases(const report *r, const group *g, const char *alg, const 
                 snprintf(b4, sizeof b4, "%+.1f", 100 * (x->avg_us - mi) / mi);
             else
                 snprintf(b4, sizeof b4, "-");
-            fprintf(r->md, "| %s | %s | %ld | %s | %s | %s | %s | %s |\n", g->platform, g->mapping,
+            fprintf(r->md, "| %s | %s | %ld | %s | %s | %s | %s | %s |\n", g->platform,
+                    mapping_cell(g, mc, sizeof mc),
                     nps[p], size_label(sizes[s], lab, sizeof lab), b1, b2, b3, b4);
         }
 }
