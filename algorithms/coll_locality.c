@@ -341,6 +341,12 @@ typedef struct {
     int *first;       /* [nregions + 1] */
     int *vrank;       /* [n]: virtual index -> rank */
     int *vindex;      /* [n]: rank -> virtual index */
+    /* [nregions] or NULL: each region's group, made once by its first member
+     * to build (MPI_COMM_WORLD's layout only). Under SMPI 3.32 a group keeps a
+     * table indexed by its members' largest process id, so one group per rank
+     * would cost O(p) bytes each, gigabytes at 32K ranks; a real MPI process
+     * only ever makes its own. */
+    MPI_Group *group;
 } region_layout;
 
 typedef struct {
@@ -372,6 +378,10 @@ static void free_layout(region_layout *L)
     coll_release_table(L->first);
     coll_release_table(L->vrank);
     free(L->vindex);
+    for (int j = 0; L->group && j < L->nregions; j++)
+        if (L->group[j] != MPI_GROUP_NULL)
+            MPI_Group_free(&L->group[j]);
+    free(L->group);
     memset(L, 0, sizeof *L);
 }
 
@@ -505,14 +515,24 @@ static int build_info_map(coll_loc_info *info)
     if (L->kind == COLL_LOC_GENERAL)
         info->vrank = coll_retain_table(L->vrank);
     /* my region's communicator, among its members only */
-    MPI_Group gcomm, greg;
-    MPI_Comm_group(comm, &gcomm);
-    err = MPI_Group_incl(gcomm, info->local_size, L->vrank + L->first[g], &greg);
-    MPI_Group_free(&gcomm);
-    if (!err) {
-        err = MPI_Comm_create_group(comm, greg, COLL_TAG_LOC_SETUP, &info->comm_region);
-        MPI_Group_free(&greg);
+    MPI_Group greg = MPI_GROUP_NULL;
+    if (L != &own && !L->group && (L->group = malloc(sizeof(MPI_Group) * (size_t)L->nregions)))
+        for (int j = 0; j < L->nregions; j++)
+            L->group[j] = MPI_GROUP_NULL;
+    if (L != &own && L->group)
+        greg = L->group[g];
+    if (greg == MPI_GROUP_NULL) {
+        MPI_Group gcomm;
+        MPI_Comm_group(comm, &gcomm);
+        err = MPI_Group_incl(gcomm, info->local_size, L->vrank + L->first[g], &greg);
+        MPI_Group_free(&gcomm);
+        if (!err && L != &own && L->group)
+            L->group[g] = greg; /* kept (and freed) with the layout */
     }
+    if (!err)
+        err = MPI_Comm_create_group(comm, greg, COLL_TAG_LOC_SETUP, &info->comm_region);
+    if (greg != MPI_GROUP_NULL && (L == &own || !L->group))
+        MPI_Group_free(&greg);
     if (L == &own)
         free_layout(L);
     return err;
@@ -816,7 +836,13 @@ int coll_loc_rank_of_virtual(const coll_loc_info *info, int v)
         return v;
     if (info->layout == COLL_LOC_GENERAL)
         return info->vrank[v];
-    /* cyclic: the region holding v, by bisection of first[] */
+    /* cyclic: the region holding v */
+    const int lo = coll_loc_region_of_virtual(info, v);
+    return lo + (v - info->first[lo]) * info->nregions;
+}
+
+int coll_loc_region_of_virtual(const coll_loc_info *info, int v)
+{
     int lo = 0, hi = info->nregions; /* first[lo] <= v < first[hi] */
     while (hi - lo > 1) {
         int mid = (lo + hi) / 2;
@@ -825,5 +851,5 @@ int coll_loc_rank_of_virtual(const coll_loc_info *info, int v)
         else
             hi = mid;
     }
-    return lo + (v - info->first[lo]) * info->nregions;
+    return lo;
 }

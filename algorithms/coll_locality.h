@@ -160,4 +160,7 @@ static inline int coll_loc_rank_of(const coll_loc_info *info, int j, int h)
 /* Rank in info->comm of the member with virtual index v. */
 int coll_loc_rank_of_virtual(const coll_loc_info *info, int v);
 
+/* The region holding virtual index v (a bisection of first[]). */
+int coll_loc_region_of_virtual(const coll_loc_info *info, int v);
+
 #endif

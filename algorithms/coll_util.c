@@ -136,16 +136,20 @@ int coll_floor_pow2(int p)
     return v;
 }
 
-int coll_allgather_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                         void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                         MPI_Comm comm, coll_msg_blocks_fn msg_blocks, int *rank, int *size,
-                         size_t *block_bytes)
+int coll_allgather_begin(collsim_block_coll_fn self, const void *sendbuf, int sendcount,
+                         MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                         MPI_Datatype recvtype, MPI_Comm comm, coll_msg_blocks_fn msg_blocks,
+                         int *rank, int *size, size_t *block_bytes)
 {
     int err;
 
     *block_bytes = 0;
-    if ((err = coll_check_intracomm(comm)) != MPI_SUCCESS ||
-        (err = MPI_Comm_rank(comm, rank)) != MPI_SUCCESS ||
+    if ((err = coll_check_intracomm(comm)) != MPI_SUCCESS)
+        return err;
+    if (coll_adapt_block(self, 0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                         comm, &err))
+        return err;
+    if ((err = MPI_Comm_rank(comm, rank)) != MPI_SUCCESS ||
         (err = MPI_Comm_size(comm, size)) != MPI_SUCCESS ||
         (err = coll_block_bytes(recvtype, recvcount, block_bytes)) != MPI_SUCCESS)
         return err;
@@ -165,10 +169,10 @@ int coll_allgather_begin(const void *sendbuf, int sendcount, MPI_Datatype sendty
     return err;
 }
 
-int coll_alltoall_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                        void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                        MPI_Comm comm, coll_msg_blocks_fn msg_blocks, int *rank, int *size,
-                        size_t *block_bytes)
+int coll_alltoall_begin(collsim_block_coll_fn self, const void *sendbuf, int sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, MPI_Comm comm, coll_msg_blocks_fn msg_blocks,
+                        int *rank, int *size, size_t *block_bytes)
 {
     size_t send_bytes;
     int err;
@@ -176,8 +180,11 @@ int coll_alltoall_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     *block_bytes = 0;
     if ((err = coll_check_intracomm(comm)) != MPI_SUCCESS)
         return err;
-    if (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE)
+    if (recvbuf == MPI_IN_PLACE) /* only the send buffer may be */
         return MPI_ERR_ARG;
+    if (coll_adapt_block(self, 1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                         comm, &err))
+        return err;
     if ((err = MPI_Comm_rank(comm, rank)) != MPI_SUCCESS ||
         (err = MPI_Comm_size(comm, size)) != MPI_SUCCESS ||
         (err = coll_block_bytes(sendtype, sendcount, &send_bytes)) != MPI_SUCCESS ||
@@ -208,10 +215,10 @@ int coll_sendrecv_blocks(void *buf, size_t block_bytes, int count, MPI_Datatype 
                         source, COLL_TAG_ALLGATHER, comm, MPI_STATUS_IGNORE);
 }
 
-int coll_alltoallv_begin(const void *sendbuf, const int *sendcounts, const int *sdispls,
-                         MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
-                         const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm,
-                         coll_v_args *a)
+int coll_alltoallv_begin(collsim_alltoallv_fn self, const void *sendbuf, const int *sendcounts,
+                         const int *sdispls, MPI_Datatype sendtype, void *recvbuf,
+                         const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
+                         MPI_Comm comm, coll_v_args *a)
 {
     int err;
 
@@ -220,8 +227,12 @@ int coll_alltoallv_begin(const void *sendbuf, const int *sendcounts, const int *
      * arrays hold the remote group's entries */
     if ((err = coll_check_intracomm(comm)) != MPI_SUCCESS)
         return err;
-    if (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE)
+    if (recvbuf == MPI_IN_PLACE) /* only the send buffer may be */
         return MPI_ERR_ARG;
+    a->done = 1;
+    if (coll_adapt_v(self, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                     recvtype, comm, &err))
+        return err;
     if ((err = MPI_Comm_rank(comm, &a->rank)) != MPI_SUCCESS ||
         (err = MPI_Comm_size(comm, &a->size)) != MPI_SUCCESS ||
         (err = coll_block_bytes(sendtype, 1, &a->send_unit)) != MPI_SUCCESS ||
@@ -243,6 +254,7 @@ int coll_alltoallv_begin(const void *sendbuf, const int *sendcounts, const int *
         return own > room ? MPI_ERR_TRUNCATE : MPI_ERR_COUNT;
     if (own > 0)
         memmove(coll_v_recv_block(a, a->rank), coll_v_send_block(a, a->rank), own);
+    a->done = a->size == 1;
     return MPI_SUCCESS;
 }
 

@@ -4,6 +4,8 @@
 #define COLLSIM_COLL_UTIL_H
 
 #include <mpi.h>
+
+#include "coll_adapt.h"
 #include <stddef.h>
 
 #include "coll_blocks.h"
@@ -66,6 +68,9 @@ static inline int coll_mod(int a, int p) { int r = a % p; return r < 0 ? r + p :
 /* ... and of the alltoallv algorithms' data and metadata messages. */
 #define COLL_TAG_ALLTOALLV 25457
 #define COLL_TAG_ALLTOALLV_META 25458
+/* ... and of the gather and scatter algorithms (coll_rooted.h). */
+#define COLL_TAG_GATHER 25459
+#define COLL_TAG_SCATTER 25460
 
 /* Address of block `index` in a buffer of `block_bytes`-sized blocks. */
 static inline void *coll_block(void *buf, int index, size_t block_bytes)
@@ -84,21 +89,24 @@ static inline const void *coll_cblock(const void *buf, int index, size_t block_b
  * msg_blocks(size) * recvcount fits an int (MPI_ERR_COUNT otherwise:
  * msg_blocks is the algorithm's rule of algorithms.def, the most blocks one of
  * its counts, datatypes or int displacements spans), then copies the
- * caller's block to recvbuf[rank]. *block_bytes == 0 means nothing to do. */
-int coll_allgather_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                         void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                         MPI_Comm comm, coll_msg_blocks_fn msg_blocks, int *rank, int *size,
-                         size_t *block_bytes);
+ * caller's block to recvbuf[rank]. A datatype with holes is served here,
+ * through self (the algorithm) on packed bytes (coll_adapt.h). *block_bytes
+ * == 0 means nothing (more) to do. */
+int coll_allgather_begin(collsim_block_coll_fn self, const void *sendbuf, int sendcount,
+                         MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                         MPI_Datatype recvtype, MPI_Comm comm, coll_msg_blocks_fn msg_blocks,
+                         int *rank, int *size, size_t *block_bytes);
 
 /* Common entry of every alltoall: rank and size of `comm`, block size from
  * (recvcount, recvtype), checks that the send block has as many bytes and that
  * msg_blocks(size) * recvcount fits an int (MPI_ERR_COUNT otherwise, as for
- * coll_allgather_begin). MPI_IN_PLACE is not supported (MPI_ERR_ARG).
- * Copies nothing. *block_bytes == 0 means nothing to do. */
-int coll_alltoall_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                        void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                        MPI_Comm comm, coll_msg_blocks_fn msg_blocks, int *rank, int *size,
-                        size_t *block_bytes);
+ * coll_allgather_begin). MPI_IN_PLACE and datatypes with holes are served
+ * here, through self on packed bytes (coll_adapt.h). Copies nothing.
+ * *block_bytes == 0 means nothing (more) to do. */
+int coll_alltoall_begin(collsim_block_coll_fn self, const void *sendbuf, int sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, MPI_Comm comm, coll_msg_blocks_fn msg_blocks,
+                        int *rank, int *size, size_t *block_bytes);
 
 /* The relative indices a Bruck step of distance d (a power of two) moves among
  * p blocks: every i in [d, p) with bit d set, ascending (Bruck et al. 1997;
@@ -119,6 +127,7 @@ typedef struct {
     const int *recvcounts, *rdispls;
     size_t send_unit, recv_unit;
     int rank, size;
+    int done; /* nothing left to do: one process, or served by coll_adapt_v */
 } coll_v_args;
 
 /* Displacements may be negative (MPI allows any displacement whose addressed
@@ -141,14 +150,15 @@ static inline size_t coll_v_recv_bytes(const coll_v_args *a, int j)
 }
 
 /* Common entry of every alltoallv: checks comm (an intracommunicator), fills
- * *a, checks the types (contiguous), counts (>= 0; displacements may be any
- * int, negative ones included) and the own block's byte count, then copies
- * the own block (sendbuf block rank -> recvbuf block rank). MPI_IN_PLACE:
- * MPI_ERR_ARG. */
-int coll_alltoallv_begin(const void *sendbuf, const int *sendcounts, const int *sdispls,
-                         MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
-                         const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm,
-                         coll_v_args *a);
+ * *a, checks the counts (>= 0; displacements may be any int, negative ones
+ * included) and the own block's byte count, then copies the own block
+ * (sendbuf block rank -> recvbuf block rank). MPI_IN_PLACE and datatypes with
+ * holes are served here, through self on packed bytes (coll_adapt.h).
+ * a->done: nothing (more) to do. */
+int coll_alltoallv_begin(collsim_alltoallv_fn self, const void *sendbuf, const int *sendcounts,
+                         const int *sdispls, MPI_Datatype sendtype, void *recvbuf,
+                         const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
+                         MPI_Comm comm, coll_v_args *a);
 
 /* The largest block, in bytes, any rank sends to another rank (own blocks
  * excluded): an MPI_Allreduce of the local maxima (Fan et al. 2022, Section

@@ -41,6 +41,15 @@ typedef int (*collsim_inter_allgather_fn)(COLLSIM_INTER_ALLGATHER_ARGS);
         const collsim_intergroup *ig
 typedef int (*collsim_inter_allgatherv_fn)(COLLSIM_INTER_ALLGATHERV_ARGS);
 
+/* MPI_Gather and MPI_Scatter share one C signature: the block signature
+ * plus the root (coll_rooted.h). */
+#define COLLSIM_ROOTED_ARGS                                                                      \
+    const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,     \
+        MPI_Datatype recvtype, int root, MPI_Comm comm
+typedef int (*collsim_rooted_fn)(COLLSIM_ROOTED_ARGS);
+#define COLLSIM_GATHER_ARGS COLLSIM_ROOTED_ARGS
+#define COLLSIM_SCATTER_ARGS COLLSIM_ROOTED_ARGS
+
 /* The algorithms, one prototype each from algorithms.def (the argument list
  * of their collective), so that a definition with another signature fails
  * to compile. */
@@ -49,6 +58,8 @@ typedef int (*collsim_inter_allgatherv_fn)(COLLSIM_INTER_ALLGATHERV_ARGS);
 #define COLLSIM_alltoallv_ARGS COLLSIM_ALLTOALLV_ARGS
 #define COLLSIM_inter_allgather_ARGS COLLSIM_INTER_ALLGATHER_ARGS
 #define COLLSIM_inter_allgatherv_ARGS COLLSIM_INTER_ALLGATHERV_ARGS
+#define COLLSIM_gather_ARGS COLLSIM_GATHER_ARGS
+#define COLLSIM_scatter_ARGS COLLSIM_SCATTER_ARGS
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
                     procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
                     msg_blocks, msg_unit)                                                          \

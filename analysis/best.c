@@ -38,8 +38,8 @@ int cs_result_cmp_point(const cs_result *a, const cs_result *b)
         (c = strcmp(a->mapping, b->mapping)))
         return c;
     /* a report's group (platform, collective, mapping, ppn, distribution,
-     * intergroup case) must be contiguous in this order, so np and bytes
-     * come last */
+     * background, intergroup case) must be contiguous in this order, so np
+     * and bytes come last */
     if (a->ppn != b->ppn)
         return a->ppn < b->ppn ? -1 : 1;
     if ((c = strcmp(a->dist, b->dist)))
@@ -51,6 +51,10 @@ int cs_result_cmp_point(const cs_result *a, const cs_result *b)
                     cs_groups_ratio(b->groups, rb, sizeof rb))) ||
         (c = strcmp(a->layout, b->layout)) || (c = strcmp(a->block_ratio, b->block_ratio)) ||
         (c = strcmp(a->counts, b->counts)))
+        return c;
+    if (a->root != b->root)
+        return a->root < b->root ? -1 : 1;
+    if ((c = strcmp(a->background, b->background))) /* quiet and loaded: other cases */
         return c;
     if (a->np != b->np)
         return a->np < b->np ? -1 : 1;
@@ -130,13 +134,15 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
 {
     cs_best *b;
     size_t g = cs_best_per_case(rows, n, &b);
-    /* a case is (platform, collective, mapping, ppn, distribution, np, bytes):
-     * print every part that tells two rows apart, ppn always */
-    int multi_coll = 0, any_dist = 0, any_tie = 0, levels = cs_results_several_regions(rows, n);
-    int any_groups = 0;
+    /* a case is (platform, collective, mapping, ppn, distribution, background,
+     * intergroup case, np, bytes): print every part that tells two rows apart,
+     * ppn always */
+    int multi_coll = 0, any_dist = 0, any_bg = 0, any_groups = 0, any_tie = 0,
+        levels = cs_results_several_regions(rows, n);
     for (size_t i = 0; i < g; i++) {
         multi_coll |= strcmp(b[i].best->collective, b[0].best->collective) != 0;
         any_dist |= b[i].best->dist[0] != '\0';
+        any_bg |= b[i].best->background[0] != '\0';
         any_groups |= b[i].best->groups[0] != '\0';
         any_tie |= b[i].ntied > 1;
     }
@@ -154,6 +160,8 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
         fprintf(f, "%-22s ", "distribution:seed");
     if (any_groups)
         fprintf(f, "%-30s ", "groups/layout/k_A:k_B/counts");
+    if (any_bg)
+        fprintf(f, "%-30s ", "background");
     fprintf(f, "%6s %9s  %-26s %12s  %-26s %12s %8s\n", "np", "bytes", "best", "avg(us)",
             "second", "avg(us)", "improv%");
     for (size_t i = 0; i < g; i++) {
@@ -185,6 +193,8 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
                          x->counts);
             fprintf(f, "%-30s ", gr);
         }
+        if (any_bg)
+            fprintf(f, "%-30s ", x->background[0] ? x->background : "none");
         fprintf(f, "%6d %9ld  %-26s %12.2f  %-26s %12s %8s\n", x->np, x->bytes,
                 cs_best_names(&b[i], levels, n1, sizeof n1), x->avg_us,
                 y ? cs_result_alg_label(y, levels, n2, sizeof n2) : "-", second_us, improv);

@@ -19,6 +19,8 @@ static int ceil_log2(int p)
     return (1L << k) < p ? k + 1 : k;
 }
 
+static int coll_log2_ceil(long p) { return p <= 1 ? 0 : ceil_log2((int)p); }
+
 cs_cost_params cs_cost_params_hockney(const cs_hockney *h)
 {
     cs_cost_params c;
@@ -185,6 +187,106 @@ static double spread_out(int P, long N, const cs_cost_params *c)
     if (P <= 1 || N <= 0)
         return 0;
     return (P - 1) * cs_level_msg(&c->net, N);
+}
+
+/* ---- gather and scatter (Kandalla et al. 2010, Section 4.1; the spec's
+ * B.1, K1-K5 with the typos fixed). The paper's formulas are qualitative (its
+ * N is per process in one place and total in another), so, as the spec
+ * recommends, the models replay the root's message schedule with the cost
+ * of the level each message crosses: regions of p_ℓ consecutive ranks
+ * (c->ppn, the region level's size: the paper's switch), the root rank 0,
+ * `local` inside a region, `net` between regions. Scatter sends the same
+ * messages as gather, reversed. ---- */
+
+/* The region level's size, at most p; 0 when unknown. */
+static int region_size(int p, const cs_cost_params *c)
+{
+    return c->ppn <= 0 ? 0 : c->ppn < p ? c->ppn : p;
+}
+
+/* K2 as a replay: the root's step of distance `mask` receives min(mask,
+ * p-mask) blocks from rank mask, inside its region (C1, C2 steps: local)
+ * when mask < p_ℓ, else across regions (C3 steps: net). Unknown p_ℓ: every
+ * step non-local, MPICH's ceil(log2 p) α + (p-1) N β. */
+static double rooted_binomial(int p, long N, const cs_cost_params *c)
+{
+    if (p <= 1 || N <= 0)
+        return 0;
+    const int pl = region_size(p, c);
+    double t = 0;
+    for (long mask = 1; mask < p; mask <<= 1)
+        t += cs_level_msg(mask < pl ? &c->local : &c->net,
+                          (double)(mask < p - mask ? mask : p - mask) * N);
+    return t;
+}
+
+/* The root's p-1 messages of N bytes, all posted at once: their start-ups
+ * overlap and their bytes pass the root's link one after the other: one α
+ * (the slower level's) and every message's bytes, its region's at the local
+ * β (docs/findings/README.md compares it with the simulation). */
+static double rooted_linear(int p, long N, const cs_cost_params *c)
+{
+    if (p <= 1 || N <= 0)
+        return 0;
+    const int pl = region_size(p, c);
+    const int nlocal = pl > 0 ? pl - 1 : 0;
+    const double a = nlocal < p - 1 ? cs_level_msg(&c->net, 0) : cs_level_msg(&c->local, 0);
+    return a + (cs_level_msg(&c->local, (double)N * nlocal) - cs_level_msg(&c->local, 0)) +
+           (cs_level_msg(&c->net, (double)N * (p - 1 - nlocal)) - cs_level_msg(&c->net, 0));
+}
+
+/* K4 as a replay, plus the binomial inside the largest region (the spec's
+ * B.3 "Cost"): R = ceil(p / p_ℓ) leaders; the root's leader step of distance
+ * mask receives the regions [mask, min(2 mask, R)), their p_ℓ N bytes each
+ * (the last region holds what is left). With one regime this is ceil(log2 R)
+ * α + (p - p_ℓ) N β between regions, i.e. K4's α t_s log R + α (1 - 1/R) M t_w
+ * with M = p N, α (the paper's contention factor) = 1. The root is assumed a
+ * leader (the paper's assumption; topo_aware adds one local message of p N
+ * bytes when it is not). Needs p_ℓ. */
+static double rooted_topo_aware(int p, long N, const cs_cost_params *c)
+{
+    if (p <= 1 || N <= 0)
+        return 0;
+    const int pl = region_size(p, c);
+    if (pl <= 0)
+        return NAN;
+    double t = 0;
+    for (long mask = 1; mask < pl; mask <<= 1)
+        t += cs_level_msg(&c->local, (double)(mask < pl - mask ? mask : pl - mask) * N);
+    const long R = (p + pl - 1) / pl;
+    for (long mask = 1; mask < R; mask <<= 1) {
+        long hi = 2 * mask < R ? 2 * mask : R;
+        long blocks = (hi * pl < p ? hi * pl : p) - mask * pl;
+        t += cs_level_msg(&c->net, (double)blocks * N);
+    }
+    return t;
+}
+
+cs_kandalla cs_kandalla_models(int p, long N, const cs_cost_params *c)
+{
+    cs_kandalla k;
+    const int pl = region_size(p, c);
+    memset(&k, 0, sizeof k);
+    k.R = pl > 0 ? (p + pl - 1) / pl : 1;
+    for (long mask = 1; mask < p; mask <<= 1)
+        if (pl > 0 && mask < pl)
+            k.c_local++;
+        else
+            k.c3++;
+    /* the bytes of the root's non-local steps over all it receives: C3 δ */
+    double nonlocal = 0;
+    for (long mask = 1; mask < p; mask <<= 1)
+        if (!(pl > 0 && mask < pl))
+            nonlocal += (double)(mask < p - mask ? mask : p - mask);
+    k.c3_delta = p > 1 ? nonlocal / p : 0;
+    const cs_hockney *net = &c->net.eager;
+    if (c->net.rdv_bytes > 0 && (double)N * p >= (double)c->net.rdv_bytes)
+        net = &c->net.rdv;
+    k.k2 = rooted_binomial(p, N, c);
+    k.k3 = k.c3 * net->alpha + (double)N * p * k.c3_delta * net->beta;
+    k.k4 = coll_log2_ceil(k.R) * net->alpha + (1.0 - 1.0 / k.R) * (double)p * N * net->beta;
+    k.k5 = k.k4 > 0 ? k.k3 / k.k4 : NAN;
+    return k;
 }
 
 double cs_fan_padded_crossover(int P, const cs_hockney *h)

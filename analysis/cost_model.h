@@ -103,6 +103,24 @@ double cs_kang_eq5(const cs_cost_params *c, long bytes);
  * then broadcasts of 2 m) over Algorithm 2, between M + largest block (Eq. 4)
  * and M. Sets *lo <= *hi (the ratio's range); -1 without groups. */
 int cs_kang_finite_p(const cs_cost_params *c, long bytes, int v, double *lo, double *hi);
+/* Kandalla et al. 2010's bounds (the spec's B.1, typos fixed) for a gather
+ * of N bytes per process over p processes in regions of p_ℓ = c->ppn
+ * consecutive ranks (the paper's switches, R of them), root 0, with the
+ * non-local level's α, β as t_s,inter-switch and t_w,inter-switch and the
+ * contention factor α = 1. C3 counts the root's binomial steps that cross
+ * regions (K2's C1 + C2 the others) and C3 δ the share of the p N bytes they
+ * bring. */
+typedef struct {
+    long R;
+    int c_local, c3;
+    double c3_delta;
+    double k2; /* T_binomial, the schedule replay (the gather/binomial model) */
+    double k3; /* T_binomial > t_s C3 + N p t_w C3 δ (N p: the total M) */
+    double k4; /* T_topo > t_s log2 R + (1 - 1/R) M t_w */
+    double k5; /* K3 / K4: the speed-up the paper reads as R (bandwidth) or
+                  R / log R (start-ups) */
+} cs_kandalla;
+cs_kandalla cs_kandalla_models(int p, long N, const cs_cost_params *c);
 
 /* Fan et al., inequality (3): padded Bruck beats two-phase Bruck while
  * (N - 8)(P + 1) β < 4 α, i.e. for N below 8 + 4α / ((P + 1) β). Returns that

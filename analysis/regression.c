@@ -20,14 +20,19 @@ int cs_key_cmp(const cs_result *a, const cs_result *b)
     if (a->seed != b->seed)
         return a->seed < b->seed ? -1 : 1;
     if ((c = strcmp(a->groups, b->groups)) || (c = strcmp(a->layout, b->layout)) ||
-        (c = strcmp(a->block_ratio, b->block_ratio)) || (c = strcmp(a->counts, b->counts)))
+        (c = strcmp(a->block_ratio, b->block_ratio)) || (c = strcmp(a->counts, b->counts)) ||
+        (c = strcmp(a->background, b->background)))
         return c;
+    if (a->root != b->root)
+        return a->root < b->root ? -1 : 1;
     return (a->bytes > b->bytes) - (a->bytes < b->bytes);
 }
 
 void cs_key_format(const cs_result *r, char *buf, size_t len)
 {
-    char ppn[32] = "", region[48] = "", dist[80] = "", groups[120] = "";
+    char ppn[32] = "", region[48] = "", dist[80] = "", groups[120] = "", root[24] = "";
+    if (r->root)
+        snprintf(root, sizeof root, " root=%d", r->root);
     if (r->ppn)
         snprintf(ppn, sizeof ppn, " ppn=%d", r->ppn);
     if (r->region[0])
@@ -38,8 +43,12 @@ void cs_key_format(const cs_result *r, char *buf, size_t len)
         snprintf(groups, sizeof groups, " groups=%s layout=%s%s%s%s%s", r->groups, r->layout,
                  r->block_ratio[0] ? " block_ratio=" : "", r->block_ratio,
                  r->counts[0] ? " counts=" : "", r->counts);
-    snprintf(buf, len, "%s %s np=%d%s %s/%s%s %s %s%s%s %ld B", r->platform, r->mapping, r->np, ppn,
-             r->collective, r->algorithm, region, r->dtype, r->mode, dist, groups, r->bytes);
+    char bg[80] = "";
+    if (r->background[0])
+        snprintf(bg, sizeof bg, " background=%s", r->background);
+    snprintf(buf, len, "%s %s np=%d%s %s/%s%s %s %s%s%s%s%s %ld B", r->platform, r->mapping, r->np,
+             ppn, r->collective, r->algorithm, region, r->dtype, r->mode, dist, groups, root, bg,
+             r->bytes);
 }
 
 static int cmp_ptr(const void *pa, const void *pb)

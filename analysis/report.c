@@ -62,6 +62,8 @@ static void build_groups(report *r)
             g->block_ratio = x->block_ratio;
             g->counts = x->counts;
             g->dtype = x->dtype;
+            g->background = x->background;
+            g->root = x->root;
             slugify(g->slug, sizeof g->slug, x->platform, x->collective, x->mapping);
             if (x->ppn || x->dist[0]) { /* figure names stay unique per group */
                 size_t used = strlen(g->slug);
@@ -80,7 +82,20 @@ static void build_groups(report *r)
                     if (*q == ':')
                         *q = '_';
             }
+            if (x->background[0]) { /* alltoall:inter-switch:4M:96: -bg-inter-switch_4M_96 */
+                size_t used = strlen(g->slug);
+                snprintf(g->slug + used, sizeof g->slug - used, "-bg-%s",
+                         x->background + strcspn(x->background, ":") + 1);
+                for (char *q = g->slug + used; *q; q++)
+                    if (*q == ':')
+                        *q = '_';
+            }
+            if (x->root) {
+                size_t used = strlen(g->slug);
+                snprintf(g->slug + used, sizeof g->slug - used, "-root%d", x->root);
+            }
         }
+        g->root_us_seen |= x->root_us >= 0;
         longset_add(&g->nps, x->np);
         longset_add(&g->sizes, x->bytes);
         strset_add(&g->algs, x->algorithm);
@@ -264,6 +279,7 @@ int cs_report(const cs_report_opts *o, char *md_path, size_t md_len, cs_err *err
         goto out;
     if (r.ng && sec_kang(&r))
         goto out;
+    sec_rooted_metrics(&r);
     sec_accounting(&r);
     sec_failures(&r);
     rc = 0;

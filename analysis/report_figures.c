@@ -537,10 +537,10 @@ int fig_model(const report *r, const group *g, const cs_hockney *h, long np,
             long b = g->sizes.v[s];
             const cs_result *x = b > 0 ? find(r, g, np, b, alg) : NULL;
             double model = x ? group_predict(g, alg, np, b, h, NULL) * 1e6 : NAN;
-            if (!(model > 0) || !(x->avg_us > 0))
+            if (!(model > 0) || !(modelled_us(x) > 0))
                 continue;
-            double ratio = x->avg_us / model;
-            lines_point(&l, header, ratio, "%ld %.10g %.10g %.10g", b, ratio, x->avg_us, model);
+            double ratio = modelled_us(x) / model;
+            lines_point(&l, header, ratio, "%ld %.10g %.10g %.10g", b, ratio, modelled_us(x), model);
         }
         lines_alg_done(r, &l, alg, "1.5", "0.9");
     }

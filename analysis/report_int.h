@@ -46,6 +46,9 @@ typedef struct {
     char gratio[32];
     const char *layout, *block_ratio, *counts;
     const char *dtype; /* of the group's first row (the models' element size) */
+    const char *background; /* the background traffic (results column); "": quiet */
+    int root;             /* gather, scatter: the root's rank */
+    int root_us_seen;     /* a row has the root's time: a rooted collective */
     longset nps, sizes;
     strset algs; /* algorithms with an ok row in this group */
     char slug[400];
@@ -167,6 +170,17 @@ int in_group(const cs_result *x, const group *g);
 void sec_summary(const report *r, int multi_coll);
 int sec_group(const report *r, const group *g, int multi_coll);
 void sec_accounting(const report *r);
+/* The simulated time a cost model predicts: the average latency, or for
+ * gather and scatter (rows with call_max_us) the slowest process per call,
+ * the collective's completion. */
+static inline double modelled_us(const cs_result *x)
+{
+    return x->call_max_us >= 0 ? x->call_max_us : x->avg_us;
+}
+
+/* Gather and scatter: per case the mean over processes (Kandalla et al.'s
+ * metric), the slowest process per call and the root's time. */
+void sec_rooted_metrics(const report *r);
 void sec_failures(const report *r);
 
 /* report_kang.c */

@@ -243,7 +243,7 @@ static void model_difference_row(const report *r, const group *g, const char *al
                              : NAN;
             if (!(model > 0))
                 continue;
-            d[nd] = 100 * (x->avg_us - model) / model;
+            d[nd] = 100 * (modelled_us(x) - model) / model;
             if (fabs(d[nd]) > fabs(worst)) {
                 worst = d[nd];
                 wnp = g->nps.v[p];
@@ -300,9 +300,9 @@ static void model_cases(const report *r, const group *g, const char *alg, const 
             char lab[32], b1[32], b2[32], b3[32], b4[32], mc[160];
             fmt_us(b1, sizeof b1, mi);
             fmt_us(b2, sizeof b2, mn);
-            fmt_us(b3, sizeof b3, x->avg_us);
+            fmt_us(b3, sizeof b3, modelled_us(x));
             if (mi > 0)
-                snprintf(b4, sizeof b4, "%+.1f", 100 * (x->avg_us - mi) / mi);
+                snprintf(b4, sizeof b4, "%+.1f", 100 * (modelled_us(x) - mi) / mi);
             else
                 snprintf(b4, sizeof b4, "-");
             fprintf(r->md, "| %s | %s | %ld | %s | %s | %s | %s | %s |\n", g->platform,
@@ -402,7 +402,10 @@ int sec_models(const report *r, int multi_coll)
             "The intra-node column is the same formula with two ranks on node 0, what ranks that "
             "share a node see (the loopback is a fat pipe: concurrent messages on one node do not "
             "share its bandwidth, so an algorithm that sends several at once can beat even this "
-            "column). SMPI charges 16 bytes more than the payload per message, so α includes 16 β.\n\n");
+            "column). SMPI charges 16 bytes more than the payload per message, so α includes 16 β. "
+            "The simulated time is the average latency, except for gather and scatter: their models "
+            "give the collective's completion (the root's last receive, the last leaf's), so they "
+            "are set against the slowest process per call (`call_max_us`).\n\n");
     size_t npm;
     cs_platform_fit *pm = models_fits(r, fits, nfits, path, &npm);
     free(fits);

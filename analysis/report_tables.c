@@ -18,7 +18,8 @@ int in_group(const cs_result *x, const group *g)
     char r[32];
     return !strcmp(x->platform, g->platform) && !strcmp(x->collective, g->collective) &&
            !strcmp(x->mapping, g->mapping) && x->ppn == g->ppn && !strcmp(x->dist, g->dist) &&
-           x->seed == g->seed && !strcmp(cs_groups_ratio(x->groups, r, sizeof r), g->gratio) &&
+           x->seed == g->seed && !strcmp(x->background, g->background) && x->root == g->root &&
+           !strcmp(cs_groups_ratio(x->groups, r, sizeof r), g->gratio) &&
            !strcmp(x->layout, g->layout) && !strcmp(x->block_ratio, g->block_ratio) &&
            !strcmp(x->counts, g->counts);
 }
@@ -69,31 +70,34 @@ static cs_result *rows_with_metric(const report *r, int which /* 0 min, 2 max */
 }
 
 /* The summary tables have a row per group: when groups differ by ranks per
- * node or block-size distribution, those get columns (else rows repeat). */
+ * node, block-size distribution or background, those get columns (else rows
+ * repeat). */
 typedef struct {
-    int ppn, dist, groups;
+    int ppn, dist, bg, groups;
 } extra_cols;
 
 static extra_cols extra_cols_of(const report *r)
 {
-    extra_cols x = {0, 0, 0};
+    extra_cols x = {0, 0, 0, 0};
     for (size_t k = 0; k < r->ng; k++) {
         x.ppn |= r->g[k].ppn != 0;
         x.dist |= r->g[k].dist[0] != 0;
         x.groups |= r->g[k].gratio[0] != 0;
+        x.bg |= r->g[k].background[0] != 0;
     }
     return x;
 }
 
 static void extra_head(FILE *md, extra_cols x)
 {
-    fprintf(md, "%s%s%s", x.ppn ? " ppn |" : "", x.dist ? " blocks |" : "",
-            x.groups ? " groups (layout, k_A:k_B, counts) |" : "");
+    fprintf(md, "%s%s%s%s", x.ppn ? " ppn |" : "", x.dist ? " blocks |" : "",
+            x.bg ? " background |" : "", x.groups ? " groups (layout, k_A:k_B, counts) |" : "");
 }
 
 static void extra_rule(FILE *md, extra_cols x)
 {
-    fprintf(md, "%s%s%s", x.ppn ? "---:|" : "", x.dist ? "---|" : "", x.groups ? "---|" : "");
+    fprintf(md, "%s%s%s%s", x.ppn ? "---:|" : "", x.dist ? "---|" : "", x.bg ? "---|" : "",
+            x.groups ? "---|" : "");
 }
 
 /* blank: a continuation row (Table II's Avg and Max lines) */
@@ -113,6 +117,8 @@ static void extra_cells(FILE *md, extra_cols x, const group *g, int blank)
         else
             fprintf(md, " %s, seed %lu |", g->dist, g->seed);
     }
+    if (x.bg)
+        fprintf(md, " %s |", blank ? "" : g->background[0] ? g->background : "none");
     if (x.groups) {
         if (blank || !g->gratio[0])
             fprintf(md, "  |");
@@ -423,6 +429,50 @@ void sec_accounting(const report *r)
         i = end;
     }
     free(v);
+}
+
+void sec_rooted_metrics(const report *r)
+{
+    enum { MAX_ROWS_PER_GROUP = 120 };
+    int any = 0;
+    for (size_t k = 0; k < r->ng; k++)
+        any |= r->g[k].root_us_seen;
+    if (!any)
+        return;
+    FILE *md = r->md;
+    fprintf(md, "## Gather and scatter: three metrics\n\n"
+                "Per call: the mean over processes of each process's time (Kandalla et al.'s "
+                "metric, the `avg_us` column), the slowest process (`call_max_us`: the maximum "
+                "over processes of each call, averaged over the calls) and the root's time "
+                "(`root_us`). The tables above rank by the mean.\n\n");
+    for (size_t k = 0; k < r->ng; k++) {
+        const group *g = &r->g[k];
+        if (!g->root_us_seen)
+            continue;
+        char title[512];
+        group_title(r, g, title, sizeof title, 1);
+        fprintf(md, "### %s\n\n| np | size | algorithm | mean (us) | per-call max (us) | root (us) |\n"
+                    "|---:|---:|---|---:|---:|---:|\n", title);
+        size_t rows = 0, more = 0;
+        for (size_t q = 0; q < g->nps.n; q++)
+            for (size_t s = 0; s < g->sizes.n; s++)
+                for (size_t a = 0; a < g->algs.n; a++) {
+                    const cs_result *x = find(r, g, g->nps.v[q], g->sizes.v[s], g->algs.v[a]);
+                    if (!x)
+                        continue;
+                    if (rows++ >= MAX_ROWS_PER_GROUP) {
+                        more++;
+                        continue;
+                    }
+                    char lab[32];
+                    fprintf(md, "| %ld | %s | %s | %.2f | %.2f | %.2f |\n", g->nps.v[q],
+                            size_label(g->sizes.v[s], lab, sizeof lab), x->algorithm, x->avg_us,
+                            x->call_max_us, x->root_us);
+                }
+        if (more)
+            fprintf(md, "\n%zu more rows in the results file.\n", more);
+        fprintf(md, "\n");
+    }
 }
 
 void sec_failures(const report *r)

@@ -28,9 +28,11 @@ static const column columns[] = {
     COL(seed, COL_ULONG, 0),        COL(groups, COL_STR, 0),
     COL(layout, COL_STR, 0),        COL(block_ratio, COL_STR, 0),
     COL(counts, COL_STR, 0),        COL(size_unit, COL_STR, 0),
+    COL(root, COL_INT, 0),          COL(background, COL_STR, 0),
     COL(bytes, COL_LONG, 1),
     COL(data_bytes, COL_LLONG, 0),  COL(avg_us, COL_DOUBLE, 1),
     COL(min_us, COL_DOUBLE, 1),     COL(max_us, COL_DOUBLE, 1),
+    COL(call_max_us, COL_DOUBLE, 0), COL(root_us, COL_DOUBLE, 0),
     COL(iterations, COL_INT, 1),    COL(status, COL_STR, 1),
     COL(nonlocal_max_msgs, COL_LLONG, 0),   COL(nonlocal_max_bytes, COL_LLONG, 0),
     COL(nonlocal_total_msgs, COL_LLONG, 0), COL(nonlocal_total_bytes, COL_LLONG, 0),
@@ -45,6 +47,7 @@ void cs_result_init(cs_result *r)
     r->data_bytes = -1;
     r->nonlocal_max_msgs = r->nonlocal_max_bytes = -1;
     r->nonlocal_total_msgs = r->nonlocal_total_bytes = -1;
+    r->call_max_us = r->root_us = -1;
 }
 
 static int cmp_alg_region(const void *pa, const void *pb)
@@ -233,13 +236,14 @@ int cs_result_set(cs_result *r, const char *column, const char *text)
 
 /* Whether column c of a row with status ok holds no time: nan, inf or a
  * negative value would win or skew every comparison of report, check and
- * merge. Rows that did not pass hold no measurement (0 or placeholders). */
+ * merge. Rows that did not pass hold no measurement (0 or placeholders); an
+ * optional time may be -1, "not measured". */
 static int not_a_time(const cs_result *r, const column *c)
 {
     if (c->type != COL_DOUBLE || strcmp(r->status, "ok"))
         return 0;
     double v = *(const double *)((const char *)r + c->offset);
-    return !isfinite(v) || v < 0;
+    return !isfinite(v) || (v < 0 && (c->required || v != -1));
 }
 
 #define MAX_FIELDS 64

@@ -12,8 +12,8 @@
 
 #define CS_RESULTS_HEADER                                                                         \
     "platform,mapping,np,ppn,collective,algorithm,region,dtype,mode,dist,seed,groups,layout,"     \
-    "block_ratio,counts,size_unit,bytes,data_bytes,"                                                        \
-    "avg_us,min_us,max_us,iterations,status,nonlocal_max_msgs,nonlocal_max_bytes,"                \
+    "block_ratio,counts,size_unit,root,background,bytes,data_bytes,"                                        \
+    "avg_us,min_us,max_us,call_max_us,root_us,iterations,status,nonlocal_max_msgs,nonlocal_max_bytes,"                \
     "nonlocal_total_msgs,nonlocal_total_bytes,account,smpi_cfg,note"
 
 typedef struct {
@@ -38,11 +38,24 @@ typedef struct {
     /* intergroup: how the sweep's sizes were given: "process" (bytes is the
      * size given) or "node" (bytes is the size given / ppn) */
     char size_unit[16];
+    int root;            /* gather, scatter: the root's rank; 0 for the other collectives */
+    /* the background traffic the case ran under (bench --background), in its
+     * canonical spelling "alltoall:inter-switch:4M:96"; "": none (quiet) */
+    char background[64];
     long bytes;          /* per rank (per block); for v-collectives N, the largest block;
                             intergroup: a group A process's block, whatever size_unit */
     long long data_bytes; /* payload the collective defines: sum over ranks of the bytes
                              destined to other ranks; -1: not recorded */
+    /* Each process's mean time per call (over the timed calls), then over
+     * the processes: avg_us their mean (Kandalla et al.'s metric), min_us
+     * and max_us their extremes (OSU's columns). call_max_us: per call the
+     * slowest process's time, averaged over the calls (>= max_us); root_us:
+     * the root's mean time per call (gather, scatter). -1: not measured (a
+     * file written before these columns, or an unrooted
+     * collective; call_max_us is measured for gather and scatter only, see
+     * sim/driver/bench.c). */
     double avg_us, min_us, max_us;
+    double call_max_us, root_us;
     int iterations;
     char status[16];     /* ok | fail (data check) | error (the run broke) | timeout */
     /* messages and bytes that left the sender's node in one call: the maximum

@@ -32,10 +32,11 @@ extern "C" {
 /* One algorithm of the registry (algorithms.def). Exactly one of block, v is
  * set: block for allgather and alltoall, v for alltoallv. */
 typedef struct collsim_alg {
-    const char *collective;         /* "allgather", "alltoall", "alltoallv" */
+    const char *collective;         /* "allgather", "alltoall", "alltoallv", "gather", "scatter" */
     const char *name;               /* e.g. "loc_bruck" */
-    collsim_block_coll_fn block;
-    collsim_alltoallv_fn v;
+    collsim_block_coll_fn block;    /* allgather, alltoall; else NULL */
+    collsim_alltoallv_fn v;         /* alltoallv */
+    collsim_rooted_fn rooted;       /* gather, scatter */
     int in_place;                   /* 1: accepts MPI_IN_PLACE as sendbuf */
     int regions;                    /* 1: locality-aware (coll_locality.h) */
     long long (*msg_blocks)(int p); /* the most blocks one of its MPI calls carries */

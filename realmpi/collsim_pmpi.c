@@ -2,13 +2,24 @@
  * unmodified MPI program (linked, or preloaded with LD_PRELOAD). The
  * environment picks one algorithm per collective (docs/real-mpi.md):
  *
- *   COLLSIM_ALLGATHER, COLLSIM_ALLTOALL, COLLSIM_ALLTOALLV   a name of
+ *   COLLSIM_ALLGATHER, COLLSIM_ALLTOALL, COLLSIM_ALLTOALLV, COLLSIM_GATHER,
+ *   COLLSIM_SCATTER   a name of
  *       algorithms.def (`loc_bruck` or `allgather/loc_bruck`); unset or empty:
  *       the library's collective (PMPI_). An unknown name stops the program
  *       in MPI_Init with a message naming the valid ones (exit status 2).
  *   COLLSIM_REGION_BLOCK=B   regions of B consecutive MPI_COMM_WORLD ranks
- *       for the locality-aware algorithms; unset: the processes sharing
- *       memory (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), coll_loc_init).
+ *       for the locality-aware algorithms; unset: levels socket and node, the
+ *       processes sharing memory and, inside them, those bound to one package
+ *       (collsim_hwloc.h).
+ *   COLLSIM_LOCALITY=FILE    every rank's region at each level, in the
+ *       format of coll_locality_file.h (the file collsim writes for a
+ *       simulated case), instead of COLLSIM_REGION_BLOCK.
+ *   COLLSIM_REGION_LEVEL=L   the level the locality-aware algorithms use as
+ *       their region (default node), one the file declares.
+ *   COLLSIM_INTER_ALLGATHER, COLLSIM_INTER_ALLGATHERV   an intergroup
+ *       algorithm (inter_allgather(v) of algorithms.def) for MPI_Allgather and
+ *       MPI_Allgatherv on an intercommunicator (intergroup_intercomm.h); unset:
+ *       the library's.
  *   COLLSIM_REPORT=1         at MPI_Finalize, world rank 0 prints per
  *       collective the calls served and those sent to the library, and why.
  *
@@ -21,31 +32,78 @@
  * between processes, which their datatypes need not); and, for alltoallv, an
  * MPI_ERR_COUNT the padded algorithms return on every process alike after
  * their MPI_Allreduce. A datatype with holes is a local property (one process
- * may receive into a vector where the others use MPI_INT): it is served, not
- * sent back, by packing the process's blocks with MPI_Pack into a scratch
- * buffer of MPI_PACKED bytes, which matches any type signature, around the
- * algorithm, and unpacking what arrived. */
+ * may receive into a vector where the others use MPI_INT): the algorithms
+ * serve it themselves, packing around their schedule (coll_adapt.h), as they
+ * serve MPI_IN_PLACE in an alltoall(v); the report counts those calls as
+ * packed. */
 #include "collsim.h"
 
+#include "coll_locality_file.h"
+#include "collsim_hwloc.h"
 #include "coll_util.h"
+#include "intergroup_intercomm.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { AG, A2A, A2AV, NCOLL };
+enum { AG, A2A, A2AV, GATH, SCAT, NCOLL };
 enum { WHY_INTER, WHY_IN_PLACE, WHY_COUNT, NWHY };
-static const char *const coll_name[NCOLL] = {"allgather", "alltoall", "alltoallv"};
+static const char *const coll_name[NCOLL] = {"allgather", "alltoall", "alltoallv", "gather",
+                                             "scatter"};
 static const char *const env_name[NCOLL] = {"COLLSIM_ALLGATHER", "COLLSIM_ALLTOALL",
-                                            "COLLSIM_ALLTOALLV"};
+                                            "COLLSIM_ALLTOALLV", "COLLSIM_GATHER",
+                                            "COLLSIM_SCATTER"};
 
 static const collsim_alg *chosen[NCOLL];
-static long served[NCOLL], packed[NCOLL], library[NCOLL][NWHY];
 static int report;
-/* > 0 while an algorithm runs: the collectives it calls itself (padded_alltoall's
- * MPI_Alltoall, the padded alltoallvs' MPI_Allreduce) are the library's */
-static int inside;
+/* The counters and the re-entry guard of one process. Under SMPI every
+ * simulated rank lives in this one OS process (no privatization), so they are
+ * kept per MPI_COMM_WORLD rank; a real MPI process only uses its own entry. */
+typedef struct {
+    long served[NCOLL], packed[NCOLL], library[NCOLL][NWHY], inter_served[2];
+    /* > 0 while an algorithm runs: the collectives it calls itself
+     * (padded_alltoall's MPI_Alltoall, the padded alltoallvs' MPI_Allreduce)
+     * are the library's */
+    int inside;
+} proc_state;
+static proc_state *states; /* [world size], from MPI_Init */
+
+static proc_state *me(void)
+{
+    int r;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &r);
+    return &states[r];
+}
+
+/* The intergroup algorithms (Kang, Traff et al. 2019) on intercommunicators
+ * (intergroup_intercomm.h): COLLSIM_INTER_ALLGATHER, COLLSIM_INTER_ALLGATHERV. */
+static int inter_chosen[2] = {-1, -1}; /* [0] allgather, [1] allgatherv: index in collsim_ic_algs */
+
+/* COLLSIM_INTER_ALLGATHER(V)=NAME (or inter_allgather(v)/NAME): 0, or 1 with msg */
+static int inter_setting(int v, char *msg, size_t size)
+{
+    const char *env = v ? "COLLSIM_INTER_ALLGATHERV" : "COLLSIM_INTER_ALLGATHER",
+               *coll = v ? "inter_allgatherv" : "inter_allgather", *val = getenv(env);
+    if (!val || !*val)
+        return 0;
+    const size_t cl = strlen(coll);
+    const char *name = !strncmp(val, coll, cl) && val[cl] == '/' ? val + cl + 1 : val;
+    char names[512] = "";
+    for (size_t i = 0; collsim_ic_algs[i].name; i++) {
+        if (!(v ? (void *)collsim_ic_algs[i].agv : (void *)collsim_ic_algs[i].ag))
+            continue;
+        if (!strcmp(collsim_ic_algs[i].name, name)) {
+            inter_chosen[v] = (int)i;
+            return 0;
+        }
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? ", " : "",
+                 collsim_ic_algs[i].name);
+    }
+    snprintf(msg, size, "%s=%s: no %s algorithm of that name (valid: %s)", env, val, coll, names);
+    return 1;
+}
 
 /* ---- set-up: the environment, at MPI_Init ---- */
 static int bad_setting(char *msg, size_t size)
@@ -61,8 +119,22 @@ static int bad_setting(char *msg, size_t size)
             return 1;
         }
     }
-    const char *v = getenv("COLLSIM_REGION_BLOCK");
-    if (v && *v) {
+    if (inter_setting(0, msg, size) || inter_setting(1, msg, size))
+        return 1;
+    const char *v = getenv("COLLSIM_REGION_BLOCK"), *file = getenv("COLLSIM_LOCALITY"),
+               *level = getenv("COLLSIM_REGION_LEVEL");
+    if (v && *v && file && *file) {
+        snprintf(msg, size, "COLLSIM_REGION_BLOCK and COLLSIM_LOCALITY are both set: give the "
+                            "regions one way");
+        return 1;
+    }
+    if (file && *file) { /* a locality file, e.g. the one collsim wrote for a simulated case */
+        char why[600];
+        if (coll_loc_file_init(file, why, sizeof why)) {
+            snprintf(msg, size, "COLLSIM_LOCALITY=%s: %s", file, why);
+            return 1;
+        }
+    } else if (v && *v) {
         char *end;
         const long b = strtol(v, &end, 10);
         if (*end || b < 1 || b > INT_MAX) {
@@ -74,11 +146,20 @@ static int bad_setting(char *msg, size_t size)
         int regions = 0;
         for (int c = 0; c < NCOLL; c++)
             regions |= chosen[c] && chosen[c]->regions;
-        /* node regions: the processes sharing memory */
-        if (regions && coll_loc_init() != MPI_SUCCESS) {
-            snprintf(msg, size, "coll_loc_init (node regions) failed");
+        /* node regions (the processes sharing memory) and sockets (hwloc) */
+        if (regions && collsim_hwloc_regions(NULL) != MPI_SUCCESS) {
+            snprintf(msg, size, "the node and socket regions could not be set up");
             return 1;
         }
+    }
+    if (level && *level && coll_loc_set_region_level(level) != MPI_SUCCESS) {
+        char names[256] = "";
+        for (int l = 0; l < coll_loc_level_count(); l++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", l ? ", " : "",
+                     coll_loc_level_name(l));
+        snprintf(msg, size, "COLLSIM_REGION_LEVEL=%s: not a locality level (the levels: %s)",
+                 level, names);
+        return 1;
     }
     v = getenv("COLLSIM_REPORT");
     report = v && !strcmp(v, "1");
@@ -94,6 +175,10 @@ static int set_up(int err)
 
     if (err != MPI_SUCCESS)
         return err;
+    int wsize;
+    PMPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    if (!states && !(states = calloc((size_t)wsize, sizeof *states)))
+        PMPI_Abort(MPI_COMM_WORLD, 2);
     bad = bad_setting(msg, sizeof msg);
     PMPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (!any_bad)
@@ -123,14 +208,21 @@ int MPI_Finalize(void)
     if (!report)
         return PMPI_Finalize();
     for (int c = 0; c < NCOLL; c++) {
-        mine[n++] = served[c];
-        mine[n++] = packed[c];
+        mine[n++] = me()->served[c];
+        mine[n++] = me()->packed[c];
         for (int w = 0; w < NWHY; w++)
-            mine[n++] = library[c][w];
+            mine[n++] = me()->library[c][w];
     }
     PMPI_Reduce(mine, sum, n, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &p);
+    long isum[2];
+    PMPI_Reduce(me()->inter_served, isum, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    for (int v = 0; rank == 0 && v < 2; v++)
+        if (inter_chosen[v] >= 0)
+            fprintf(stderr, "collsim_pmpi: %s/%s: %ld calls on intercommunicators served; calls "
+                            "summed over %d processes\n", v ? "inter_allgatherv" : "inter_allgather",
+                    collsim_ic_algs[inter_chosen[v]].name, isum[v], p);
     for (int c = 0; rank == 0 && c < NCOLL; c++) {
         const long *s = sum + c * (2 + NWHY);
         long lib = 0;
@@ -177,99 +269,17 @@ static int block_why(const collsim_alg *a, const void *sb, int rc, MPI_Datatype 
     return bytes > INT_MAX || a->msg_blocks(p) * bytes > INT_MAX ? WHY_COUNT : -1;
 }
 
-static MPI_Aint extent_of(MPI_Datatype t)
+/* An allgather or alltoall the algorithm serves (datatypes with holes are
+ * packed by the algorithm itself: coll_adapt.h). */
+static int run_block(int c, const collsim_alg *a, const void *sb, int sc, MPI_Datatype st,
+                     void *rb, int rc, MPI_Datatype rt, MPI_Comm comm)
 {
-    MPI_Aint lb, ext;
-    PMPI_Type_get_extent(t, &lb, &ext);
-    return ext;
-}
-
-/* Packs n blocks of count x type (block j at buf + j count extent) into out,
- * `bytes` each. */
-static int pack_blocks(const void *buf, int n, int count, MPI_Datatype type, char *out,
-                       size_t bytes, MPI_Comm comm)
-{
-    const MPI_Aint stride = (MPI_Aint)count * extent_of(type);
-    int err = MPI_SUCCESS;
-    for (int j = 0; j < n && !err; j++) {
-        int pos = 0;
-        err = PMPI_Pack((const char *)buf + j * stride, count, type, out + j * bytes, (int)bytes,
-                        &pos, comm);
-    }
-    return err;
-}
-
-static int unpack_blocks(const char *in, size_t bytes, int n, void *buf, int count,
-                         MPI_Datatype type, MPI_Comm comm)
-{
-    const MPI_Aint stride = (MPI_Aint)count * extent_of(type);
-    int err = MPI_SUCCESS;
-    for (int j = 0; j < n && !err; j++) {
-        int pos = 0;
-        err = PMPI_Unpack(in + j * bytes, (int)bytes, &pos, (char *)buf + j * stride, count, type,
-                          comm);
-    }
-    return err;
-}
-
-/* An allgather (nsend = 1) or alltoall (nsend = p) the algorithm serves,
- * through MPI_PACKED scratch buffers for a side whose datatype has holes. */
-static int run_block(int c, const collsim_alg *a, int nsend, const void *sb, int sc,
-                     MPI_Datatype st, void *rb, int rc, MPI_Datatype rt, MPI_Comm comm)
-{
-    const int pack_send = sb != MPI_IN_PLACE && !contiguous(st), pack_recv = !contiguous(rt);
-    char *stmp = NULL, *rtmp = NULL;
-    int err = MPI_SUCCESS, p, rank, ssize, rsize;
-
-    served[c]++;
-    if (!pack_send && !pack_recv) {
-        inside++;
-        err = a->block(sb, sc, st, rb, rc, rt, comm);
-        inside--;
-        return err;
-    }
-    packed[c]++;
-    PMPI_Comm_size(comm, &p);
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Type_size(rt, &rsize);
-    const size_t rbytes = (size_t)rc * (size_t)rsize; /* <= INT_MAX: block_why */
-    const void *sarg = sb;
-    int scount = sc;
-    MPI_Datatype stype = st;
-    if (pack_send) {
-        PMPI_Type_size(st, &ssize);
-        const size_t sbytes = (size_t)sc * (size_t)ssize;
-        if (sc < 0 || sbytes > INT_MAX)
-            return MPI_ERR_COUNT;
-        if (!(stmp = malloc(sbytes * (size_t)nsend + 1)))
-            return MPI_ERR_NO_MEM;
-        err = pack_blocks(sb, nsend, sc, st, stmp, sbytes, comm);
-        sarg = stmp;
-        scount = (int)sbytes;
-        stype = MPI_PACKED;
-    }
-    void *rarg = rb;
-    int rcount = rc;
-    MPI_Datatype rtype = rt;
-    if (!err && pack_recv) {
-        if (!(rtmp = malloc(rbytes * (size_t)p + 1)))
-            err = MPI_ERR_NO_MEM;
-        else if (sb == MPI_IN_PLACE) /* the own block is read from the receive buffer */
-            err = pack_blocks((char *)rb + (MPI_Aint)rank * rc * extent_of(rt), 1, rc, rt,
-                              rtmp + rank * rbytes, rbytes, comm);
-        rarg = rtmp;
-        rcount = (int)rbytes;
-        rtype = MPI_PACKED;
-    }
-    if (!err) {
-        inside++;
-        err = a->block(sarg, scount, stype, rarg, rcount, rtype, comm);
-        inside--;
-    }
-    if (!err && pack_recv)
-        err = unpack_blocks(rtmp, rbytes, p, rb, rc, rt, comm);
-    free(stmp);
-    free(rtmp);
+    proc_state *S = me();
+    S->served[c]++;
+    S->packed[c] += (sb != MPI_IN_PLACE && !contiguous(st)) || !contiguous(rt);
+    S->inside++;
+    const int err = a->block(sb, sc, st, rb, rc, rt, comm);
+    S->inside--;
     return err;
 }
 
@@ -277,144 +287,144 @@ int MPI_Allgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI
                   MPI_Comm comm)
 {
     const collsim_alg *a = chosen[AG];
+    proc_state *S = me();
     int why;
 
-    if (!a || inside)
+    if (!S->inside && inter_chosen[0] >= 0 && is_inter(comm)) {
+        S->inter_served[0]++;
+        S->inside++;
+        const int err = collsim_ic_algs[inter_chosen[0]].ag(sb, sc, st, rb, rc, rt, comm);
+        S->inside--;
+        return err;
+    }
+    if (!a || S->inside)
         return PMPI_Allgather(sb, sc, st, rb, rc, rt, comm);
     if ((why = block_why(a, sb, rc, rt, comm)) >= 0) {
-        library[AG][why]++;
+        S->library[AG][why]++;
         return PMPI_Allgather(sb, sc, st, rb, rc, rt, comm);
     }
-    return run_block(AG, a, 1, sb, sc, st, rb, rc, rt, comm);
+    return run_block(AG, a, sb, sc, st, rb, rc, rt, comm);
 }
 
 int MPI_Alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
                  MPI_Comm comm)
 {
     const collsim_alg *a = chosen[A2A];
-    int why, p;
+    proc_state *S = me();
+    int why;
 
-    if (!a || inside)
+    if (!a || S->inside)
         return PMPI_Alltoall(sb, sc, st, rb, rc, rt, comm);
     if ((why = block_why(a, sb, rc, rt, comm)) >= 0) {
-        library[A2A][why]++;
+        S->library[A2A][why]++;
         return PMPI_Alltoall(sb, sc, st, rb, rc, rt, comm);
     }
-    PMPI_Comm_size(comm, &p);
-    return run_block(A2A, a, p, sb, sc, st, rb, rc, rt, comm);
+    return run_block(A2A, a, sb, sc, st, rb, rc, rt, comm);
 }
 
-/* ---- alltoallv ---- */
-/* One side of an alltoallv as MPI_PACKED bytes: counts and displacements of
- * the packed blocks, laid end to end in *tmp. MPI_ERR_COUNT when this
- * process's packed side exceeds an int's bytes (docs/real-mpi.md: then only
- * this process's call fails). */
-typedef struct {
-    char *tmp;
-    int *counts, *displs;
-} packed_side;
-
-static int packed_layout(int p, const int *counts, MPI_Datatype type, packed_side *s)
+/* Only on an intercommunicator, with COLLSIM_INTER_ALLGATHERV set (no
+ * intracommunicator allgatherv algorithm in the registry). */
+int MPI_Allgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int *rcounts,
+                   const int *displs, MPI_Datatype rt, MPI_Comm comm)
 {
-    int size;
-    long long at = 0;
-
-    PMPI_Type_size(type, &size);
-    s->counts = malloc(sizeof(int) * (size_t)p);
-    s->displs = malloc(sizeof(int) * (size_t)p);
-    if (!s->counts || !s->displs)
-        return MPI_ERR_NO_MEM;
-    for (int j = 0; j < p; j++) {
-        if (counts[j] < 0)
-            return MPI_ERR_COUNT;
-        s->displs[j] = (int)at;
-        s->counts[j] = (int)((long long)counts[j] * size);
-        at += (long long)counts[j] * size;
-        if (at > INT_MAX)
-            return MPI_ERR_COUNT;
-    }
-    return (s->tmp = malloc((size_t)at + 1)) ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-}
-
-static int pack_v(int p, const void *buf, const int *counts, const int *displs, MPI_Datatype type,
-                  packed_side *s, int unpack, MPI_Comm comm)
-{
-    const MPI_Aint ext = extent_of(type);
-    int err = MPI_SUCCESS;
-    for (int j = 0; j < p && !err; j++) {
-        int pos = 0;
-        char *block = (char *)buf + (MPI_Aint)displs[j] * ext;
-        if (s->counts[j] == 0)
-            continue;
-        err = unpack ? PMPI_Unpack(s->tmp + s->displs[j], s->counts[j], &pos, block, counts[j],
-                                   type, comm)
-                     : PMPI_Pack(block, counts[j], type, s->tmp + s->displs[j], s->counts[j], &pos,
-                                 comm);
-    }
+    proc_state *S = me();
+    if (S->inside || inter_chosen[1] < 0 || !is_inter(comm))
+        return PMPI_Allgatherv(sb, sc, st, rb, rcounts, displs, rt, comm);
+    S->inter_served[1]++;
+    S->inside++;
+    const int err = collsim_ic_algs[inter_chosen[1]].agv(sb, sc, st, rb, rcounts, displs, rt, comm);
+    S->inside--;
     return err;
 }
 
-static void free_side(packed_side *s)
+/* ---- gather, scatter ---- */
+/* The reason a gather (gather = 1) or scatter goes to the library, or -1:
+ * only what is the same on every process (the block's bytes are). */
+static int rooted_why(const collsim_alg *a, int gather, int sc, MPI_Datatype st, int rc,
+                      MPI_Datatype rt, int root, MPI_Comm comm)
 {
-    free(s->tmp);
-    free(s->counts);
-    free(s->displs);
+    int p, rank, size;
+    if (comm == MPI_COMM_NULL || is_inter(comm))
+        return WHY_INTER;
+    if (PMPI_Comm_size(comm, &p) || PMPI_Comm_rank(comm, &rank) || root < 0 || root >= p)
+        return -1; /* the algorithm's own error */
+    /* the root's many-block side, the others' one block */
+    const int use_recv = gather == (rank == root);
+    const int count = use_recv ? rc : sc;
+    if (count < 0 || PMPI_Type_size(use_recv ? rt : st, &size) != MPI_SUCCESS)
+        return -1;
+    const long long bytes = (long long)count * size;
+    return bytes > INT_MAX || a->msg_blocks(p) * bytes > INT_MAX ? WHY_COUNT : -1;
 }
 
+static int run_rooted(int c, const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
+                      MPI_Datatype rt, int root, MPI_Comm comm)
+{
+    const collsim_alg *a = chosen[c];
+    proc_state *S = me();
+    int why = -1, rank;
+    if (!a || S->inside ||
+        (why = rooted_why(a, c == GATH, sc, st, rc, rt, root, comm)) >= 0) {
+        if (a && !S->inside)
+            S->library[c][why]++;
+        return c == GATH ? PMPI_Gather(sb, sc, st, rb, rc, rt, root, comm)
+                         : PMPI_Scatter(sb, sc, st, rb, rc, rt, root, comm);
+    }
+    PMPI_Comm_rank(comm, &rank);
+    /* the sides this process uses: a non-root its own block's, the root both */
+    const int own_send = c == GATH ? sb != MPI_IN_PLACE : rank == root;
+    const int own_recv = c == GATH ? rank == root : rb != MPI_IN_PLACE;
+    S->served[c]++;
+    S->packed[c] += (own_send && !contiguous(st)) || (own_recv && !contiguous(rt));
+    S->inside++;
+    const int err = a->rooted(sb, sc, st, rb, rc, rt, root, comm);
+    S->inside--;
+    return err;
+}
+
+int MPI_Gather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
+               int root, MPI_Comm comm)
+{
+    return run_rooted(GATH, sb, sc, st, rb, rc, rt, root, comm);
+}
+
+int MPI_Scatter(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
+                int root, MPI_Comm comm)
+{
+    return run_rooted(SCAT, sb, sc, st, rb, rc, rt, root, comm);
+}
+
+/* ---- alltoallv ---- */
 int MPI_Alltoallv(const void *sb, const int *scounts, const int *sdispls, MPI_Datatype st,
                   void *rb, const int *rcounts, const int *rdispls, MPI_Datatype rt,
                   MPI_Comm comm)
 {
+    proc_state *S = me();
     const collsim_alg *a = chosen[A2AV];
-    int why = -1, err = MPI_SUCCESS, p;
+    int why = -1, err;
 
-    if (!a || inside)
+    if (!a || S->inside)
         return PMPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
     if (comm == MPI_COMM_NULL || is_inter(comm))
         why = WHY_INTER;
     else if (sb == MPI_IN_PLACE && !a->in_place)
         why = WHY_IN_PLACE;
     if (why >= 0) {
-        library[A2AV][why]++;
+        S->library[A2AV][why]++;
         return PMPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
     }
-    PMPI_Comm_size(comm, &p);
-    const int pack_send = !contiguous(st), pack_recv = !contiguous(rt);
-    packed_side s = {0}, r = {0};
-    const void *sarg = sb;
-    const int *sc = scounts, *sd = sdispls, *rc = rcounts, *rd = rdispls;
-    void *rarg = rb;
-    MPI_Datatype stype = st, rtype = rt;
-    if (pack_send && !(err = packed_layout(p, scounts, st, &s)) &&
-        !(err = pack_v(p, sb, scounts, sdispls, st, &s, 0, comm))) {
-        sarg = s.tmp;
-        sc = s.counts;
-        sd = s.displs;
-        stype = MPI_PACKED;
+    const int holes = (sb != MPI_IN_PLACE && !contiguous(st)) || !contiguous(rt);
+    S->served[A2AV]++;
+    S->packed[A2AV] += holes;
+    S->inside++;
+    err = a->v(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
+    S->inside--;
+    if (err == MPI_ERR_COUNT) {
+        /* the padded algorithms' largest block, the same on every process */
+        S->served[A2AV]--;
+        S->packed[A2AV] -= holes;
+        S->library[A2AV][WHY_COUNT]++;
+        err = PMPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
     }
-    if (!err && pack_recv && !(err = packed_layout(p, rcounts, rt, &r))) {
-        rarg = r.tmp;
-        rc = r.counts;
-        rd = r.displs;
-        rtype = MPI_PACKED;
-    }
-    if (!err) {
-        served[A2AV]++;
-        packed[A2AV] += pack_send || pack_recv;
-        inside++;
-        err = a->v(sarg, sc, sd, stype, rarg, rc, rd, rtype, comm);
-        inside--;
-        if (err == MPI_ERR_COUNT) {
-            /* the padded algorithms' largest block, the same on every process */
-            served[A2AV]--;
-            packed[A2AV] -= pack_send || pack_recv;
-            library[A2AV][WHY_COUNT]++;
-            err = PMPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
-        } else if (!err && pack_recv) {
-            err = pack_v(p, rb, rcounts, rdispls, rt, &r, 1, comm);
-        }
-    }
-    free_side(&s);
-    free_side(&r);
     return err;
 }

@@ -4,38 +4,37 @@
 #include <stdio.h>
 #include <string.h>
 
-/* columns read here: the collective's kind, in_place and regions */
-#define CS_IS_V_allgather 0
-#define CS_IS_V_alltoall 0
-#define CS_IS_V_alltoallv 1
+/* columns read here: the collective (which function slot), in_place, regions */
 #define CS_IN_PLACE_in_place 1
 #define CS_IN_PLACE_no_in_place 0
 #define CS_REGIONS_regions 1
 #define CS_REGIONS_no_regions 0
-
-#define CS_BLOCK_FN_0(fn) fn
-#define CS_BLOCK_FN_1(fn) NULL
-#define CS_V_FN_0(fn) NULL
-#define CS_V_FN_1(fn) fn
-#define CS_PICK(kind, is_v, fn) CS_##kind##_FN_##is_v(fn)
-#define CS_PICK_(kind, is_v, fn) CS_PICK(kind, is_v, fn)
+#define CS_FNS_allgather(fn) fn, NULL, NULL
+#define CS_FNS_alltoall(fn) fn, NULL, NULL
+#define CS_FNS_alltoallv(fn) NULL, fn, NULL
+#define CS_FNS_gather(fn) NULL, NULL, fn
+#define CS_FNS_scatter(fn) NULL, NULL, fn
 #define CS_ALG_ENTRY(coll, name, fn, in_place, regions)                                            \
-    {#coll, #name, (collsim_block_coll_fn)CS_PICK_(BLOCK, CS_IS_V_##coll, fn),                      \
-     (collsim_alltoallv_fn)CS_PICK_(V, CS_IS_V_##coll, fn), CS_IN_PLACE_##in_place,                \
-     CS_REGIONS_##regions, fn##_msg_blocks}
+    {#coll, #name, CS_FNS_##coll(fn), CS_IN_PLACE_##in_place, CS_REGIONS_##regions, fn##_msg_blocks}
 
 /* The intergroup algorithms (column groups) are not in this table: they take a
  * group descriptor, not a communicator; a real program calls them through
  * their intercommunicator wrappers (algorithms/intergroup/intergroup_intercomm.h). */
 #define CS_ENTRY_groups(...)
 #define CS_ENTRY_no_groups(...) __VA_ARGS__,
-#define CS_ENTRY(groups, entry) CS_ENTRY_##groups(entry)
+#define CS_ENTRY_C_allgather(groups, ...) CS_ENTRY_##groups(__VA_ARGS__)
+#define CS_ENTRY_C_alltoall(groups, ...) CS_ENTRY_##groups(__VA_ARGS__)
+#define CS_ENTRY_C_alltoallv(groups, ...) CS_ENTRY_##groups(__VA_ARGS__)
+#define CS_ENTRY_C_inter_allgather(groups, ...)
+#define CS_ENTRY_C_inter_allgatherv(groups, ...)
+#define CS_ENTRY_C_gather(groups, ...) CS_ENTRY_##groups(__VA_ARGS__)
+#define CS_ENTRY_C_scatter(groups, ...) CS_ENTRY_##groups(__VA_ARGS__)
 
 static const collsim_alg table[] = {
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
                     procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
                     msg_blocks, msg_unit)                                                          \
-    CS_ENTRY(groups, CS_ALG_ENTRY(coll, name, fn, in_place, regions))
+    CS_ENTRY_C_##coll(groups, CS_ALG_ENTRY(coll, name, fn, in_place, regions))
 #include "algorithms.def"
 #undef COLLSIM_ALG
 };

@@ -1,5 +1,5 @@
 // Per-level message accounting (sim/driver/account.h) and the SMPI locality
-// provider it classifies with (sim/driver/locality.h): the paper's Example 2.1
+// provider it classifies with (algorithms/coll_locality_file.h): the paper's Example 2.1
 // and Section 4 counts, and, for any mapping, counts equal to what Bruck's
 // schedule and the platform's regions (read independently by the host) imply.
 #include <gtest/gtest.h>

@@ -200,8 +200,13 @@ TEST(Cli, TimeoutIsCpuTimeAndIsRecordedAsSuch)
     EXPECT_EQ(o.code, 1) << o.text;
     EXPECT_NE(o.text.find("allgather/ring np=64 size 65536: timeout: over its limit of 1 CPU s"),
               std::string::npos) << o.text;
-    std::string kept = o.text.substr(o.text.find("files kept in ") + 14);
+    const size_t at = o.text.find("files kept in ");
+    ASSERT_NE(at, std::string::npos) << o.text;
+    std::string kept = o.text.substr(at + 14);
     kept = kept.substr(0, kept.find(';'));
+    // only the case directory bench named (a wrong parse must not remove anything else)
+    ASSERT_EQ(kept.rfind("/tmp/collsim-bench-", 0), 0u) << kept;
+    ASSERT_EQ(kept.find_first_of(" \n*"), std::string::npos) << kept;
     EXPECT_EQ(system(("rm -rf " + kept).c_str()), 0);
 }
 
@@ -215,8 +220,13 @@ TEST(Cli, RowsOfSizesThatEndedSurviveALaterKill)
     EXPECT_NE(o.text.find("\n1         "), std::string::npos) << o.text;
     EXPECT_EQ(o.text.find("size 1: timeout"), std::string::npos) << o.text;
     EXPECT_NE(o.text.find(": timeout: over its limit of 3 CPU s"), std::string::npos) << o.text;
-    std::string kept = o.text.substr(o.text.find("files kept in ") + 14);
+    const size_t at = o.text.find("files kept in ");
+    ASSERT_NE(at, std::string::npos) << o.text;
+    std::string kept = o.text.substr(at + 14);
     kept = kept.substr(0, kept.find(';'));
+    // only the case directory bench named (a wrong parse must not remove anything else)
+    ASSERT_EQ(kept.rfind("/tmp/collsim-bench-", 0), 0u) << kept;
+    ASSERT_EQ(kept.find_first_of(" \n*"), std::string::npos) << kept;
     EXPECT_EQ(system(("rm -rf " + kept).c_str()), 0);
 }
 
@@ -288,7 +298,10 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
         {"bench --platform yahoo --np 129 --alg ring", "129 processes do not fit on platform 'yahoo' (16 nodes, 128 cores in all)"},
         {"bench --platform yahoo --np 4 --alg ring --sizes 1:x", "size list: cannot read '1:x'"},
         {"bench --platform yahoo --np 4 --alg ring --map block", "unknown mapping 'block' (valid: sequential, cyclic)"},
-        {"bench --platform yahoo --np 4 --alg ring --coll gather", "unknown collective 'gather' (valid: allgather, alltoall, alltoallv, inter_allgather, inter_allgatherv)"},
+        {"bench --platform yahoo --np 4 --alg ring --coll reduce", "unknown collective 'reduce' (valid: allgather, alltoall, alltoallv, inter_allgather, inter_allgatherv, gather, scatter)"},
+        {"bench --platform yahoo --np 4 --alg binomial --coll gather --root 4",
+         "--root 4 at 4 processes: the root must be a rank, 0..3"},
+        {"bench --platform yahoo --np 4 --alg ring --root 1", "--root applies to gather, scatter only, not allgather"},
         // the intergroup collectives' groups, layout, block ratio and count pattern
         {"bench --platform yahoo --np 8 --coll inter_allgather --alg kang_segmented",
          "inter_allgather needs --groups P:Q, the sizes of groups A and B (P + Q = --np)"},
@@ -366,8 +379,10 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
         {"bench --platform yahoo --np 4 --alg ring --iters 0", "--iters needs an integer >= 1 (got '0')"},
         {"bench --platform yahoo --np 4 --alg ring --dtype float",
          "unknown datatype 'float' (valid: byte, int, double)"},
-        {"bench --platform yahoo --np 4 --alg pairwise --coll alltoall --in-place",
-         "--in-place is not supported for alltoall"},
+        {"bench --platform yahoo --np 4 --alg spread_out --coll alltoallv --in-place",
+         "--in-place is not supported for alltoallv (allgather and alltoall; the algorithms take "
+         "MPI_IN_PLACE, but an in-place alltoallv needs symmetric block sizes, which --dist does "
+         "not give)"},
         {"bench --platform yahoo --np 4 --alg ring --seed 3", "--seed applies to alltoallv only, not allgather"},
         {"bench --platform yahoo --np 4 --alg ring --warmup", "--warmup needs a value"},
         {"bench --platform yahoo --np 4 --alg ring --frobnicate", "unknown option '--frobnicate'"},

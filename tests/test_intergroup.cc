@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "data_check.h"
+#include "smpi_run.h"
 #include "wrapper.h"
 
 extern "C" {
@@ -31,25 +32,7 @@ namespace {
 // smpirun of intergroup_unit on 48 Yahoo ranks (3 per node); returns its exit status.
 int run_unit(const std::string &args, std::string &out)
 {
-    char dir[256];
-    if (tw_tempdir(dir, sizeof dir))
-        return -1;
-    const std::string hosts = std::string(dir) + "/hosts";
-    FILE *f = fopen(hosts.c_str(), "w");
-    if (!f)
-        return -1;
-    for (int w = 0; w < 48; w++)
-        fprintf(f, "node-%d\n", w % 16);
-    fclose(f);
-    const std::string cmd = "timeout 900 smpirun -np 48 -platform " COLLSIM_PLATFORM_DIR
-                            "/yahoo.xml -hostfile " + hosts +
-                            " --cfg=smpi/privatization:no --cfg=smpi/simulate-computation:no"
-                            " --cfg=contexts/stack-size:256 --log=root.thresh:warning "
-                            COLLSIM_INTERGROUP_UNIT " " + args;
-    Out o = run_shell(cmd);
-    out = o.text;
-    tw_rmtree(dir);
-    return o.code;
+    return run_smpi_unit(COLLSIM_INTERGROUP_UNIT, 48, args, out);
 }
 
 std::vector<std::string> intergroup_algorithms()

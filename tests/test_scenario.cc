@@ -206,12 +206,14 @@ std::string field_scenario(const std::string &dir, const std::string &elem,
     std::string path = dir + "/" + elem + ".xml";
     std::ofstream f(path);
     // <groups>: an intergroup collective (two algorithms: two cases) at P + Q = 4;
-    // <sizes unit>: the same with 1 rank per node (the element on line 7)
+    // <sizes unit>: the same with 1 rank per node (the element on line 7); <root>: a rooted one
     const bool sizes = elem == "sizes", groups = elem == "groups" || sizes;
     f << "<scenario>\n  <platform name=\"yahoo\"/>\n  <mappings>cyclic</mappings>\n"
       << (groups ? "  <collective name=\"inter_allgatherv\"><algorithms>kang_segmented "
                    "root_gather_mpich</algorithms></collective>\n"
-                 : "  <collective name=\"alltoallv\"><algorithms>spread_out</algorithms></collective>\n")
+          : elem == "root"
+              ? "  <collective name=\"gather\"><algorithms>binomial</algorithms></collective>\n"
+              : "  <collective name=\"alltoallv\"><algorithms>spread_out</algorithms></collective>\n")
       << (sizes ? "  <ppn>1</ppn>\n" : "  <sizes>8 64</sizes>\n");
     if (elem != "processes")
         f << (groups ? "  <processes>4</processes>\n" : "  <processes>4 5</processes>\n");
@@ -235,7 +237,11 @@ TEST(Scenario, EveryCaseFieldAttributeIsReadAndChecked)
         std::string elem = sc.substr(1, sp - 1), attr = sc.substr(sp + 1, sc.size() - sp - 2);
         std::string words = t[k].arg ? t[k].arg : "", good = "5", shown = "5", want;
         switch (t[k].kind) {
-        case CS_FK_INT: want = "expected an integer >= " + std::to_string(t[k].min); break;
+        case CS_FK_INT:
+            want = "expected an integer >= " + std::to_string(t[k].min);
+            if (elem == "root") // a rank at np 4 and 5
+                good = shown = "3";
+            break;
         case CS_FK_ULONG: want = "expected an integer >= 0"; break;
         case CS_FK_FLAG: good = "yes", shown = "1", want = "expected yes or no"; break;
         case CS_FK_TEXT: // dist, or an intergroup pair (groups P:Q, block_ratio A:B)
@@ -269,8 +275,9 @@ TEST(Scenario, EveryCaseFieldAttributeIsReadAndChecked)
         EXPECT_NE(std::string(err).find(at), std::string::npos) << at << "\n" << err;
         tested++;
     }
-    EXPECT_GE(tested, 14); // dtype, mode, dist, seed, warmup, timed, seconds, oversubscribe,
-                           // groups sizes, ratio, layout, block-ratio, counts, sizes unit
+    EXPECT_GE(tested, 15); // dtype, mode, dist, seed, warmup, timed, seconds, oversubscribe,
+                           // groups sizes, ratio, layout, block-ratio, counts, sizes unit,
+                           // root rank
     tw_rmtree(dir);
 }
 

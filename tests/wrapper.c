@@ -82,6 +82,26 @@ int tw_map_ppn(const char *platform, const char *mapping, int np, int oversubscr
     return rc ? fail(&e, errbuf, errlen) : 0;
 }
 
+int tw_map_background(const char *platform, const char *mapping, int np, const char *level, int k,
+                      int *node_of_bg, char *spread, size_t spread_len, char *errbuf,
+                      size_t errlen)
+{
+    cs_platform pf;
+    cs_mapping m;
+    cs_err e;
+    if (cs_mapping_parse(mapping, &m, &e) || load(platform, &pf, &e))
+        return fail(&e, errbuf, errlen);
+    int *map = cs_xmalloc((size_t)np * sizeof(int)), l = -1;
+    for (int i = 0; i < pf.nlevels; i++)
+        if (!strcmp(pf.levels[i], level))
+            l = i;
+    int rc = cs_map_ranks(&pf, m, np, 0, 0, map, &e) ||
+             cs_map_background(&pf, map, np, l, k, node_of_bg, spread, spread_len, &e);
+    free(map);
+    cs_platform_free(&pf);
+    return rc ? fail(&e, errbuf, errlen) : 0;
+}
+
 int tw_case_files(const char *platform, const char *mapping, int np, int ppn,
                   const int *node_of_rank, const char *hostfile, const char *locality,
                   char *errbuf, size_t errlen)

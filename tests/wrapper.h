@@ -27,6 +27,12 @@ int tw_map(const char *platform, const char *mapping, int np, int oversubscribe,
  * are written to names (one per rank, '\n'-separated) when names is not NULL. */
 int tw_map_ppn(const char *platform, const char *mapping, int np, int oversubscribe, int ppn,
                int *node_of_rank, int *host_of_rank, char *errbuf, size_t errlen);
+/* A background job of k ranks beside np measured ranks mapped by mapping
+ * (mapping.h, cs_map_background) between regions of `level`: node_of_bg
+ * gets k node indices, spread the placement in words. 0, or -1 with errbuf. */
+int tw_map_background(const char *platform, const char *mapping, int np, const char *level, int k,
+                      int *node_of_bg, char *spread, size_t spread_len, char *errbuf,
+                      size_t errlen);
 /* The files cs_case_start writes for a case (mapping.h, cs_write_case_files):
  * the hostfile and the driver's locality file, for np ranks mapped by
  * mapping and ppn, or placed on the nodes node_of_rank when not NULL.

@@ -21,7 +21,7 @@ int collsim_allgather_bruck(const void *sendbuf, int sendcount, MPI_Datatype sen
     int rank, p, err;
     size_t bb;
 
-    err = coll_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+    err = coll_allgather_begin(collsim_allgather_bruck, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                recvtype, comm, collsim_allgather_bruck_msg_blocks, &rank, &p, &bb);
     if (err != MPI_SUCCESS || bb == 0)
         return err;

@@ -27,7 +27,7 @@ int collsim_allgather_hierarchical(const void *sendbuf, int sendcount, MPI_Datat
     int rank, p, err;
     size_t bb;
 
-    err = loc_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+    err = loc_allgather_begin(collsim_allgather_hierarchical, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                               collsim_allgather_hierarchical_msg_blocks, coll_loc_region_level(),
                               &info, &rank, &p, &bb);
     if (err != MPI_SUCCESS || !info)

@@ -28,7 +28,7 @@ int collsim_allgather_loc_bruck_multilevel(const void *sendbuf, int sendcount,
     int rank, p, err;
     size_t bb;
 
-    err = loc_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+    err = loc_allgather_begin(collsim_allgather_loc_bruck_multilevel, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                               collsim_allgather_loc_bruck_multilevel_msg_blocks, level, &info,
                               &rank, &p, &bb);
     if (err != MPI_SUCCESS || !info)

@@ -452,13 +452,13 @@ int loc_bruck_allgather(const coll_loc_info *info, void *recvbuf, size_t bb, int
     return loc_place_virtual(info, &b, info->first[info->region]);
 }
 
-int loc_allgather_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+int loc_allgather_begin(collsim_block_coll_fn self, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                         coll_msg_blocks_fn msg_blocks, int level, const coll_loc_info **info,
                         int *rank, int *p, size_t *bb)
 {
     *info = NULL;
-    int err = coll_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+    int err = coll_allgather_begin(self, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                    comm, msg_blocks, rank, p, bb);
     if (err != MPI_SUCCESS || *bb == 0 || *p == 1)
         return err;

@@ -77,7 +77,7 @@ int loc_place_virtual(const coll_loc_info *info, const loc_buf *b, int base);
  * region layout of `level` (coll_loc_info_get). Returns an MPI error code;
  * on MPI_SUCCESS *info is NULL when there is nothing more to do (no data,
  * or one process), else the layout. */
-int loc_allgather_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+int loc_allgather_begin(collsim_block_coll_fn self, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                         coll_msg_blocks_fn msg_blocks, int level, const coll_loc_info **info,
                         int *rank, int *p, size_t *bb);

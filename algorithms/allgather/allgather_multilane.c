@@ -41,7 +41,7 @@ int collsim_allgather_multilane(const void *sendbuf, int sendcount, MPI_Datatype
     int rank, p, err;
     size_t bb;
 
-    err = loc_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+    err = loc_allgather_begin(collsim_allgather_multilane, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                               collsim_allgather_multilane_msg_blocks, coll_loc_region_level(),
                               &info, &rank, &p, &bb);
     if (err != MPI_SUCCESS || !info)

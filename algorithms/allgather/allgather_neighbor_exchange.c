@@ -27,7 +27,7 @@ int collsim_allgather_neighbor_exchange(const void *sendbuf, int sendcount,
         return collsim_allgather_ring(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                       recvtype, comm);
 
-    err = coll_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+    err = coll_allgather_begin(collsim_allgather_neighbor_exchange, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                recvtype, comm, collsim_allgather_neighbor_exchange_msg_blocks,
                                &rank, &p, &bb);
     if (err != MPI_SUCCESS || bb == 0)

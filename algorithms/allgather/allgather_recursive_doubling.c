@@ -136,7 +136,7 @@ int collsim_allgather_recursive_doubling(const void *sendbuf, int sendcount,
     size_t bb;
     struct span snd, rcv;
 
-    err = coll_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+    err = coll_allgather_begin(collsim_allgather_recursive_doubling, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                recvtype, comm, collsim_allgather_recursive_doubling_msg_blocks,
                                &rank, &p, &bb);
     if (err != MPI_SUCCESS || bb == 0)

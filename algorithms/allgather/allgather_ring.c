@@ -15,7 +15,7 @@ int collsim_allgather_ring(const void *sendbuf, int sendcount, MPI_Datatype send
     int rank, p, err;
     size_t bb;
 
-    err = coll_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+    err = coll_allgather_begin(collsim_allgather_ring, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                recvtype, comm, collsim_allgather_ring_msg_blocks, &rank, &p, &bb);
     if (err != MPI_SUCCESS || bb == 0)
         return err;

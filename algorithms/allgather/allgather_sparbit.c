@@ -63,6 +63,6 @@ static int per_block(const sparbit_plan *plan, void *recvbuf, int recvcount, MPI
 
 int collsim_allgather_sparbit(COLLSIM_ALLGATHER_ARGS)
 {
-    return sparbit_allgather(per_block, collsim_allgather_sparbit_msg_blocks, sendbuf, sendcount,
+    return sparbit_allgather(collsim_allgather_sparbit, per_block, collsim_allgather_sparbit_msg_blocks, sendbuf, sendcount,
                              sendtype, recvbuf, recvcount, recvtype, comm);
 }

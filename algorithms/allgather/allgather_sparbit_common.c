@@ -33,10 +33,10 @@ static int sparbit_schedule(int p, sparbit_step *steps)
     return k;
 }
 
-int sparbit_allgather(sparbit_body body, coll_msg_blocks_fn msg_blocks, COLLSIM_ALLGATHER_ARGS)
+int sparbit_allgather(collsim_block_coll_fn self, sparbit_body body, coll_msg_blocks_fn msg_blocks, COLLSIM_ALLGATHER_ARGS)
 {
     sparbit_plan plan;
-    int err = coll_allgather_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+    int err = coll_allgather_begin(self, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                                    msg_blocks, &plan.rank, &plan.p, &plan.bb);
     if (err != MPI_SUCCESS || plan.bb == 0 || plan.p == 1)
         return err;

@@ -38,6 +38,6 @@ typedef int (*sparbit_body)(const sparbit_plan *plan, void *recvbuf, int recvcou
 
 /* coll_allgather_begin (with the variant's msg_blocks rule), the schedule,
  * then body. */
-int sparbit_allgather(sparbit_body body, coll_msg_blocks_fn msg_blocks, COLLSIM_ALLGATHER_ARGS);
+int sparbit_allgather(collsim_block_coll_fn self, sparbit_body body, coll_msg_blocks_fn msg_blocks, COLLSIM_ALLGATHER_ARGS);
 
 #endif

@@ -67,6 +67,6 @@ static int indexed(const sparbit_plan *plan, void *recvbuf, int recvcount, MPI_D
 
 int collsim_allgather_sparbit_indexed(COLLSIM_ALLGATHER_ARGS)
 {
-    return sparbit_allgather(indexed, collsim_allgather_sparbit_indexed_msg_blocks, sendbuf,
+    return sparbit_allgather(collsim_allgather_sparbit_indexed, indexed, collsim_allgather_sparbit_indexed_msg_blocks, sendbuf,
                              sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }

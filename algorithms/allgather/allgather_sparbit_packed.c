@@ -60,6 +60,6 @@ static int packed(const sparbit_plan *plan, void *recvbuf, int recvcount, MPI_Da
 
 int collsim_allgather_sparbit_packed(COLLSIM_ALLGATHER_ARGS)
 {
-    return sparbit_allgather(packed, collsim_allgather_sparbit_packed_msg_blocks, sendbuf,
+    return sparbit_allgather(collsim_allgather_sparbit_packed, packed, collsim_allgather_sparbit_packed_msg_blocks, sendbuf,
                              sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }

@@ -40,6 +40,6 @@ static int basic(const bruck_alltoall_args *a)
 
 int collsim_alltoall_bruck_basic(COLLSIM_ALLTOALL_ARGS)
 {
-    return bruck_alltoall(basic, collsim_alltoall_bruck_basic_msg_blocks, sendbuf, sendcount,
+    return bruck_alltoall(collsim_alltoall_bruck_basic, basic, collsim_alltoall_bruck_basic_msg_blocks, sendbuf, sendcount,
                           sendtype, recvbuf, recvcount, recvtype, comm);
 }

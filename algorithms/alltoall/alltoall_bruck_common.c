@@ -6,12 +6,12 @@
 
 #include <string.h>
 
-int bruck_alltoall(bruck_alltoall_body body, coll_msg_blocks_fn msg_blocks, COLLSIM_ALLTOALL_ARGS)
+int bruck_alltoall(collsim_block_coll_fn self, bruck_alltoall_body body, coll_msg_blocks_fn msg_blocks, COLLSIM_ALLTOALL_ARGS)
 {
     size_t bb;
     int rank, p;
 
-    int err = coll_alltoall_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+    int err = coll_alltoall_begin(self, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                                   msg_blocks, &rank, &p, &bb);
     if (err != MPI_SUCCESS || bb == 0)
         return err;

@@ -29,7 +29,7 @@ typedef int (*bruck_alltoall_body)(const bruck_alltoall_args *a);
 
 /* coll_alltoall_begin (with the variant's msg_blocks rule), the one-rank case
  * (a local copy), then body. */
-int bruck_alltoall(bruck_alltoall_body body, coll_msg_blocks_fn msg_blocks, COLLSIM_ALLTOALL_ARGS);
+int bruck_alltoall(collsim_block_coll_fn self, bruck_alltoall_body body, coll_msg_blocks_fn msg_blocks, COLLSIM_ALLTOALL_ARGS);
 
 /* The ceil(log2 p) exchanges. The blocks of a step are packed into a scratch
  * buffer (memcpy, as the paper's non-datatype variants), exchanged with one

@@ -29,6 +29,6 @@ static int modified(const bruck_alltoall_args *a)
 
 int collsim_alltoall_bruck_modified(COLLSIM_ALLTOALL_ARGS)
 {
-    return bruck_alltoall(modified, collsim_alltoall_bruck_modified_msg_blocks, sendbuf, sendcount,
+    return bruck_alltoall(collsim_alltoall_bruck_modified, modified, collsim_alltoall_bruck_modified_msg_blocks, sendbuf, sendcount,
                           sendtype, recvbuf, recvcount, recvtype, comm);
 }

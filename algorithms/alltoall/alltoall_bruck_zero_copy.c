@@ -92,6 +92,6 @@ static int zero_copy(const bruck_alltoall_args *a)
 
 int collsim_alltoall_bruck_zero_copy(COLLSIM_ALLTOALL_ARGS)
 {
-    return bruck_alltoall(zero_copy, collsim_alltoall_bruck_zero_copy_msg_blocks, sendbuf,
+    return bruck_alltoall(collsim_alltoall_bruck_zero_copy, zero_copy, collsim_alltoall_bruck_zero_copy_msg_blocks, sendbuf,
                           sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }

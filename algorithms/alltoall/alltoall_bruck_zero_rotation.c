@@ -29,6 +29,6 @@ static int zero_rotation(const bruck_alltoall_args *a)
 
 int collsim_alltoall_bruck_zero_rotation(COLLSIM_ALLTOALL_ARGS)
 {
-    return bruck_alltoall(zero_rotation, collsim_alltoall_bruck_zero_rotation_msg_blocks, sendbuf,
+    return bruck_alltoall(collsim_alltoall_bruck_zero_rotation, zero_rotation, collsim_alltoall_bruck_zero_rotation_msg_blocks, sendbuf,
                           sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }

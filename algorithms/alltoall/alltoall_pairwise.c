@@ -20,7 +20,7 @@ int collsim_alltoall_pairwise(const void *sendbuf, int sendcount, MPI_Datatype s
     int rank, p, err;
     size_t bb;
 
-    err = coll_alltoall_begin(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+    err = coll_alltoall_begin(collsim_alltoall_pairwise, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                               comm, collsim_alltoall_pairwise_msg_blocks, &rank, &p, &bb);
     if (err != MPI_SUCCESS || bb == 0)
         return err;

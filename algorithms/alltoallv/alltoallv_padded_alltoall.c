@@ -17,7 +17,7 @@ static int native_alltoall(COLLSIM_ALLTOALL_ARGS)
 
 int collsim_alltoallv_padded_alltoall(COLLSIM_ALLTOALLV_ARGS)
 {
-    return padded_alltoallv(native_alltoall, collsim_alltoallv_padded_alltoall_msg_blocks, sendbuf,
+    return padded_alltoallv(collsim_alltoallv_padded_alltoall, native_alltoall, collsim_alltoallv_padded_alltoall_msg_blocks, sendbuf,
                             sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                             comm);
 }

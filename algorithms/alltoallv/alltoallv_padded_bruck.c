@@ -15,7 +15,7 @@
 
 int collsim_alltoallv_padded_bruck(COLLSIM_ALLTOALLV_ARGS)
 {
-    return padded_alltoallv(collsim_alltoall_bruck_zero_rotation,
+    return padded_alltoallv(collsim_alltoallv_padded_bruck, collsim_alltoall_bruck_zero_rotation,
                             collsim_alltoallv_padded_bruck_msg_blocks, sendbuf, sendcounts, sdispls,
                             sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 }

@@ -48,12 +48,12 @@ static int padded_exchange(padded_uniform_fn exchange, coll_msg_blocks_fn msg_bl
     return err == MPI_SUCCESS && truncated ? MPI_ERR_COUNT : err;
 }
 
-int padded_alltoallv(padded_uniform_fn exchange, coll_msg_blocks_fn msg_blocks,
+int padded_alltoallv(collsim_alltoallv_fn self, padded_uniform_fn exchange, coll_msg_blocks_fn msg_blocks,
                      COLLSIM_ALLTOALLV_ARGS)
 {
     coll_v_args a;
-    int err = coll_alltoallv_begin(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+    int err = coll_alltoallv_begin(self, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                    rdispls, recvtype, comm, &a);
-    return err != MPI_SUCCESS || a.size == 1 ? err
+    return err != MPI_SUCCESS || a.done ? err
                                              : padded_exchange(exchange, msg_blocks, &a, comm);
 }

@@ -19,7 +19,7 @@
 typedef int (*padded_uniform_fn)(COLLSIM_ALLTOALL_ARGS);
 
 /* msg_blocks: the algorithm's rule of algorithms.def (coll_alltoallv_max_block) */
-int padded_alltoallv(padded_uniform_fn exchange, coll_msg_blocks_fn msg_blocks,
+int padded_alltoallv(collsim_alltoallv_fn self, padded_uniform_fn exchange, coll_msg_blocks_fn msg_blocks,
                      COLLSIM_ALLTOALLV_ARGS);
 
 #endif

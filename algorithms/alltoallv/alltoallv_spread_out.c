@@ -19,9 +19,9 @@
 int collsim_alltoallv_spread_out(COLLSIM_ALLTOALLV_ARGS)
 {
     coll_v_args a;
-    int err = coll_alltoallv_begin(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+    int err = coll_alltoallv_begin(collsim_alltoallv_spread_out, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                    rdispls, recvtype, comm, &a);
-    if (err != MPI_SUCCESS || a.size == 1)
+    if (err != MPI_SUCCESS || a.done)
         return err;
 
     const int p = a.size, r = a.rank;

@@ -45,9 +45,9 @@ int collsim_alltoallv_two_phase_bruck(COLLSIM_ALLTOALLV_ARGS)
 {
     coll_v_args a;
     size_t n;
-    int err = coll_alltoallv_begin(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+    int err = coll_alltoallv_begin(collsim_alltoallv_two_phase_bruck, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                    rdispls, recvtype, comm, &a);
-    if (err != MPI_SUCCESS || a.size == 1)
+    if (err != MPI_SUCCESS || a.done)
         return err;
     err = coll_alltoallv_max_block(&a, comm, collsim_alltoallv_two_phase_bruck_msg_blocks, &n);
     if (err != MPI_SUCCESS || n == 0)

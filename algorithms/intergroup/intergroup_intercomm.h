@@ -28,11 +28,23 @@ int collsim_intergroup_from_intercomm(MPI_Comm intercomm, const collsim_intergro
 #define COLLSIM_IC_allgather(fn)
 #define COLLSIM_IC_alltoall(fn)
 #define COLLSIM_IC_alltoallv(fn)
+#define COLLSIM_IC_gather(fn)
+#define COLLSIM_IC_scatter(fn)
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
                     procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
                     msg_blocks, msg_unit)                                                          \
     COLLSIM_IC_##coll(fn)
 #include "algorithms.def"
 #undef COLLSIM_ALG
+
+/* Every wrapper by its algorithm's name (ag: an inter_allgather, agv: an
+ * inter_allgatherv), ended by a NULL name; empty under SMPI. */
+typedef struct {
+    const char *name;
+    int (*ag)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
+    int (*agv)(const void *, int, MPI_Datatype, void *, const int *, const int *, MPI_Datatype,
+               MPI_Comm);
+} collsim_ic_alg;
+extern const collsim_ic_alg collsim_ic_algs[];
 
 #endif

@@ -48,12 +48,12 @@ void acct_end(void) { counting[world_rank()] = 0; }
 
 void acct_get(acct_counts *out) { *out = per_rank[world_rank()]; }
 
-int acct_nslots(void) { return drv_loc_nlevels() + 2; }
+int acct_nslots(void) { return coll_loc_file_nlevels() + 2; }
 
 const char *acct_slot_name(int s)
 {
-    int n = drv_loc_nlevels();
-    return s < n ? drv_loc_level_name(s) : s == n ? "system" : "nonlocal";
+    int n = coll_loc_file_nlevels();
+    return s < n ? coll_loc_file_level_name(s) : s == n ? "system" : "nonlocal";
 }
 
 /* Is this rank counting? (-1: no) */
@@ -83,15 +83,15 @@ static void count_send(int dst, int count, MPI_Datatype type, MPI_Comm comm)
     int tsize = 0;
     PMPI_Type_size(type, &tsize);
     long long bytes = (long long)count * tsize;
-    int n = drv_loc_nlevels(), slot = n;
+    int n = coll_loc_file_nlevels(), slot = n;
     for (int l = 0; l < n && slot == n; l++)
-        if (drv_loc_colour(l, me) == drv_loc_colour(l, to))
+        if (coll_loc_file_colour(l, me) == coll_loc_file_colour(l, to))
             slot = l;
     acct_counts *c = &per_rank[me];
     c->msgs[slot]++;
     c->bytes[slot] += bytes;
-    int nl = drv_loc_node_level();
-    if (drv_loc_colour(nl, me) != drv_loc_colour(nl, to)) {
+    int nl = coll_loc_file_node_level();
+    if (coll_loc_file_colour(nl, me) != coll_loc_file_colour(nl, to)) {
         c->msgs[n + 1]++;
         c->bytes[n + 1] += bytes;
     }

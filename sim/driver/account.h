@@ -21,17 +21,17 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "locality.h"
+#include "coll_locality_file.h"
 
 /* levels + "system" + "nonlocal" */
-#define ACCT_SLOTS (DRV_LOC_MAX_LEVELS + 2)
+#define ACCT_SLOTS (COLL_LOC_FILE_MAX_LEVELS + 2)
 
 typedef struct {
     long long msgs[ACCT_SLOTS], bytes[ACCT_SLOTS];
     int incomplete; /* a persistent send or a built-in collective was called */
 } acct_counts;
 
-/* After drv_loc_init() on every rank. */
+/* After coll_loc_file_init() on every rank. */
 void acct_init(void);
 /* This rank: start counting from zero / stop. */
 void acct_begin(void);

@@ -67,8 +67,9 @@ check_result first_difference(const unsigned char *got, const unsigned char *wan
     return (check_result){0, 0, 0, 0, 0, 0};
 }
 
-check_result verify(const coll_desc *c, const unsigned char *recv, const unsigned char *send,
-                    int rank, int p, long bytes)
+/* The send buffer as fill_send filled it. */
+static check_result verify_send(const coll_desc *c, const unsigned char *send, int rank, int p,
+                                long bytes)
 {
     for (int t = 0; t < send_blocks(c, p); t++) {
         const unsigned char *got = send + (size_t)t * (size_t)bytes;
@@ -76,9 +77,58 @@ check_result verify(const coll_desc *c, const unsigned char *recv, const unsigne
         if (memcmp(got, want, (size_t)bytes))
             return first_difference(got, want, t, bytes, 1);
     }
+    return (check_result){0, 0, 0, 0, 0, 0};
+}
+
+check_result verify(const coll_desc *c, const unsigned char *recv, const unsigned char *send,
+                    int rank, int p, long bytes)
+{
+    check_result r = verify_send(c, send, rank, p, bytes);
+    if (r.bad)
+        return r;
     for (int j = 0; j < p; j++) {
         const unsigned char *got = recv + (size_t)j * (size_t)bytes;
         const unsigned char *want = pattern_block(c->block_id(j, rank, p));
+        if (memcmp(got, want, (size_t)bytes))
+            return first_difference(got, want, j, bytes, 0);
+    }
+    return (check_result){0, 0, 0, 0, 0, 0};
+}
+
+/* A gather's slot j at the root comes from rank j; a scatter's slot 0 of
+ * every rank from the root. */
+static long rooted_id(const coll_desc *c, int rank, int root, int p, int j)
+{
+    return c->rooted == 1 ? c->block_id(j, root, p) : c->block_id(root, rank, p);
+}
+
+long rooted_expected(const coll_desc *c, int rank, int root, int p, int in_place, int j)
+{
+    if (c->rooted == 1)
+        return rank == root ? rooted_id(c, rank, root, p, j) : -1;
+    return j == 0 && !(in_place && rank == root) ? rooted_id(c, rank, root, p, j) : -1;
+}
+
+void poison_recv_rooted(const coll_desc *c, unsigned char *buf, int rank, int root, int p,
+                        long bytes)
+{
+    for (int j = 0; j < p; j++)
+        memcpy(buf + (size_t)j * (size_t)bytes, antipattern_block(rooted_id(c, rank, root, p, j)),
+               (size_t)bytes);
+}
+
+check_result verify_rooted(const coll_desc *c, const unsigned char *recv,
+                           const unsigned char *send, int rank, int root, int p, long bytes,
+                           int in_place)
+{
+    check_result r = verify_send(c, send, rank, p, bytes);
+    if (r.bad)
+        return r;
+    for (int j = 0; j < p; j++) {
+        const long id = rooted_expected(c, rank, root, p, in_place, j);
+        const unsigned char *got = recv + (size_t)j * (size_t)bytes;
+        const unsigned char *want = id >= 0 ? pattern_block(id)
+                                            : antipattern_block(rooted_id(c, rank, root, p, j));
         if (memcmp(got, want, (size_t)bytes))
             return first_difference(got, want, j, bytes, 0);
     }

@@ -31,4 +31,18 @@ check_result first_difference(const unsigned char *got, const unsigned char *wan
 check_result verify(const coll_desc *c, const unsigned char *recv, const unsigned char *send,
                     int rank, int p, long bytes);
 
+/* Rooted collectives (c->rooted): what receive slot j of `rank` must hold
+ * after the call, the data's id, or -1 when the slot must stay as poisoned
+ * (a gather's non-root, a scatter's slots after the first, an in-place
+ * scatter root's). */
+long rooted_expected(const coll_desc *c, int rank, int root, int p, int in_place, int j);
+/* Poison every slot with the complement of what it must hold (of the block
+ * it would hold at the root for a slot that must stay untouched). */
+void poison_recv_rooted(const coll_desc *c, unsigned char *buf, int rank, int root, int p,
+                        long bytes);
+/* The send buffer as filled, and every slot as rooted_expected says. */
+check_result verify_rooted(const coll_desc *c, const unsigned char *recv,
+                           const unsigned char *send, int rank, int root, int p, long bytes,
+                           int in_place);
+
 #endif

@@ -11,7 +11,6 @@
  * This program is launched by the host CLI (sim/host), not by users; its
  * options are an internal interface documented in usage(). */
 #include <mpi.h>
-#include <smpi/smpi.h>
 
 #include <errno.h>
 #include <limits.h>
@@ -22,6 +21,7 @@
 
 #include "driver.h"
 #include "bench.h"
+#include "background.h"
 #include "datacheck.h"
 #include "fold.h"
 #include "intergroup.h"
@@ -32,7 +32,10 @@
 #include "collsim_algorithms.h"
 #include "coll_locality.h"
 #include "account.h"
-#include "locality.h"
+#include "coll_locality_file.h"
+#ifdef COLLSIM_REAL_MPI_DRIVER
+#include "collsim_hwloc.h"
+#endif
 #include "distributions.h"
 #include "case_fields.h"
 
@@ -47,24 +50,32 @@ typedef struct {
     collsim_alltoallv_fn vfn;
     collsim_inter_allgather_fn ifn;   /* intergroup (groups in algorithms.def) */
     collsim_inter_allgatherv_fn ivfn;
+    collsim_rooted_fn rfn;            /* gather, scatter */
     int region_setup; /* algorithms.def's setup is `regions`: coll_loc_prepare first */
 } driver_alg;
 
-/* One of the four signatures: its member gets the function, the others NULL. */
-#define DRIVER_FN_AS(f, is_block, is_v, is_i, is_iv)                                           \
+/* One of the five signatures: its member gets the function, the others NULL. */
+#define DRIVER_FN_AS(f, is_block, is_v, is_i, is_iv, is_r)                                     \
     _Generic((f), collsim_block_coll_fn: is_block, collsim_alltoallv_fn: is_v,                    \
-             collsim_inter_allgather_fn: is_i, collsim_inter_allgatherv_fn: is_iv)
+             collsim_inter_allgather_fn: is_i, collsim_inter_allgatherv_fn: is_iv,              \
+             collsim_rooted_fn: is_r)
+#define DRIVER_NONE(t) ((t)0)
 #define DRIVER_BLOCK_FN(f)                                                                         \
-    DRIVER_FN_AS(f, (f), (collsim_block_coll_fn)0, (collsim_block_coll_fn)0,                     \
-                 (collsim_block_coll_fn)0)
+    DRIVER_FN_AS(f, (f), DRIVER_NONE(collsim_block_coll_fn), DRIVER_NONE(collsim_block_coll_fn),  \
+                 DRIVER_NONE(collsim_block_coll_fn), DRIVER_NONE(collsim_block_coll_fn))
 #define DRIVER_V_FN(f)                                                                             \
-    DRIVER_FN_AS(f, (collsim_alltoallv_fn)0, (f), (collsim_alltoallv_fn)0, (collsim_alltoallv_fn)0)
+    DRIVER_FN_AS(f, DRIVER_NONE(collsim_alltoallv_fn), (f), DRIVER_NONE(collsim_alltoallv_fn),    \
+                 DRIVER_NONE(collsim_alltoallv_fn), DRIVER_NONE(collsim_alltoallv_fn))
 #define DRIVER_I_FN(f)                                                                             \
-    DRIVER_FN_AS(f, (collsim_inter_allgather_fn)0, (collsim_inter_allgather_fn)0, (f),           \
-                 (collsim_inter_allgather_fn)0)
+    DRIVER_FN_AS(f, DRIVER_NONE(collsim_inter_allgather_fn), DRIVER_NONE(collsim_inter_allgather_fn), \
+                 (f), DRIVER_NONE(collsim_inter_allgather_fn), DRIVER_NONE(collsim_inter_allgather_fn))
 #define DRIVER_IV_FN(f)                                                                            \
-    DRIVER_FN_AS(f, (collsim_inter_allgatherv_fn)0, (collsim_inter_allgatherv_fn)0,              \
-                 (collsim_inter_allgatherv_fn)0, (f))
+    DRIVER_FN_AS(f, DRIVER_NONE(collsim_inter_allgatherv_fn),                                     \
+                 DRIVER_NONE(collsim_inter_allgatherv_fn), DRIVER_NONE(collsim_inter_allgatherv_fn), \
+                 (f), DRIVER_NONE(collsim_inter_allgatherv_fn))
+#define DRIVER_R_FN(f)                                                                             \
+    DRIVER_FN_AS(f, DRIVER_NONE(collsim_rooted_fn), DRIVER_NONE(collsim_rooted_fn),               \
+                 DRIVER_NONE(collsim_rooted_fn), DRIVER_NONE(collsim_rooted_fn), (f))
 
 #define DRIVER_SETUP_none 0
 #define DRIVER_SETUP_regions 1 /* any other word in algorithms.def fails to compile */
@@ -75,7 +86,7 @@ static const driver_alg driver_algs[] = {
                     procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
                     msg_blocks, msg_unit)                                                          \
     {#coll, #name, DRIVER_BLOCK_FN(fn), DRIVER_V_FN(fn), DRIVER_I_FN(fn), DRIVER_IV_FN(fn),        \
-     DRIVER_SETUP_##setup},
+     DRIVER_R_FN(fn), DRIVER_SETUP_##setup},
 #include "algorithms.def"
 #undef COLLSIM_ALG
 };
@@ -97,6 +108,16 @@ static int native_alltoallv(COLLSIM_ALLTOALLV_ARGS)
                          recvtype, comm);
 }
 
+static int native_gather(COLLSIM_GATHER_ARGS)
+{
+    return MPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+static int native_scatter(COLLSIM_SCATTER_ARGS)
+{
+    return MPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
 /* ---- what differs between collectives: one descriptor each ----
  * (coll_desc, driver.h): block_id(src, dst, p) names the data rank src sends
  * to rank dst (datacheck.h). */
@@ -114,12 +135,15 @@ static long alltoall_block_id(int src, int dst, int p)
 }
 
 static const coll_desc coll_descs[] = {
-    {"allgather", native_allgather, 0, 1, allgather_block_id, NULL},
-    {"alltoall", native_alltoall, 1, 0, alltoall_block_id, NULL},
-    {"alltoallv", NULL, 1, 0, alltoall_block_id, native_alltoallv},
+    {"allgather", native_allgather, 0, 1, allgather_block_id, NULL, 0, NULL},
+    {"alltoall", native_alltoall, 1, 0, alltoall_block_id, NULL, 0, NULL},
+    {"alltoallv", NULL, 1, 0, alltoall_block_id, native_alltoallv, 0, NULL},
     /* no native: SMPI 3.32 has no intercommunicators; data: intergroup.h */
-    {"inter_allgather", NULL, 0, 0, allgather_block_id, NULL},
-    {"inter_allgatherv", NULL, 0, 0, allgather_block_id, NULL},
+    {"inter_allgather", NULL, 0, 0, allgather_block_id, NULL, 0, NULL},
+    {"inter_allgatherv", NULL, 0, 0, allgather_block_id, NULL, 0, NULL},
+    /* the root's slot j from rank j; rank t's block from the root's block t */
+    {"gather", NULL, 0, 1, allgather_block_id, NULL, 1, native_gather},
+    {"scatter", NULL, 1, 1, alltoall_block_id, NULL, 2, native_scatter},
 };
 
 static const cs_field drv_fields[CS_NFIELDS] = {
@@ -128,9 +152,15 @@ static const cs_field drv_fields[CS_NFIELDS] = {
 #undef CS_CASE_FIELD
 };
 
+#ifdef COLLSIM_REAL_MPI_DRIVER
+#define DRIVER_NAME "collsim-mpibench"
+#else
+#define DRIVER_NAME "collsim-driver"
+#endif
+
 static void usage(void)
 {
-    fprintf(stderr, "usage: collsim-driver --coll COLL --alg NAME|native --sizes B1,B2,... [options]\n"
+    fprintf(stderr, "usage: " DRIVER_NAME " --coll COLL --alg NAME|native --sizes B1,B2,... [options]\n"
                     "    (COLL: %s|pingpong)\n", cs_coll_names("|"));
     cs_fields_usage(drv_fields, stderr, 1);
     fprintf(stderr,
@@ -186,6 +216,10 @@ static int parse_args(int argc, char **argv, driver_opts *o)
         }
         if (got)
             continue;
+        if (!strcmp(a, "--help")) {
+            usage();
+            return -1;
+        }
         if (!strcmp(a, "--np-list") && v) nps = argv[++i];
         else if (!strcmp(a, "--csv") && v) o->csv_path = argv[++i];
         else if (!strcmp(a, "--locality") && v) ++i; /* read in main: --region needs the levels */
@@ -231,7 +265,8 @@ static int parse_args(int argc, char **argv, driver_opts *o)
     } else if (!strcmp(o->alg, "native")) {
         o->fn = o->desc->native;
         o->vfn = o->desc->vnative;
-        if (!o->fn && !o->vfn) {
+        o->rfn = o->desc->rnative;
+        if (!o->fn && !o->vfn && !o->rfn) {
             fprintf(stderr, "collsim-driver: %s has no native implementation\n", o->coll);
             return -1;
         }
@@ -242,9 +277,10 @@ static int parse_args(int argc, char **argv, driver_opts *o)
                 o->vfn = driver_algs[k].vfn;
                 o->ifn = driver_algs[k].ifn;
                 o->ivfn = driver_algs[k].ivfn;
+                o->rfn = driver_algs[k].rfn;
                 o->region_setup = driver_algs[k].region_setup;
             }
-        if (!o->fn && !o->vfn && !o->ifn && !o->ivfn) {
+        if (!o->fn && !o->vfn && !o->ifn && !o->ivfn && !o->rfn) {
             fprintf(stderr, "collsim-driver: unknown algorithm '%s/%s'\n", o->coll, o->alg);
             return -1;
         }
@@ -263,13 +299,18 @@ static int parse_args(int argc, char **argv, driver_opts *o)
     }
     if ((o->ifn || o->ivfn) && ig_parse(o))
         return -1;
+    if (cs_background_parse(o->background, &o->bg, &e)) { /* checked by cs_fields_check */
+        fprintf(stderr, "collsim-driver: %s\n", e.msg);
+        return -1;
+    }
     return 0;
 }
 
 /* One CSV row (analysis/results.h, the format every collsim tool reads) with
  * what the driver knows: the host fills platform, mapping and ppn. */
 static void write_row(FILE *csv, const driver_opts *o, int p, long bytes, long long data_bytes,
-                      double avg_us, double min_us, double max_us, int ok, const acct_summary *as)
+                      double avg_us, double min_us, double max_us, double call_max_us,
+                      double root_us, int ok, const acct_summary *as)
 {
     cs_result r;
     cs_result_init(&r);
@@ -282,6 +323,8 @@ static void write_row(FILE *csv, const driver_opts *o, int p, long bytes, long l
     r.avg_us = avg_us;
     r.min_us = min_us;
     r.max_us = max_us;
+    r.call_max_us = call_max_us;
+    r.root_us = root_us;
     r.iterations = o->iters;
     /* ok > 0: ok; 0: a wrong byte (fail); < 0: the algorithm returned an MPI error */
     snprintf(r.status, sizeof r.status, "%s", ok > 0 ? "ok" : ok < 0 ? "error" : "fail");
@@ -297,11 +340,18 @@ static void write_row(FILE *csv, const driver_opts *o, int p, long bytes, long l
 }
 
 /* bench.c and pingpong.c write their rows through this (driver.h). */
+void driver_write_row_metrics(FILE *csv, const driver_opts *o, int p, long bytes,
+                             long long data_bytes, double avg_us, double min_us, double max_us,
+                             double call_max_us, double root_us, int ok, const acct_summary *as)
+{
+    write_row(csv, o, p, bytes, data_bytes, avg_us, min_us, max_us, call_max_us, root_us, ok, as);
+    fflush(csv); /* kept if a later size is killed */
+}
+
 void driver_write_row(FILE *csv, const driver_opts *o, int p, long bytes, long long data_bytes,
                       double avg_us, double min_us, double max_us, int ok, const acct_summary *as)
 {
-    write_row(csv, o, p, bytes, data_bytes, avg_us, min_us, max_us, ok, as);
-    fflush(csv); /* kept if a later size is killed */
+    driver_write_row_metrics(csv, o, p, bytes, data_bytes, avg_us, min_us, max_us, -1, -1, ok, as);
 }
 
 /* The send and receive buffers, sized for the largest p: one or p send
@@ -370,28 +420,31 @@ static FILE *open_csv(const driver_opts *o, int wrank)
     return csv;
 }
 
-/* The benchmark for each p of --np-list, on the first p ranks; returns the
- * number of sizes that failed. */
-static int run_np_list(const driver_opts *o, int wrank, int wsize, unsigned char *sendbuf,
+/* The benchmark for each p of --np-list, on the first p ranks of `all` (the
+ * measured job: MPI_COMM_WORLD, or its ranks left of a background job);
+ * returns the number of sizes that failed. */
+static int run_np_list(const driver_opts *o, MPI_Comm all, unsigned char *sendbuf,
                        unsigned char *recvbuf, FILE *csv)
 {
-    int failures = 0;
+    int failures = 0, wrank, wsize;
+    MPI_Comm_rank(all, &wrank);
+    MPI_Comm_size(all, &wsize);
     for (int k = 0; k < o->nnps; k++) {
         int p = (int)o->nps[k];
         MPI_Comm comm;
         if (p == wsize) {
-            comm = MPI_COMM_WORLD;
+            comm = all;
         } else {
-            MPI_Comm_split(MPI_COMM_WORLD, wrank < p ? 0 : MPI_UNDEFINED, wrank, &comm);
+            MPI_Comm_split(all, wrank < p ? 0 : MPI_UNDEFINED, wrank, &comm);
         }
         if (comm != MPI_COMM_NULL) {
             failures += o->pingpong ? pingpong_comm(o, comm, sendbuf, recvbuf, csv)
                                     : bench_comm(o, comm, sendbuf, recvbuf, csv);
-            if (comm != MPI_COMM_WORLD)
+            if (comm != all)
                 MPI_Comm_free(&comm);
         }
         /* ranks outside the sub-communicator wait here, sending nothing */
-        driver_barrier(MPI_COMM_WORLD);
+        driver_barrier(all);
     }
     return failures;
 }
@@ -405,7 +458,7 @@ int main(int argc, char **argv)
     /* Every level the platform declares (node included), from the host's
      * locality file (--locality, taken ahead of the other options: --region
      * needs the levels), installed as the locality provider of
-     * coll_locality.h (sim/driver/locality.h). It replaces the default
+     * coll_locality.h (coll_locality_file.h). It replaces the default
      * provider, so coll_loc_init() (its MPI_Comm_split_type over
      * MPI_COMM_WORLD) is not called: at 32,768 ranks that split alone raises
      * the simulation's memory from 2.2 to 4.6 GB (measured on lassen). */
@@ -413,8 +466,21 @@ int main(int argc, char **argv)
     for (int i = 1; i + 1 < argc; i++)
         if (!strcmp(argv[i], "--locality"))
             locality = argv[i + 1];
-    if (drv_loc_init(locality))
+    char loc_err[600];
+#ifdef COLLSIM_REAL_MPI_DRIVER
+    /* collsim-mpibench: without a locality file, the machine's own nodes and
+     * sockets (realmpi/collsim_hwloc.h) */
+    if (!locality) {
+        if (collsim_hwloc_regions(NULL) != MPI_SUCCESS) {
+            fprintf(stderr, "collsim-mpibench: the node and socket regions could not be set up\n");
+            MPI_Abort(MPI_COMM_WORLD, 3);
+        }
+    } else
+#endif
+    if (coll_loc_file_init(locality, loc_err, sizeof loc_err)) {
+        fprintf(stderr, "collsim-driver: %s\n", loc_err);
         MPI_Abort(MPI_COMM_WORLD, 3);
+    }
     acct_init();
     int wrank, wsize;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
@@ -429,32 +495,56 @@ int main(int argc, char **argv)
     for (int s = 0; s < o.nsizes; s++)
         if (o.sizes[s] > maxbytes)
             maxbytes = o.sizes[s];
-    if (o.nnps == 0) {
-        o.nps = malloc(sizeof(long));
-        o.nps[0] = wsize;
-        o.nnps = 1;
-    }
-    for (int k = 0; k < o.nnps; k++)
-        if (o.nps[k] < 1 || o.nps[k] > wsize) {
-            if (wrank == 0)
-                fprintf(stderr, "collsim-driver: np %ld outside 1..%d (the number of simulated ranks)\n",
-                        o.nps[k], wsize);
-            MPI_Finalize();
-            return 2;
-        }
-
-    unsigned char *sendbuf, *recvbuf;
-    if (alloc_buffers(&o, wrank, wsize, maxbytes, &sendbuf, &recvbuf)) {
+    /* a background job (background.h) takes the last ranks: the measured
+     * job is the others */
+    const int nmeasured = wsize - o.bg.procs;
+    if (nmeasured < 1) {
+        if (wrank == 0)
+            fprintf(stderr, "collsim-driver: --background takes %d ranks of the %d simulated: "
+                            "none left to measure\n", o.bg.procs, wsize);
         MPI_Finalize();
         return 2;
     }
-    FILE *csv = open_csv(&o, wrank);
-    int failures = run_np_list(&o, wrank, wsize, sendbuf, recvbuf, csv);
-    if (csv)
-        fclose(csv);
-    free_buffers(&o, sendbuf, recvbuf);
+    if (o.nnps == 0) {
+        o.nps = malloc(sizeof(long));
+        o.nps[0] = nmeasured;
+        o.nnps = 1;
+    }
+    for (int k = 0; k < o.nnps; k++)
+        if (o.nps[k] < 1 || o.nps[k] > nmeasured) {
+            if (wrank == 0)
+                fprintf(stderr, "collsim-driver: np %ld outside 1..%d (the number of simulated "
+                                "ranks%s)\n", o.nps[k], nmeasured,
+                        o.bg.procs ? " left of the background job" : "");
+            MPI_Finalize();
+            return 2;
+        }
+    bg_state bg;
+    bg_split(&o, &bg);
+    if (bg.is_background) {
+        bg_run(&o, &bg);
+        bg_free(&bg);
+        free(o.sizes);
+        free(o.nps);
+        MPI_Finalize();
+        return 0;
+    }
+
+    unsigned char *sendbuf, *recvbuf;
+    int failures = 0, rc = 2;
+    if (!alloc_buffers(&o, wrank, nmeasured, maxbytes, &sendbuf, &recvbuf)) {
+        FILE *csv = open_csv(&o, wrank);
+        bg_wait_started(&bg); /* the first call runs under load already */
+        failures = run_np_list(&o, bg.comm, sendbuf, recvbuf, csv);
+        if (csv)
+            fclose(csv);
+        free_buffers(&o, sendbuf, recvbuf);
+        rc = failures ? 1 : 0;
+    }
+    bg_stop(&bg); /* after every measured rank's last call, or its early exit */
+    bg_free(&bg);
     free(o.sizes);
     free(o.nps);
     MPI_Finalize();
-    return failures ? 1 : 0;
+    return rc;
 }

@@ -28,6 +28,10 @@ typedef struct {
     /* non-NULL for a v-collective (alltoallv): blocks of varying sizes, from
      * --dist and --seed, at displacements with gaps (see v_layout) */
     collsim_alltoallv_fn vnative;
+    /* rooted collectives: 1 gather (slot j of the root from rank j), 2
+     * scatter (slot 0 of rank t, block t of the root's send buffer) */
+    int rooted;
+    collsim_rooted_fn rnative;
 } coll_desc;
 
 static inline int send_blocks(const coll_desc *c, int p) { return c->send_blocks_per_rank ? p : 1; }
@@ -46,6 +50,7 @@ typedef struct {
     const coll_desc *desc; /* NULL for pingpong */
     collsim_block_coll_fn fn;
     collsim_alltoallv_fn vfn; /* set instead of fn for a v-collective */
+    collsim_rooted_fn rfn;    /* ... for a rooted one (gather, scatter), with root */
     int region_setup;         /* coll_loc_prepare before timing (algorithms.def) */
     /* intergroup collectives (intergroup.h): set instead of fn, with the
      * groups, block ratio, layout and count pattern parsed by ig_parse */
@@ -54,6 +59,7 @@ typedef struct {
     cs_groups ig_groups;
     int ig_interleaved, ig_arith;
     cs_dist vdist;            /* v-collectives: block sizes (--dist, --seed) */
+    cs_background bg;         /* --background as parsed (procs 0: none; background.h) */
     long *sizes;
     int nsizes;
     long *nps;
@@ -71,5 +77,10 @@ typedef struct {
  * (the algorithm returned an MPI error). */
 void driver_write_row(FILE *csv, const driver_opts *o, int p, long bytes, long long data_bytes,
                       double avg_us, double min_us, double max_us, int ok, const acct_summary *as);
+/* The same with the per-call maximum and the root's time (results.h;
+ * -1: not measured). */
+void driver_write_row_metrics(FILE *csv, const driver_opts *o, int p, long bytes,
+                             long long data_bytes, double avg_us, double min_us, double max_us,
+                             double call_max_us, double root_us, int ok, const acct_summary *as);
 
 #endif

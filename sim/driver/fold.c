@@ -1,8 +1,16 @@
 /* Folded memory, in fold mode (fold.h). */
 #include "fold.h"
 
-#include <smpi/smpi.h>
 #include <stdlib.h>
+#ifdef COLLSIM_REAL_MPI_DRIVER
+/* collsim-mpibench (the driver under a real MPI, realmpi/CMakeLists.txt): each
+ * process has memory of its own, so fold mode keeps ordinary buffers, one set
+ * per process, and skips the data check as under SMPI. */
+#define SMPI_SHARED_MALLOC malloc
+#define SMPI_SHARED_FREE free
+#else
+#include <smpi/smpi.h>
+#endif
 
 #include "coll_util.h"
 #include "vlayout.h"

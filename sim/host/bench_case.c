@@ -20,6 +20,15 @@ void cs_case_init(cs_case *c)
     cs_fields_defaults(cs_case_fields, c);
 }
 
+/* The background job's ranks (case_fields.h); 0: none, or a value the
+ * case's check refuses. */
+static int background_procs(const cs_case *c)
+{
+    cs_background bg;
+    cs_err ignored;
+    return cs_background_parse(c->background, &bg, &ignored) ? 0 : bg.procs;
+}
+
 /* Per simulated rank, beyond its buffers: its actor stack as configured, plus
  * SMPI's own bookkeeping (ASSUMPTION: 100 KiB, an upper figure measured on
  * empty programs; see README "Scale"). */
@@ -52,7 +61,8 @@ double cs_case_memory_bytes(const cs_case *c) { return cs_case_memory_at(c, larg
 double cs_case_memory_at(const cs_case *c, long maxsize)
 {
     char cfg[16][96];
-    int n = cs_smpi_default_cfg(c->np, cfg, 16);
+    const int nbg = background_procs(c);
+    int n = cs_smpi_default_cfg(c->np + nbg, cfg, 16);
     double stack = 8192.0 * 1024;
     for (int i = 0; i < n; i++)
         if (!strncmp(cfg[i], "contexts/stack-size:", 20))
@@ -60,7 +70,8 @@ double cs_case_memory_at(const cs_case *c, long maxsize)
     double per_rank = RANK_OVERHEAD_BYTES + stack;
     /* folded buffers exist once; real ones once per rank (send + p blocks) */
     double buffers = (double)maxsize * (cs_collective_send_blocks(c->alg.collective, c->np) + c->np);
-    double total = c->np * per_rank + (c->fold ? buffers : buffers * c->np);
+    /* a background rank: its stack and SMPI's bookkeeping (its buffer is folded) */
+    double total = (c->np + nbg) * per_rank + (c->fold ? buffers : buffers * c->np);
     /* alltoallv: every rank holds p counts each way, 8 p bytes (with real
      * buffers also p displacements each way and a pristine copy of the four:
      * 32 p bytes): 8.6 GB at 32K ranks in fold mode */
@@ -124,7 +135,7 @@ static void fill_launch(const cs_case *c, const char *workdir, cs_launch *l, cha
     l->platform_path = c->platform->path;
     l->cpu_limit_s = c->timeout_s;
     l->hostfile = paths[0];
-    l->np = c->np;
+    l->np = c->np + background_procs(c); /* the background's ranks come last */
     if (c->alg.cfg[0])
         l->cfg[l->ncfg++] = c->alg.cfg;
     if (c->fold) {
@@ -204,7 +215,48 @@ int cs_groups_case_check(const char *coll, const char *alg, const char *groups, 
     return 0;
 }
 
-/* node_of_rank: NULL, or np entries that receive the mapping checked */
+/* The background's level against the platform, and its placement after
+ * the np measured ranks of map (which holds np + its ranks). */
+static int background_check(const cs_case *c, int *map, cs_err *err)
+{
+    cs_background bg;
+    cs_err why;
+    if (cs_background_parse(c->background, &bg, err))
+        return -1;
+    int level = -1;
+    for (int l = 0; l < c->platform->nlevels; l++)
+        if (!strcmp(c->platform->levels[l], bg.level))
+            level = l;
+    char where[96];
+    snprintf(where, sizeof where, "--background %s: ", c->background);
+    if (level < 0)
+        return cs_region_check(c->platform, bg.level, where, err);
+    if (cs_map_background(c->platform, map, c->np, level, bg.procs, map + c->np, NULL, 0, &why))
+        return cs_fail(err, "--background %s: %s", c->background, why.msg);
+    return 0;
+}
+
+void cs_case_background_spread(const cs_case *c, char *out, size_t len)
+{
+    const int nbg = background_procs(c);
+    cs_background bg;
+    cs_err ignored;
+    out[0] = 0;
+    if (!nbg || cs_background_parse(c->background, &bg, &ignored))
+        return;
+    int *map = cs_xmalloc((size_t)(c->np + nbg) * sizeof(int)), level = -1;
+    for (int l = 0; l < c->platform->nlevels; l++)
+        if (!strcmp(c->platform->levels[l], bg.level))
+            level = l;
+    if (level < 0 ||
+        cs_map_ranks(c->platform, c->mapping, c->np, c->oversubscribe, c->ppn, map, &ignored) ||
+        cs_map_background(c->platform, map, c->np, level, nbg, map + c->np, out, len, &ignored))
+        out[0] = 0;
+    free(map);
+}
+
+/* node_of_rank: NULL, or np entries (np + the background's) that receive the
+ * mapping checked */
 static int case_check(const cs_case *c, int *node_of_rank, cs_err *err)
 {
     if (c->region && c->region[0] && cs_region_check(c->platform, c->region, "", err))
@@ -217,6 +269,12 @@ static int case_check(const cs_case *c, int *node_of_rank, cs_err *err)
             return cs_fail(err, "process count %ld exceeds the %d simulated ranks",
                            c->np_list->v[i], c->np);
     const cs_coll_props *cp = cs_coll_find(c->alg.collective);
+    for (size_t i = 0; cp && cp->rooted && i < (c->np_list ? c->np_list->n : 1); i++) {
+        const long np = c->np_list ? c->np_list->v[i] : c->np;
+        if (c->root >= np)
+            return cs_fail(err, "--root %d at %ld processes: the root must be a rank, 0..%ld",
+                           c->root, np, np - 1);
+    }
     if (cp && cp->groups &&
         cs_groups_case_check(c->alg.collective, c->alg.name, c->groups, c->block_ratio, c->counts,
                              c->dtype, c->np, c->sizes->v, c->sizes->n, err))
@@ -233,8 +291,11 @@ static int case_check(const cs_case *c, int *node_of_rank, cs_err *err)
                                    c->np_list ? (int)c->np_list->v[i] : c->np, c->sizes->v[k],
                                    c->dtype, err))
                 return -1;
-    int *map = node_of_rank ? node_of_rank : cs_xmalloc((size_t)c->np * sizeof(int));
+    const int nbg = background_procs(c);
+    int *map = node_of_rank ? node_of_rank : cs_xmalloc((size_t)(c->np + nbg) * sizeof(int));
     int rc = cs_map_ranks(c->platform, c->mapping, c->np, c->oversubscribe, c->ppn, map, err);
+    if (!rc && nbg)
+        rc = background_check(c, map, err);
     if (map != node_of_rank)
         free(map);
     if (rc)
@@ -261,8 +322,10 @@ int cs_case_check(const cs_case *c, cs_err *err) { return case_check(c, NULL, er
 
 pid_t cs_case_start(const cs_case *c, const char *workdir, int show_table, cs_err *err)
 {
-    /* one mapping: the check's, from which both files of the case are written */
-    int *node_of_rank = cs_xmalloc((size_t)c->np * sizeof(int));
+    /* one mapping: the check's, from which both files of the case are written
+     * (the background's ranks after the measured ones) */
+    const int nall = c->np + background_procs(c);
+    int *node_of_rank = cs_xmalloc((size_t)nall * sizeof(int));
     cs_launch l;
     char paths[6][1024], nums[CS_NFIELDS][64], *sizes, *nps;
     const char *argv[2 * CS_NFIELDS + 14];
@@ -271,7 +334,7 @@ pid_t cs_case_start(const cs_case *c, const char *workdir, int show_table, cs_er
     if (!rc && mkdir(workdir, 0755) && errno != EEXIST)
         rc = cs_fail(err, "cannot create %s: %s", workdir, strerror(errno));
     if (!rc)
-        rc = cs_write_case_files(c->platform, node_of_rank, c->np, paths[0], paths[5], err);
+        rc = cs_write_case_files(c->platform, node_of_rank, nall, paths[0], paths[5], err);
     free(node_of_rank);
     if (rc)
         return -1;
@@ -422,6 +485,8 @@ void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int t
                 r->avg_us = g->avg_us;
                 r->min_us = g->min_us;
                 r->max_us = g->max_us;
+                r->call_max_us = g->call_max_us;
+                r->root_us = g->root_us;
                 r->iterations = g->iterations;
                 snprintf(r->status, sizeof r->status, "%s", g->status);
                 r->nonlocal_max_msgs = g->nonlocal_max_msgs;

@@ -74,6 +74,10 @@ int cs_case_check(const cs_case *c, cs_err *err);
  * with an error listing them (`where`: a prefix such as "file:line: ", or ""). */
 int cs_region_check(const cs_platform *pf, const char *level, const char *where, cs_err *err);
 
+/* Where the case's background job runs (mapping.h, cs_map_background), in
+ * words: "48 on node-33..node-35 (switch region 0), ..."; "" without one. */
+void cs_case_background_spread(const cs_case *c, char *out, size_t len);
+
 /* Checks the case, writes the hostfile and the driver's locality file
  * (mapping.h) into workdir, then starts smpirun; the driver's table goes to our stdout
  * when show_table, else to workdir/stdout.txt; its stderr always to

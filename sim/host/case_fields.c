@@ -13,8 +13,8 @@
 
 /* ---- collectives ---- */
 static const cs_coll_props collectives[] = {
-#define CS_COLLECTIVE(name, blocks, in_place, variable, groups)                                    \
-    {#name, blocks, in_place, variable, groups},
+#define CS_COLLECTIVE(name, blocks, in_place, variable, groups, rooted)                            \
+    {#name, blocks, in_place, variable, groups, rooted},
 #include "collectives.def"
 #undef CS_COLLECTIVE
 };
@@ -54,6 +54,7 @@ static int in_scope(int scope, const char *coll)
     case CS_SCOPE_VAR: return p && p->variable;
     case CS_SCOPE_GROUPS: return p && p->groups;
     case CS_SCOPE_GROUPSV: return p && p->groups == 2;
+    case CS_SCOPE_ROOTED: return p && p->rooted;
     default: return 1;
     }
 }
@@ -186,6 +187,100 @@ long long cs_groups_total_bytes(const cs_groups *g, int group, long bytes, int t
     return total;
 }
 
+/* ---- background traffic ---- */
+
+#define BG_FORM "alltoall:inter-LEVEL:SIZE:PROCS (e.g. alltoall:inter-switch:4M:96), or none"
+
+/* A size with an optional binary suffix K, M or G (1M = 1048576), >= 1. */
+static int parse_size(const char *t, size_t len, long *out)
+{
+    char buf[32], *end;
+    if (len == 0 || len >= sizeof buf || !isdigit((unsigned char)t[0]))
+        return -1;
+    memcpy(buf, t, len);
+    buf[len] = 0;
+    errno = 0;
+    long x = strtol(buf, &end, 10);
+    int shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+    if (shift)
+        end++;
+    if (*end || errno || x < 1 || x > (long)INT_MAX >> shift)
+        return -1;
+    *out = x << shift;
+    return 0;
+}
+
+int cs_background_parse(const char *text, cs_background *bg, cs_err *err)
+{
+    memset(bg, 0, sizeof *bg);
+    if (!text || !text[0] || !strcmp(text, "none"))
+        return 0;
+    const char *part[4], *p = text;
+    size_t len[4];
+    int n = 0;
+    for (; n < 4; n++) {
+        part[n] = p;
+        len[n] = strcspn(p, ":");
+        p += len[n];
+        if (!*p)
+            break;
+        p++;
+    }
+    if (n != 3)
+        return cs_fail(err, "--background '%s': expected %s", text, BG_FORM);
+    if (len[0] != 8 || strncmp(part[0], "alltoall", 8))
+        return cs_fail(err, "--background '%s': unknown pattern '%.*s' (valid: alltoall)", text,
+                       (int)len[0], part[0]);
+    if (len[1] <= 6 || strncmp(part[1], "inter-", 6) || len[1] - 6 >= sizeof bg->level)
+        return cs_fail(err, "--background '%s': '%.*s': expected inter-LEVEL, the pairs between "
+                            "regions of a locality level (e.g. inter-switch, inter-node)",
+                       text, (int)len[1], part[1]);
+    snprintf(bg->level, sizeof bg->level, "%.*s", (int)len[1] - 6, part[1] + 6);
+    if (parse_size(part[2], len[2], &bg->bytes))
+        return cs_fail(err, "--background '%s': size '%.*s': expected bytes per process, an "
+                            "integer >= 1 with an optional K, M or G (1M = 1048576), at most %d",
+                       text, (int)len[2], part[2], INT_MAX);
+    char *end;
+    errno = 0;
+    long k = strtol(part[3], &end, 10);
+    if (!isdigit((unsigned char)part[3][0]) || *end || errno || k < 2 || k > 1 << 20)
+        return cs_fail(err, "--background '%s': processes '%s': expected an integer from 2 to %d",
+                       text, part[3], 1 << 20);
+    bg->procs = (int)k;
+    if (bg->bytes < k)
+        return cs_fail(err, "--background '%s': %ld bytes per process cannot be split over the "
+                            "peers of %ld processes (a byte each at least): use a size >= %ld",
+                       text, bg->bytes, k, k);
+    return 0;
+}
+
+void cs_background_text(const cs_background *bg, char *out, size_t len)
+{
+    if (!bg->procs) {
+        out[0] = 0;
+        return;
+    }
+    static const char suffix[] = " KMG";
+    long x = bg->bytes;
+    int u = 0;
+    while (u < 3 && x % 1024 == 0) {
+        x /= 1024;
+        u++;
+    }
+    snprintf(out, len, "alltoall:inter-%s:%ld%.*s:%d", bg->level, x, u > 0, suffix + u,
+             bg->procs);
+}
+
+/* background: its canonical spelling ("" for none), or -1 with the error */
+static int background_canonical(const char *v, char *out, size_t len, cs_err *err)
+{
+    cs_background bg;
+    if (cs_background_parse(v, &bg, err))
+        return -1;
+    cs_background_text(&bg, out, len);
+    return 0;
+}
+
 /* ---- words: "byte|int|double" ---- */
 
 /* The index of w among the '|'-separated words, or -1. */
@@ -313,6 +408,9 @@ static int convert(const cs_field *f, void *obj, const char *v, int full, char *
          * platform: scenario.c, bench_case.c) */
         if (full && !strcmp(f->name, "dist") && dist_canonical(v, canon, sizeof canon, &e))
             return snprintf(want, len, "%s", e.msg), -1;
+        if (full && !strcmp(f->name, "background") &&
+            background_canonical(v, canon, sizeof canon, &e))
+            return snprintf(want, len, "%s", e.msg), -1;
         /* the intergroup pairs, groups P:Q and block_ratio A:B */
         int x, y;
         if (full && f->scope == CS_SCOPE_GROUPS && parse_pair(v, &x, &y))
@@ -407,6 +505,8 @@ int cs_fields_check(const cs_field *t, const void *obj, const char *collective,
                            scope_collectives(f->scope, valid, sizeof valid), collective);
         if (k == CS_F_dist && variable && dist_canonical(s, canon, sizeof canon, err))
             return -1;
+        if (k == CS_F_background && set && background_canonical(s, canon, sizeof canon, err))
+            return -1;
     }
     const cs_coll_props *p = cs_coll_find(collective);
     if (p && p->groups) { /* the two groups are the case: required and well formed */
@@ -419,7 +519,12 @@ int cs_fields_check(const cs_field *t, const void *obj, const char *collective,
             return -1;
     }
     if (*AT_C(&t[CS_F_in_place], obj, int) && p && !p->in_place)
-        return cs_fail(err, "--in-place is not supported for %s", collective);
+        return cs_fail(err, "--in-place is not supported for %s (allgather and alltoall%s)",
+                       collective,
+                       !strcmp(collective, "alltoallv")
+                           ? "; the algorithms take MPI_IN_PLACE, but an in-place alltoallv needs "
+                             "symmetric block sizes, which --dist does not give"
+                           : "");
     return 0;
 }
 
@@ -500,6 +605,9 @@ void cs_fields_row(const cs_field *t, const void *obj, const char *collective, c
         if (k == CS_F_dist) {
             if (dist_canonical(*AT_C(f, obj, char *), text, sizeof text, &ignored))
                 continue;
+        } else if (k == CS_F_background) {
+            if (background_canonical(*AT_C(f, obj, char *), text, sizeof text, &ignored))
+                continue;
         } else {
             cs_field_text(f, obj, text, sizeof text);
         }
@@ -545,7 +653,8 @@ void cs_fields_label(const cs_field *t, const void *obj, char sep, char *out, si
         if (sep == '-')
             snprintf(out + u, len - u, "-%s%s", f->kind == CS_FK_INT ? f->only : "", v);
         else
-            snprintf(out + u, len - u, "%c%s=%.12s", sep, f->only, v);
+            snprintf(out + u, len - u, "%c%s=%.*s", sep, f->only, k == CS_F_background ? 40 : 12,
+                     v);
     }
 }
 

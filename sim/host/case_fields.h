@@ -24,8 +24,9 @@ typedef enum {
 } cs_field_kind;
 
 /* ALL; VAR: v-collectives only; GROUPS: intergroup collectives only;
- * GROUPSV: intergroup ones with per-process blocks only (collectives.def) */
-enum { CS_SCOPE_ALL, CS_SCOPE_VAR, CS_SCOPE_GROUPS, CS_SCOPE_GROUPSV };
+ * GROUPSV: intergroup ones with per-process blocks only; ROOTED: the rooted
+ * ones, gather and scatter (collectives.def) */
+enum { CS_SCOPE_ALL, CS_SCOPE_VAR, CS_SCOPE_GROUPS, CS_SCOPE_GROUPSV, CS_SCOPE_ROOTED };
 
 typedef struct {
     const char *name; /* the struct member */
@@ -164,6 +165,7 @@ typedef struct {
     int in_place;             /* MPI_IN_PLACE supported by the driver */
     int variable;             /* a v-collective: block sizes from --dist, --seed */
     int groups;               /* intergroup: 1 (--groups), 2 (also --counts) */
+    int rooted;               /* 1: gather (to --root), 2: scatter (from it) */
 } cs_coll_props;
 
 /* NULL when unknown. */
@@ -206,6 +208,29 @@ int cs_size_unit_node(const char *unit);
  * does not divide, or a ppn not given (ppn <= 0: the default, every core,
  * is refused so that the division is explicit). */
 int cs_sizes_per_process(const cs_numlist *per_node, int ppn, cs_numlist *out, cs_err *err);
+/* ---- background traffic: --background alltoall:inter-LEVEL:SIZE:PROCS ----
+ * A second job of PROCS ranks in the same simulation, on nodes the measured
+ * job leaves free, dealt round-robin over the LEVEL regions that have free
+ * nodes (mapping.h, cs_map_background); it runs an alltoall of SIZE bytes
+ * per process (SIZE / peers to each peer) restricted to pairs in different
+ * LEVEL regions, round after round, from before the first timed call until
+ * every measured rank has finished (sim/driver/background.h). Kandalla et
+ * al. 2010, Section 5.1: alltoall:inter-switch:4M:96. */
+typedef struct {
+    char level[32]; /* pairs only between regions of this level */
+    long bytes;     /* SIZE: each process's send buffer per round */
+    int procs;      /* PROCS; 0: no background (quiet) */
+} cs_background;
+
+/* "" or "none": procs 0. Otherwise the four parts, SIZE with an optional
+ * binary K, M or G suffix, PROCS >= 2, SIZE >= PROCS (a byte per peer at
+ * least): 0, or -1 with an error naming the value and the form expected.
+ * The level is checked against a platform by the host (bench_case.c). */
+int cs_background_parse(const char *text, cs_background *bg, cs_err *err);
+
+/* The canonical spelling, as results.csv records it: "" for none, else
+ * "alltoall:inter-switch:4M:96" (SIZE with the largest exact suffix). */
+void cs_background_text(const cs_background *bg, char *out, size_t len);
 
 /* "allgather, alltoall, alltoallv" (sep ", ") or "allgather|alltoall|..." */
 const char *cs_coll_names(const char *sep);

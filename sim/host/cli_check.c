@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "cs_error.h"
 #include "expect_points.h"
 #include "merge.h"
@@ -218,4 +219,27 @@ int cs_cmd_repair(int argc, char **argv)
     if (lock >= 0)
         close(lock);
     return rc;
+}
+
+int cs_cmd_compare(int argc, char **argv)
+{
+    if (argc != 2)
+        return bad("compare needs two files: MEASURED.csv (collsim-mpibench --csv) PREDICTED.csv "
+                   "(a simulation's results.csv)");
+    cs_result *m, *p;
+    size_t nm, np;
+    cs_err e;
+    if (cs_results_read(argv[0], &m, &nm, &e))
+        return die(&e);
+    if (cs_results_read(argv[1], &p, &np, &e)) {
+        free(m);
+        return die(&e);
+    }
+    const size_t pairs = cs_compare_print(stdout, m, nm, p, np);
+    free(m);
+    free(p);
+    if (!pairs)
+        return bad("compare: no case of %s has a prediction in %s (a case: collective, algorithm, "
+                   "np, bytes, dtype and the v- and intergroup parameters)", argv[0], argv[1]);
+    return 0;
 }

@@ -8,8 +8,8 @@
 
 /* The points of one expectation: the scenario's values, narrowed by the
  * expectation's filters (an empty filter keeps every value). Every ranks-per-
- * node value and region level of the scenario (none given: the one default,
- * 0 and "") is a point of its own; an algorithm that takes no region is read
+ * node value, region level and background of the scenario (none given: the
+ * one default, 0, "" and quiet) is a point of its own; an algorithm that takes no region is read
  * at region "" (the one case `run` makes of it), and when neither takes one
  * the levels are a single point. */
 static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_expect_points *out)
@@ -20,10 +20,12 @@ static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_e
     int b_no = !cs_alg_locality_aware(x->collective, x->than);
     int levels = s->nregions && !(a_no && b_no);
     size_t nppn = s->ppns.n ? s->ppns.n : 1, nreg = levels ? (size_t)s->nregions : 1;
+    size_t nbg = s->nbackgrounds ? (size_t)s->nbackgrounds : 1; /* every <background> value */
     const cs_coll_props *cp = cs_coll_find(x->collective);
     int groups = cp && cp->groups && s->ngsets;
     size_t ngs = groups ? (size_t)s->ngsets : 1;
-    size_t cap = (size_t)s->nplatforms * (size_t)s->nmappings * nppn * nreg * nps->n * sizes->n * ngs;
+    size_t cap = (size_t)s->nplatforms * (size_t)s->nmappings * nppn * nreg * nbg * nps->n *
+                 sizes->n * ngs;
     *out = (cs_expect_points){.line = x->line, .faster = x->faster, .than = x->than,
                               .by_pct = x->by_pct, .scope = x->scope, .metric = x->metric,
                               .by_factor = x->by_factor,
@@ -56,10 +58,12 @@ static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_e
                 if (x->mapping >= 0 && (int)s->mappings[m] != x->mapping)
                     continue;
                 snprintf(probe.mapping, sizeof probe.mapping, "%s", cs_mapping_name(s->mappings[m]));
-                for (size_t w = 0; w < nppn * nreg; w++)
+                for (size_t w = 0; w < nppn * nreg * nbg; w++)
                     for (size_t q = 0; q < nps->n; q++)
                         for (size_t z = 0; z < sizes->n; z++) {
-                            probe.ppn = s->ppns.n ? (int)s->ppns.v[w / nreg] : 0;
+                            probe.ppn = s->ppns.n ? (int)s->ppns.v[w / nreg % nppn] : 0;
+                            snprintf(probe.background, sizeof probe.background, "%s",
+                                     s->nbackgrounds ? s->backgrounds[w / (nreg * nppn)] : "");
                             snprintf(probe.region, sizeof probe.region, "%s",
                                      levels ? s->regions[w % nreg] : "");
                             probe.np = (int)nps->v[q];

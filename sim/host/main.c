@@ -50,6 +50,9 @@ static const struct {
                "                                the file as it was is kept as RESULTS.csv.orig\n"},
     {"check", "  check RESULTS.csv [--baseline BASE.csv [--rtol X] [--strict] [--update]]\n"
               "        [--scenario FILE.xml]   compare with a baseline; check expectations\n"},
+    {"compare", "  compare MEASURED.csv PREDICTED.csv\n"
+                "                                a real MPI's measurements (collsim-mpibench --csv)\n"
+                "                                beside a simulation's predictions of the same cases\n"},
     {"report", "  report RESULTS.csv [--out DIR] [--focus ALG] [--baseline ALG]\n"
                "                                figures and tables in DIR/report.md\n"
                "                                (default DIR: the results' directory + /report)\n"},
@@ -279,6 +282,10 @@ static int cmd_bench(int argc, char **argv)
     if (c.region && c.region[0])
         printf(", region %s", c.region);
     printf("\n");
+    char spread[512];
+    cs_case_background_spread(&c, spread, sizeof spread);
+    if (spread[0])
+        printf("# background %s: its own ranks %d.., %s\n", c.background, c.np, spread);
     bench_cleanup_on_signal(workdir);
     pid_t pid = cs_case_start(&c, workdir, 1, &e);
     if (pid < 0) {
@@ -458,11 +465,13 @@ int main(int argc, char **argv)
         return cs_cmd_repair(argc - 2, argv + 2);
     if (!strcmp(cmd, "report"))
         return cs_cmd_report(argc - 2, argv + 2);
+    if (!strcmp(cmd, "compare"))
+        return cs_cmd_compare(argc - 2, argv + 2);
     if (!strcmp(cmd, "postal"))
         return cs_cmd_postal(argc - 2, argv + 2);
     if (!strcmp(cmd, "calibrate"))
         return cs_cmd_calibrate(argc - 2, argv + 2);
     fprintf(stderr, "collsim: unknown command '%s' (valid: demo, test, list, bench, run, check, "
-                    "merge, repair, report, postal, calibrate, help)\n", cmd);
+                    "merge, repair, report, compare, postal, calibrate, help)\n", cmd);
     return 2;
 }

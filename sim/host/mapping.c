@@ -114,6 +114,90 @@ void cs_hosts_of_ranks(const cs_platform *pf, const int *node_of_rank, int np, i
     free(used);
 }
 
+/* The host that stands for node n's regions (its first one). */
+static int node_host(const cs_platform *pf, int n)
+{
+    const cs_node *nd = &pf->nodes[n];
+    if (nd->nhosts > 0)
+        return nd->first_host;
+    return nd->first_host < pf->nhosts && !strcmp(pf->hosts[nd->first_host].name, nd->name)
+               ? nd->first_host
+               : -1;
+}
+
+int cs_map_background(const cs_platform *pf, const int *node_of_rank, int np, int level, int k,
+                      int *node_of_bg, char *spread, size_t spread_len, cs_err *err)
+{
+    if (level < 0 || level >= pf->nlevels || level < pf->node_level)
+        return cs_fail(err, "background traffic between %s regions: the background ranks take "
+                            "whole nodes, so the level must be node or coarser",
+                       level >= 0 && level < pf->nlevels ? pf->levels[level] : "?");
+    char *used = calloc((size_t)pf->nnodes, 1);
+    for (int r = 0; r < np; r++)
+        used[node_of_rank[r]] = 1;
+    /* the regions with free nodes, by region number (document order) */
+    int nreg = 0, *reg = cs_xmalloc(sizeof(int) * (size_t)pf->nnodes);
+    long *cores = cs_xmalloc(sizeof(long) * (size_t)pf->nnodes);
+    int *colour = cs_xmalloc(sizeof(int) * (size_t)pf->nnodes);
+    for (int n = 0; n < pf->nnodes; n++) {
+        int h = node_host(pf, n);
+        colour[n] = h < 0 ? n : pf->hosts[h].region[level];
+        if (used[n])
+            continue;
+        int i = 0;
+        while (i < nreg && reg[i] != colour[n])
+            i++;
+        if (i == nreg)
+            cores[nreg] = 0, reg[nreg++] = colour[n];
+        cores[i] += pf->nodes[n].cores;
+    }
+    /* sort the regions by number: the order does not depend on node order */
+    for (int i = 1; i < nreg; i++)
+        for (int j = i; j > 0 && reg[j - 1] > reg[j]; j--) {
+            int t = reg[j];
+            reg[j] = reg[j - 1], reg[j - 1] = t;
+            long c = cores[j];
+            cores[j] = cores[j - 1], cores[j - 1] = c;
+        }
+    int rc = 0;
+    if (nreg < 2)
+        rc = cs_fail(err, "background traffic between %s regions needs free nodes (used by no "
+                          "measured rank) in two %s regions at least; platform '%s' with %d "
+                          "measured ranks leaves them in %d",
+                     pf->levels[level], pf->levels[level], pf->name, np, nreg);
+    if (spread && spread_len)
+        spread[0] = 0;
+    for (int i = 0; i < nreg && !rc; i++) {
+        const int share = k / nreg + (i < k % nreg); /* ranks i, i + R, i + 2R, ... */
+        const long factor = cores[i] > 0 ? (share + cores[i] - 1) / cores[i] : 1;
+        int n = 0, first = -1, last = -1, taken = 0, j = i;
+        for (int slot = 0; j < k; j += nreg) {
+            while (used[n] || colour[n] != reg[i] || slot == factor * pf->nodes[n].cores) {
+                slot = 0; /* a measured node, another region's, or full: the next */
+                n++;
+            }
+            node_of_bg[j] = n;
+            if (first < 0)
+                first = n;
+            last = n;
+            slot++;
+            taken++;
+        }
+        if (spread && spread_len && taken) {
+            size_t u = strlen(spread);
+            snprintf(spread + u, spread_len - u, "%s%d on %s%s%s (%s region %d%s)", u ? ", " : "",
+                     taken, pf->nodes[first].name, first == last ? "" : "..",
+                     first == last ? "" : pf->nodes[last].name, pf->levels[level], reg[i],
+                     factor > 1 ? "; more ranks than cores" : "");
+        }
+    }
+    free(colour);
+    free(cores);
+    free(reg);
+    free(used);
+    return rc;
+}
+
 static int close_written(FILE *f, const char *what, const char *path, cs_err *err)
 {
     int bad = ferror(f);

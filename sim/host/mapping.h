@@ -19,6 +19,8 @@
 #include "cs_error.h"
 #include "platform.h"
 
+#include <stddef.h>
+
 typedef enum { CS_MAP_SEQUENTIAL, CS_MAP_CYCLIC } cs_mapping;
 
 int cs_mapping_parse(const char *text, cs_mapping *out, cs_err *err);
@@ -31,6 +33,21 @@ int cs_map_ranks(const cs_platform *pf, cs_mapping m, int np, int oversubscribe,
 /* The host (index in pf->hosts) of each rank of a node mapping, or -1 where
  * the node is a single host not listed in pf->hosts (a cs_node literal). */
 void cs_hosts_of_ranks(const cs_platform *pf, const int *node_of_rank, int np, int *host_of_rank);
+
+/* A background job of k ranks (case_fields.h, cs_background) beside the np
+ * measured ones of node_of_rank: its ranks take only nodes no measured rank
+ * uses (a job of its own), dealt round-robin over the regions of `level`
+ * (an index in pf->levels, node or coarser) that have such free nodes, in
+ * region order: background rank i goes to the (i mod R)-th of the R regions.
+ * Within a region they fill its free nodes in order, core by core, every
+ * node taking up to `f` times its cores, f the smallest factor that holds
+ * the region's share (a background rank computes nothing, so sharing a
+ * core costs no simulated time; ranks on a node share its network link).
+ * Writes node_of_bg[0..k-1]. -1 with err when fewer than two regions have
+ * free nodes: the pattern needs peers in another region. `spread` (may be
+ * NULL) receives "48 on 3 nodes of switch A (node-33..node-35), ..." */
+int cs_map_background(const cs_platform *pf, const int *node_of_rank, int np, int level, int k,
+                      int *node_of_bg, char *spread, size_t spread_len, cs_err *err);
 
 /* The two files a case's simulation reads, both from one mapping:
  * - the SMPI hostfile: line r names the host of rank r;

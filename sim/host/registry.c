@@ -75,6 +75,14 @@ static const char *const native_alltoall[] = {
 static const char *const native_alltoallv[] = {
     "default", "bruck", "ompi_basic_linear", "pair", "pair_light_barrier", "pair_mpi_barrier",
     "pair_one_barrier", "ring", "ring_light_barrier", "ring_mpi_barrier", "ring_one_barrier", NULL};
+/* SMPI 3.32's own lists for smpi/gather and smpi/scatter (less the
+ * selectors and "automatic"). gather's mvapich2_two_level returns wrong data
+ * on nodes holding different numbers of processes (docs/algorithms.md). */
+static const char *const native_gather[] = {"default", "ompi_basic_linear", "ompi_binomial",
+                                            "ompi_linear_sync", "mvapich2_two_level", NULL};
+static const char *const native_scatter[] = {"default", "ompi_basic_linear", "ompi_linear_nb",
+                                             "ompi_binomial", "mvapich2_two_level_binomial",
+                                             "mvapich2_two_level_direct", NULL};
 static const char *const selectors[] = {"ompi", "mpich", "mvapich2", "impi", NULL};
 /* SMPI 3.32 has no intercommunicators: no built-in intergroup collective */
 static const char *const native_inter_allgather[] = {NULL};
@@ -83,7 +91,7 @@ static const char *const native_inter_allgatherv[] = {NULL};
 /* The collectives (collectives.def), each with its SMPI built-ins. */
 static const char *const *natives_of(const char *coll)
 {
-#define CS_COLLECTIVE(name, blocks, in_place, variable, groups)                                    \
+#define CS_COLLECTIVE(name, blocks, in_place, variable, groups, rooted)                            \
     if (!strcmp(coll, #name))                                                                      \
         return native_##name;
 #include "collectives.def"
@@ -92,7 +100,7 @@ static const char *const *natives_of(const char *coll)
 }
 
 static const char *const collective_names[] = {
-#define CS_COLLECTIVE(name, blocks, in_place, variable, groups) #name,
+#define CS_COLLECTIVE(name, blocks, in_place, variable, groups, rooted) #name,
 #include "collectives.def"
 #undef CS_COLLECTIVE
     NULL};

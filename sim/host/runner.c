@@ -115,8 +115,9 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
         free(variant);
     }
 
-    /* expand: platform x mapping x ppn x np x region x algorithm, in that
-     * order (no <ppn>: one value, 0 = the default; no <region>: one, "").
+    /* expand: platform x mapping x ppn x background x np x region x
+     * algorithm, in that order (no <ppn>: one value, 0 = the default; no
+     * <region>: one, ""; no <background>: one, quiet).
      * An algorithm that takes no region (algorithms.def: no_regions; every
      * native:) runs once, at the first level's place, with no region (what
      * bench gives it without --region): the level would change nothing. */
@@ -127,7 +128,8 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
         for (int a = 0; a < s->nalgs; a++)
             per_np += (g == 0 || cs_alg_locality_aware(s->algs[a].collective, s->algs[a].name)) *
                       (size_t)groupsets_of(s, s->algs[a].collective, NULL);
-    size_t ncases = (size_t)npfs * (size_t)s->nmappings * nppn * s->nps.n * per_np;
+    size_t nbg = s->nbackgrounds ? (size_t)s->nbackgrounds : 1;
+    size_t ncases = (size_t)npfs * (size_t)s->nmappings * nppn * nbg * s->nps.n * per_np;
     /* <sizes unit="node">: the intergroup cases' sizes per process, one list
      * per ranks-per-node value (checked at load) */
     cs_numlist *per_process = NULL;
@@ -150,6 +152,7 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
     for (int p = 0; p < npfs; p++)
         for (int m = 0; m < s->nmappings; m++)
             for (size_t q = 0; q < nppn; q++)
+                for (size_t b = 0; b < nbg; b++)
                 for (size_t n = 0; n < s->nps.n; n++)
                     for (size_t g = 0; g < nreg; g++)
                     for (int a = 0; a < s->nalgs; a++) {
@@ -176,6 +179,7 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
                             c->extra_cfg[c->nextra++] = s->smpi[o];
                         c->sizes = &s->sizes;
                         c->region = s->nregions && takes_region ? s->regions[g] : NULL;
+                        c->background = s->nbackgrounds ? s->backgrounds[b] : NULL;
                         cs_fields_scope(cs_case_fields, c, c->alg.collective);
                         if (cs_size_unit_node(c->size_unit))
                             c->sizes = &per_process[q];

@@ -585,6 +585,71 @@ static int parse_regions(ctx *c, cs_scenario *s, xmlNode *n, long *line)
     return rc;
 }
 
+/* <background>none alltoall:inter-switch:1M:96</background>: each value as
+ * bench --background takes it, each once (in any spelling), kept in
+ * canonical spelling; levels are checked against the platforms once the
+ * whole file is read (check_backgrounds). */
+static int parse_backgrounds(ctx *c, cs_scenario *s, xmlNode *n)
+{
+    if (s->background_line)
+        return cs_fail(c->err, "%s:%ld: <background> given twice (first on line %ld; list the "
+                               "values in one)",
+                       c->path, line_of(n), s->background_line);
+    const long line = s->background_line = line_of(n);
+    char *text = text_of(n), *save = NULL, canon[64];
+    int rc = 0;
+    cs_background bg;
+    cs_err e;
+    for (char *tok = strtok_r(text, " \t\r\n,", &save); tok && !rc;
+         tok = strtok_r(NULL, " \t\r\n,", &save)) {
+        if (cs_background_parse(tok, &bg, &e)) {
+            rc = cs_fail(c->err, "%s:%ld: <background>: %s", c->path, line, e.msg);
+            break;
+        }
+        cs_background_text(&bg, canon, sizeof canon);
+        for (int i = 0; i < s->nbackgrounds && !rc; i++)
+            if (!strcmp(s->backgrounds[i], canon))
+                rc = cs_fail(c->err, "%s:%ld: <background>: '%s' listed twice (as '%s')", c->path,
+                             line, tok, canon[0] ? canon : "none");
+        if (!rc && s->nbackgrounds == CS_MAX_BACKGROUNDS)
+            rc = cs_fail(c->err, "%s:%ld: <background>: at most %d values", c->path, line,
+                         CS_MAX_BACKGROUNDS);
+        if (!rc)
+            snprintf(s->backgrounds[s->nbackgrounds++], sizeof s->backgrounds[0], "%s", canon);
+    }
+    if (!rc && !s->nbackgrounds)
+        rc = cs_fail(c->err, "%s:%ld: <background> is empty (valid: none, or "
+                             "alltoall:inter-LEVEL:SIZE:PROCS such as alltoall:inter-switch:4M:96)",
+                     c->path, line);
+    free(text);
+    return rc;
+}
+
+/* Every <background> level must be declared by every platform (where its
+ * ranks go depends on each case's mapping: checked per case). */
+static int check_backgrounds(ctx *c, const cs_scenario *s)
+{
+    int rc = 0;
+    for (int i = 0; i < s->nplatforms && !rc; i++) {
+        cs_platform pf;
+        cs_err e;
+        char where[160];
+        if (cs_platform_load(s->platforms[i], &pf, &e))
+            return cs_fail(c->err, "%s:%ld: <background>: %s", c->path, s->background_line,
+                           e.msg);
+        for (int k = 0; k < s->nbackgrounds && !rc; k++) {
+            cs_background bg;
+            if (cs_background_parse(s->backgrounds[k], &bg, &e) || !bg.procs)
+                continue; /* read already; none has no level */
+            snprintf(where, sizeof where, "%s:%ld: <background> %s: ", c->path,
+                     s->background_line, s->backgrounds[k]);
+            rc = cs_region_check(&pf, bg.level, where, c->err);
+        }
+        cs_platform_free(&pf);
+    }
+    return rc;
+}
+
 /* Every <region> level must be declared by every platform of the scenario. */
 static int check_regions(ctx *c, const cs_scenario *s, long line)
 {
@@ -629,8 +694,8 @@ static int check_regions(ctx *c, const cs_scenario *s, long line)
 static const char *elements(char *out, size_t len)
 {
     char elem[32], attr[32], delimited[40];
-    snprintf(out, len, "description, platform, mappings, processes, ppn, region, collective, "
-                       "sizes, expect, vary, distribution, smpi");
+    snprintf(out, len, "description, platform, mappings, processes, ppn, region, background, "
+                       "collective, sizes, expect, vary, distribution, smpi");
     for (int k = 0; k < CS_NFIELDS; k++) {
         if (!field_elem(&cs_scenario_fields[k], elem, attr, sizeof elem))
             continue;
@@ -701,6 +766,8 @@ static int parse_element(ctx *c, cs_scenario *s, xmlNode *n, long *region_line)
                    : 0;
     if (!strcmp(name, "region"))
         return check_attrs(c, n, none) || parse_regions(c, s, n, region_line) ? -1 : 0;
+    if (!strcmp(name, "background"))
+        return check_attrs(c, n, none) || parse_backgrounds(c, s, n) ? -1 : 0;
     if (!strcmp(name, "collective"))
         return parse_collective(c, s, n);
     if (!strcmp(name, "sizes"))
@@ -814,13 +881,15 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
             rc = cs_fail(err, "%s: the scenario needs %s", path, missing);
         if (!rc && region_line)
             rc = check_regions(&c, s, region_line);
+        if (!rc && s->nbackgrounds)
+            rc = check_backgrounds(&c, s);
         /* sizes against the datatype and an MPI count, before any case runs */
         cs_err se;
         if (!rc && cs_fields_check_sizes(s->dtype, s->sizes.v, s->sizes.n, &se))
             rc = cs_fail(err, "%s: <sizes>: %s", path, se.msg);
         /* ... and every algorithm, np and size against its largest MPI count;
          * an intergroup collective against its <groups> */
-        int has_groups = 0;
+        int has_groups = 0, has_rooted = 0;
         /* <sizes unit="node">: the sizes per process at each <ppn> */
         size_t nppn = s->ppns.n ? s->ppns.n : 1;
         cs_numlist *sizes = cs_xmalloc(nppn * sizeof *sizes);
@@ -833,6 +902,12 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
         for (int i = 0; i < s->nalgs && !rc; i++) {
             const cs_coll_props *cp = cs_coll_find(s->algs[i].collective);
             has_groups |= cp && cp->groups;
+            has_rooted |= cp && cp->rooted;
+            for (size_t j = 0; j < s->nps.n && !rc && cp && cp->rooted; j++)
+                if (s->root >= s->nps.v[j])
+                    rc = cs_fail(err, "%s: <root rank=\"%d\"> at <processes> %ld: the root must "
+                                      "be a rank, 0..%ld", path, s->root, s->nps.v[j],
+                                 s->nps.v[j] - 1);
             for (size_t j = 0; j < s->nps.n && !rc && !(cp && cp->groups); j++)
                 for (size_t k = 0; k < s->sizes.n && !rc; k++)
                     if (cs_alg_count_check(s->algs[i].collective, s->algs[i].name,
@@ -882,6 +957,9 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
                               "such a collective", path, s->gsets[0].line);
         if (!rc)
             rc = check_groupsets(&c, s);
+        if (!rc && !has_rooted && s->root > 0)
+            rc = cs_fail(err, "%s: <root> is for the rooted collectives (gather, scatter), and "
+                              "the scenario has none: remove it or add such a collective", path);
         /* an <smpi option="smpi/COLL"> with a native: algorithm of COLL */
         for (int k = 0; k < s->nsmpi && !rc; k++)
             for (int i = 0; i < s->nalgs && !rc; i++)

@@ -51,6 +51,12 @@ typedef struct {
      * (driver --region), swept; nregions == 0: the driver's default only ("") */
     char regions[CS_MAX_LEVELS][32];
     int nregions;
+    /* <background>: background traffic (case_fields.h, cs_background), swept,
+     * in canonical spelling ("" = none, quiet); nbackgrounds == 0: quiet only */
+#define CS_MAX_BACKGROUNDS 8
+    char backgrounds[CS_MAX_BACKGROUNDS][64];
+    int nbackgrounds;
+    long background_line;
     cs_alg_sel *algs; /* each with its collective */
     int nalgs;
     cs_numlist sizes;

@@ -52,6 +52,16 @@ static int has_value(const cs_case *c, const term *t)
                 return 1;
         return 0;
     }
+    if (t->key == CS_F_background) { /* as spelled, or the same in other words (4096K: 4M) */
+        cs_background a, b;
+        cs_err ignored;
+        char ca[96], cb[96];
+        if (!cs_background_parse(t->value, &a, &ignored) && !cs_background_parse(v, &b, &ignored)) {
+            cs_background_text(&a, ca, sizeof ca);
+            cs_background_text(&b, cb, sizeof cb);
+            return !strcmp(ca, cb);
+        }
+    }
     if (t->key == CS_F_algorithm) { /* NAME or COLLECTIVE/NAME */
         char full[160];
         snprintf(full, sizeof full, "%s/%s", c->alg.collective, c->alg.name);

@@ -10,12 +10,12 @@
  * ranks of MPI_COMM_WORLD for every q in 1..np (rank order reversed for odd q),
  * counts 0, 1 and 13 ints:
  *   allgather (and in place); allgather into a vector datatype (a hole after
- *   every int, gaps checked untouched; plain build only: the algorithms
- *   themselves return MPI_ERR_TYPE, which the direct build checks);
- *   alltoall; alltoallv with uneven blocks at permuted, gapped and negative
- *   displacements, gaps checked untouched.
- * Then, on MPI_COMM_WORLD: alltoall and alltoallv with MPI_IN_PLACE (plain:
- * the data; direct: MPI_ERR_ARG); with --intercomm (not under SMPI 3.32, which
+ *   every int, holes checked untouched) and from one; alltoall, plain and
+ *   from and into vectors; alltoallv with uneven blocks at permuted, gapped
+ *   and negative displacements, gaps checked untouched, plain and with a hole
+ *   after every int on both sides (a resized MPI_INT).
+ * Then, on MPI_COMM_WORLD: alltoall and alltoallv with MPI_IN_PLACE (uneven,
+ * symmetric blocks for alltoallv); with --intercomm (not under SMPI 3.32, which
  * has no MPI_Intercomm_create), an intercommunicator of the two halves:
  * plain, the intergroup data of allgather and alltoall (the library serves
  * them); direct, MPI_ERR_COMM from every algorithm with the buffers untouched.
@@ -55,12 +55,25 @@ static int val(int src, int dst, int i) { return 1000000 * (src + 1) + 1000 * ds
 typedef int (*block_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
 typedef int (*v_fn)(const void *, const int *, const int *, MPI_Datatype, void *, const int *,
                     const int *, MPI_Datatype, MPI_Comm);
+typedef int (*rooted_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm);
 typedef struct {
     const char *name; /* for messages */
     block_fn allgather, alltoall;
     v_fn alltoallv;
-    int direct; /* the algorithms themselves: no holes, no MPI_IN_PLACE for alltoall(v) */
+    rooted_fn gather, scatter;
+    int direct; /* the algorithms themselves (MPI_ERR_COMM on an intercommunicator) */
 } colls;
+
+/* n ints with a hole after each: a vector, resized to span its holes */
+static MPI_Datatype vector_type(int n)
+{
+    MPI_Datatype vec, holes;
+    MPI_Type_vector(n, 1, 2, MPI_INT, &vec);
+    MPI_Type_create_resized(vec, 0, (MPI_Aint)(2 * n * sizeof(int)), &holes);
+    MPI_Type_commit(&holes);
+    MPI_Type_free(&vec);
+    return holes;
+}
 
 static void check_allgather(tally *t, const colls *c, MPI_Comm comm, int q, int n)
 {
@@ -79,30 +92,31 @@ static void check_allgather(tally *t, const colls *c, MPI_Comm comm, int q, int 
             for (int i = 0; i < n; i++)
                 expect(t, recv[j * n + i] == val(j, 0, i), in_place ? "allgather in place" : "allgather", q, n, j, i);
     }
-    if (n > 0) { /* receive into a vector: int, hole, int, hole, ... */
-        MPI_Datatype vec, holes;
-        MPI_Type_vector(n, 1, 2, MPI_INT, &vec);
-        MPI_Type_create_resized(vec, 0, (MPI_Aint)(2 * n * sizeof(int)), &holes);
-        MPI_Type_commit(&holes);
+    if (n > 0) { /* receive into a vector (int, hole, int, hole, ...), then send from one */
+        MPI_Datatype holes = vector_type(n);
         int *wide = malloc(sizeof(int) * (size_t)(2 * p * n));
         for (int k = 0; k < 2 * p * n; k++)
             wide[k] = SENTINEL;
         for (int i = 0; i < n; i++)
             send[i] = val(r, 0, i);
         int err = c->allgather(send, n, MPI_INT, wide, 1, holes, comm);
-        if (c->direct) {
-            expect(t, err == MPI_ERR_TYPE, "allgather into a vector: not MPI_ERR_TYPE", q, n, err, 0);
-        } else {
-            expect(t, err == MPI_SUCCESS, "allgather into a vector: error", q, n, err, 0);
-            for (int j = 0; j < p; j++)
-                for (int i = 0; i < n; i++) {
-                    expect(t, wide[2 * (j * n + i)] == val(j, 0, i), "allgather into a vector", q, n, j, i);
-                    expect(t, wide[2 * (j * n + i) + 1] == SENTINEL, "allgather into a vector: hole written", q, n, j, i);
-                }
-        }
+        expect(t, err == MPI_SUCCESS, "allgather into a vector: error", q, n, err, 0);
+        for (int j = 0; j < p; j++)
+            for (int i = 0; i < n; i++) {
+                expect(t, wide[2 * (j * n + i)] == val(j, 0, i), "allgather into a vector", q, n, j, i);
+                expect(t, wide[2 * (j * n + i) + 1] == SENTINEL, "allgather into a vector: hole written", q, n, j, i);
+            }
+        for (int i = 0; i < 2 * n; i++)
+            wide[i] = i % 2 ? SENTINEL : val(r, 0, i / 2);
+        for (int k = 0; k < p * n; k++)
+            recv[k] = SENTINEL;
+        err = c->allgather(wide, 1, holes, recv, n, MPI_INT, comm);
+        expect(t, err == MPI_SUCCESS, "allgather from a vector: error", q, n, err, 0);
+        for (int j = 0; j < p; j++)
+            for (int i = 0; i < n; i++)
+                expect(t, recv[j * n + i] == val(j, 0, i), "allgather from a vector", q, n, j, i);
         free(wide);
         MPI_Type_free(&holes);
-        MPI_Type_free(&vec);
     }
     free(send);
     free(recv);
@@ -124,6 +138,22 @@ static void check_alltoall(tally *t, const colls *c, MPI_Comm comm, int q, int n
     for (int j = 0; j < p; j++)
         for (int i = 0; i < n; i++)
             expect(t, recv[j * n + i] == val(j, r, i), "alltoall", q, n, j, i);
+    if (n > 0) { /* from and into vectors: block j is one vector of n ints and n holes */
+        MPI_Datatype holes = vector_type(n);
+        int *ws = malloc(sizeof(int) * (size_t)(2 * p * n)), *wr = malloc(sizeof(int) * (size_t)(2 * p * n));
+        for (int k = 0; k < 2 * p * n; k++) {
+            ws[k] = k % 2 ? SENTINEL : val(r, k / (2 * n), k / 2 % n);
+            wr[k] = SENTINEL;
+        }
+        err = c->alltoall(ws, 1, holes, wr, 1, holes, comm);
+        expect(t, err == MPI_SUCCESS, "alltoall with vectors: error", q, n, err, 0);
+        for (int k = 0; k < 2 * p * n; k++)
+            expect(t, wr[k] == (k % 2 ? SENTINEL : val(k / (2 * n), r, k / 2 % n)),
+                   "alltoall with vectors", q, n, k / (2 * n), k % (2 * n));
+        free(ws);
+        free(wr);
+        MPI_Type_free(&holes);
+    }
     free(send);
     free(recv);
 }
@@ -134,16 +164,24 @@ static void check_alltoall(tally *t, const colls *c, MPI_Comm comm, int q, int n
 static int vcount(int src, int dst, int n) { return n ? (src + 2 * dst + n) % 5 : 0; }
 static int vdispl(int peer) { return peer % 2 ? -8 * (peer + 1) + 1 : 8 * peer + 1; }
 
-static void check_alltoallv(tally *t, const colls *c, MPI_Comm comm, int q, int n)
+/* gap 0: MPI_INT; gap 1: an int and a hole (MPI_INT resized to two ints), on
+ * both sides: element k of a block at 2 k ints. */
+static void check_alltoallv(tally *t, const colls *c, MPI_Comm comm, int q, int n, int gap)
 {
     int r, p;
     MPI_Comm_rank(comm, &r);
     MPI_Comm_size(comm, &p);
-    const size_t len = (size_t)(16 * p + 16);
+    const int w = gap + 1; /* ints per element */
+    MPI_Datatype type = MPI_INT;
+    if (gap) {
+        MPI_Type_create_resized(MPI_INT, 0, (MPI_Aint)(2 * sizeof(int)), &type);
+        MPI_Type_commit(&type);
+    }
+    const size_t len = (size_t)(16 * p + 16) * (size_t)w;
     int *sall = malloc(sizeof(int) * len), *rall = malloc(sizeof(int) * len);
     int *sc = malloc(sizeof(int) * (size_t)p), *sd = malloc(sizeof(int) * (size_t)p);
     int *rc = malloc(sizeof(int) * (size_t)p), *rd = malloc(sizeof(int) * (size_t)p);
-    int *sbase = sall + 8 * p + 8, *rbase = rall + 8 * p + 8;
+    int *sbase = sall + (8 * p + 8) * w, *rbase = rall + (8 * p + 8) * w;
     for (size_t k = 0; k < len; k++)
         sall[k] = rall[k] = SENTINEL;
     for (int j = 0; j < p; j++) {
@@ -152,17 +190,20 @@ static void check_alltoallv(tally *t, const colls *c, MPI_Comm comm, int q, int 
         sd[j] = vdispl(j);
         rd[j] = vdispl(p - 1 - j); /* another permutation on the receive side */
         for (int i = 0; i < sc[j]; i++)
-            sbase[sd[j] + i] = val(r, j, i);
+            sbase[(sd[j] + i) * w] = val(r, j, i);
     }
-    int err = c->alltoallv(sbase, sc, sd, MPI_INT, rbase, rc, rd, MPI_INT, comm);
-    expect(t, err == MPI_SUCCESS, "alltoallv: error", q, n, err, 0);
+    const char *what = gap ? "alltoallv with holes" : "alltoallv";
+    int err = c->alltoallv(sbase, sc, sd, type, rbase, rc, rd, type, comm);
+    expect(t, err == MPI_SUCCESS, what, q, n, err, -1);
     for (int j = 0; j < p; j++)
         for (int i = 0; i < rc[j]; i++) {
-            expect(t, rbase[rd[j] + i] == val(j, r, i), "alltoallv", q, n, j, i);
-            rbase[rd[j] + i] = SENTINEL;
+            expect(t, rbase[(rd[j] + i) * w] == val(j, r, i), what, q, n, j, i);
+            rbase[(rd[j] + i) * w] = SENTINEL;
         }
     for (size_t k = 0; k < len; k++)
-        expect(t, rall[k] == SENTINEL, "alltoallv: a gap written", q, n, (int)k, 0);
+        expect(t, rall[k] == SENTINEL, gap ? "alltoallv with holes: a gap written" : "alltoallv: a gap written", q, n, (int)k, 0);
+    if (gap)
+        MPI_Type_free(&type);
     free(sall);
     free(rall);
     free(sc);
@@ -171,34 +212,86 @@ static void check_alltoallv(tally *t, const colls *c, MPI_Comm comm, int q, int 
     free(rd);
 }
 
-/* MPI_IN_PLACE for alltoall and alltoallv on comm: the data (a library
- * serves it), or MPI_ERR_ARG from the algorithms themselves. */
+/* Gather and scatter at root (q + 1) % p: plain, in place at the root, and
+ * with the root's p blocks in a vector type (holes checked untouched) while
+ * the others use MPI_INT; gather from a vector on the non-roots too. */
+static void check_rooted(tally *t, const colls *c, MPI_Comm comm, int q, int n)
+{
+    int r, p;
+    MPI_Comm_rank(comm, &r);
+    MPI_Comm_size(comm, &p);
+    const int root = (q + 1) % p, at_root = r == root;
+    int *one = malloc(sizeof(int) * (size_t)(2 * n + 1)), *all = malloc(sizeof(int) * (size_t)(2 * p * n + 1));
+    MPI_Datatype holes = n ? vector_type(n) : MPI_INT;
+    for (int variant = 0; variant < 3; variant++) {
+        if (variant == 2 && !n)
+            break;
+        const int in_place = variant == 1 && at_root, wide = variant == 2;
+        const int stride = wide ? 2 : 1; /* ints per element on the vector sides */
+        /* gather: rank j's block j of the root's buffer */
+        if (c->gather) {
+            for (int k = 0; k < 2 * p * n; k++)
+                all[k] = SENTINEL;
+            for (int i = 0; i < 2 * n; i++)
+                one[i] = SENTINEL;
+            for (int i = 0; i < n; i++)
+                (in_place ? all + (size_t)(root * n * stride) : one)[i * stride] = val(r, 9, i);
+            int err = c->gather(in_place ? MPI_IN_PLACE : one, wide ? 1 : n, wide ? holes : MPI_INT,
+                                all, at_root && wide ? 1 : n, at_root && wide ? holes : MPI_INT,
+                                root, comm);
+            expect(t, err == MPI_SUCCESS, "gather: error", q, n, err, variant);
+            for (int k = 0; at_root && k < p * n * stride; k++)
+                expect(t, all[k] == (k % stride ? SENTINEL : val(k / stride / n, 9, k / stride % n)),
+                       wide ? "gather with vectors" : in_place ? "gather in place" : "gather", q, n,
+                       k / stride / n, variant);
+        }
+        /* scatter: block j of the root's buffer to rank j */
+        if (c->scatter) {
+            for (int k = 0; k < 2 * p * n; k++)
+                all[k] = k % stride ? SENTINEL : val(root, k / stride / n, k / stride % n);
+            for (int i = 0; i < 2 * n; i++)
+                one[i] = SENTINEL;
+            int err = c->scatter(all, at_root && wide ? 1 : n, at_root && wide ? holes : MPI_INT,
+                                 in_place ? MPI_IN_PLACE : one, wide ? 1 : n,
+                                 wide ? holes : MPI_INT, root, comm);
+            expect(t, err == MPI_SUCCESS, "scatter: error", q, n, err, variant);
+            for (int i = 0; !in_place && i < n * stride; i++)
+                expect(t, one[i] == (i % stride ? SENTINEL : val(root, r, i / stride)),
+                       wide ? "scatter with vectors" : "scatter", q, n, r, i);
+        }
+    }
+    if (n)
+        MPI_Type_free(&holes);
+    free(one);
+    free(all);
+}
+
+/* MPI_IN_PLACE for alltoall and alltoallv on comm (alltoallv: block j <-> r
+ * has (j + r + n) % 5 ints, as in place requires the same both ways). */
 static void check_in_place(tally *t, const colls *c, MPI_Comm comm, int n)
 {
     int r, p;
     MPI_Comm_rank(comm, &r);
     MPI_Comm_size(comm, &p);
-    int *buf = malloc(sizeof(int) * (size_t)(p * n)), *cnt = malloc(sizeof(int) * (size_t)p),
+    int *buf = malloc(sizeof(int) * (size_t)(p * (n + 5))), *cnt = malloc(sizeof(int) * (size_t)p),
         *dsp = malloc(sizeof(int) * (size_t)p);
     for (int v = 0; v < 2; v++) {
         if (!(v ? (void *)c->alltoallv : (void *)c->alltoall))
             continue;
+        const int slot = v ? 5 : n; /* alltoallv: up to 4 ints and a gap */
         for (int j = 0; j < p; j++) {
-            cnt[j] = n;
-            dsp[j] = j * n;
-            for (int i = 0; i < n; i++)
-                buf[j * n + i] = val(r, j, i);
+            cnt[j] = v ? (j + r + n) % 5 : n;
+            dsp[j] = j * slot;
+            for (int i = 0; i < slot; i++)
+                buf[j * slot + i] = i < cnt[j] ? val(r, j, i) : SENTINEL;
         }
         int err = v ? c->alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, buf, cnt, dsp, MPI_INT, comm)
                     : c->alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, n, MPI_INT, comm);
-        if (c->direct) {
-            expect(t, err == MPI_ERR_ARG, v ? "alltoallv in place: not MPI_ERR_ARG" : "alltoall in place: not MPI_ERR_ARG", p, n, err, 0);
-            continue;
-        }
         expect(t, err == MPI_SUCCESS, v ? "alltoallv in place: error" : "alltoall in place: error", p, n, err, 0);
         for (int j = 0; j < p; j++)
-            for (int i = 0; i < n; i++)
-                expect(t, buf[j * n + i] == val(j, r, i), v ? "alltoallv in place" : "alltoall in place", p, n, j, i);
+            for (int i = 0; i < slot; i++)
+                expect(t, buf[j * slot + i] == (i < cnt[j] ? val(j, r, i) : SENTINEL),
+                       v ? "alltoallv in place" : "alltoall in place", p, n, j, i);
     }
     free(buf);
     free(cnt);
@@ -298,12 +391,15 @@ static void run_all(tally *t, const colls *c, int intercomm)
                 check_allgather(t, c, comm, q, counts[k]);
             if (c->alltoall)
                 check_alltoall(t, c, comm, q, counts[k]);
-            if (c->alltoallv)
-                check_alltoallv(t, c, comm, q, counts[k]);
+            for (int gap = 0; gap < 2 && c->alltoallv; gap++)
+                check_alltoallv(t, c, comm, q, counts[k], gap);
+            if (c->gather || c->scatter)
+                check_rooted(t, c, comm, q, counts[k]);
         }
         MPI_Comm_free(&comm);
     }
     check_in_place(t, c, MPI_COMM_WORLD, 3);
+    check_in_place(t, c, MPI_COMM_WORLD, 4);
     if (intercomm)
         check_intercomm(t, c, 3);
 }
@@ -320,11 +416,15 @@ int main(int argc, char **argv)
     collsim_set_block_regions(3);
     for (int i = 0; i < collsim_alg_count(); i++) {
         const collsim_alg *a = collsim_alg_at(i);
-        colls c = {a->name, NULL, NULL, NULL, 1};
+        colls c = {a->name, NULL, NULL, NULL, NULL, NULL, 1};
         if (!strcmp(a->collective, "allgather"))
             c.allgather = a->block;
         else if (!strcmp(a->collective, "alltoall"))
             c.alltoall = a->block;
+        else if (!strcmp(a->collective, "gather"))
+            c.gather = a->rooted;
+        else if (!strcmp(a->collective, "scatter"))
+            c.scatter = a->rooted;
         else
             c.alltoallv = a->v;
         const long before = t.failed;
@@ -333,7 +433,7 @@ int main(int argc, char **argv)
             printf("FAIL: %s/%s\n", a->collective, a->name);
     }
 #else
-    colls c = {"MPI", MPI_Allgather, MPI_Alltoall, MPI_Alltoallv, 0};
+    colls c = {"MPI", MPI_Allgather, MPI_Alltoall, MPI_Alltoallv, MPI_Gather, MPI_Scatter, 0};
     run_all(&t, &c, intercomm);
 #endif
     long mine[2] = {t.checks, t.failed}, sum[2];

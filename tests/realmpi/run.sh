@@ -2,8 +2,31 @@
 # The real-MPI tests (label realmpi), run by ctest: tests/CMakeLists.txt.
 #   run.sh preload ALGORITHMS_DEF PMPI_SO MPI_COLLS   every algorithm through libcollsim_pmpi
 #   run.sh direct MPI_COLLS_DIRECT                    every algorithm called directly
+#   run.sh compare MPIBENCH CLI SCENARIO              collsim-mpibench measured beside predicted
+#   run.sh intergroup MPI_INTERGROUP                  the intergroup algorithms on intercommunicators
 # Exits 77 (skipped) with a message when mpirun is missing.
 set -u
+# under SMPI (no real MPI needed): the PMPI layer linked into mpi_colls, every allgather with an
+# alltoall and an alltoallv cycled alongside, 16 ranks on Yahoo, regions of 3 ranks
+if [ "$1" = smpi ]; then
+  mod=$2 plat=$3 fail=0 dir=$(mktemp -d /tmp/collsim-smpi-pmpi-XXXXXX)
+  seq 0 15 | sed 's/^/node-/' >"$dir/hosts"
+  for g in ring bruck sparbit loc_bruck hierarchical; do
+    out=$(cd "$dir" && COLLSIM_ALLGATHER=$g COLLSIM_ALLTOALL=bruck_zero_copy COLLSIM_ALLTOALLV=two_phase_bruck \
+          COLLSIM_REGION_BLOCK=3 COLLSIM_REPORT=1 timeout 600 smpirun -np 16 -platform "$plat" \
+          -hostfile hosts --cfg=smpi/privatization:no --cfg=smpi/simulate-computation:no \
+          --cfg=contexts/stack-size:256 --log=root.thresh:warning "$mod" 2>&1); rc=$?
+    echo "$out" | grep -E "mpi_colls:|collsim_pmpi: " | sed "s|^|smpi, allgather/$g: |"
+    if [ $rc -ne 0 ] || ! echo "$out" | grep -q " checks, 0 failed"; then
+      echo "FAIL: smpi allgather/$g: exit status $rc"; echo "$out" | tail -20; fail=1
+    fi
+    # every call served (the counters are per simulated rank): 16 x 85 allgathers
+    echo "$out" | grep -q "allgather/$g: 1360 calls served (544 packed), 0 to the library" ||
+      { echo "FAIL: smpi allgather/$g: report"; fail=1; }
+  done
+  rm -rf "$dir"
+  exit $fail
+fi
 command -v mpirun >/dev/null || { echo "skipped: no mpirun (./collsim --real-mpi installs openmpi-bin)"; exit 77; }
 # Open MPI refuses root without these
 if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
@@ -27,26 +50,34 @@ direct)
 preload)
   def=$2 so=$3 prog=$4
   names() { tr -d '\n' <"$def" | grep -oE "COLLSIM_ALG\($1, *[a-z0-9_]+" | sed 's/.*, *//'; }
-  ag=$(names allgather) a2a=$(names alltoall) a2av=$(names alltoallv)
-  set -- $ag; nag=$#; set -- $a2a; na2a=$#; set -- $a2av; na2av=$#
-  [ "$nag" -ge 11 ] && [ "$na2a" -ge 6 ] && [ "$na2av" -ge 4 ] || { echo "FAIL: registry read: $nag $na2a $na2av"; exit 1; }
-  # one launch per allgather, the alltoall(v)s cycled alongside: every algorithm at least once,
-  # each launch on the first q of 16 ranks for every q in 1..16, regions of 3 ranks
+  ag=$(names allgather) a2a=$(names alltoall) a2av=$(names alltoallv) ga=$(names gather) sc=$(names scatter)
+  set -- $ag; nag=$#; set -- $a2a; na2a=$#; set -- $a2av; na2av=$#; set -- $ga; nga=$#; set -- $sc; nsc=$#
+  [ "$nag" -ge 11 ] && [ "$na2a" -ge 6 ] && [ "$na2av" -ge 4 ] && [ "$nga" -ge 7 ] && [ "$nsc" -ge 7 ] ||
+    { echo "FAIL: registry read: $nag $na2a $na2av $nga $nsc"; exit 1; }
+  # one launch per allgather, the alltoall(v)s, gathers and scatters cycled alongside: every
+  # algorithm at least once, each launch on the first q of 16 ranks for every q in 1..16,
+  # regions of 3 ranks
   i=0
   for g in $ag; do
     t=$(echo $a2a | cut -d' ' -f$((i % na2a + 1))); v=$(echo $a2av | cut -d' ' -f$((i % na2av + 1)))
+    gg=$(echo $ga | cut -d' ' -f$((i % nga + 1))); ss=$(echo $sc | cut -d' ' -f$((i % nsc + 1)))
     run $np -x LD_PRELOAD="$so" -x COLLSIM_ALLGATHER=$g -x COLLSIM_ALLTOALL=alltoall/$t \
-        -x COLLSIM_ALLTOALLV=$v -x COLLSIM_REGION_BLOCK=3 -x COLLSIM_REPORT=1 "$prog" --intercomm
-    what="preload allgather/$g alltoall/$t alltoallv/$v"
+        -x COLLSIM_ALLTOALLV=$v -x COLLSIM_GATHER=$gg -x COLLSIM_SCATTER=$ss \
+        -x COLLSIM_REGION_BLOCK=3 -x COLLSIM_REPORT=1 "$prog" --intercomm
+    what="preload allgather/$g alltoall/$t alltoallv/$v gather/$gg scatter/$ss"
     ok $rc "$what: exit status $rc"; has " checks, 0 failed"; ok $? "$what: data"
     # every call served, except those MPI lets no algorithm serve: one intercommunicator call
-    # per process and collective, one MPI_IN_PLACE alltoall(v) per process
-    has "allgather/$g: " && has "to the library (intercommunicator $np, MPI_IN_PLACE 0, count beyond an int 0)"; ok $? "$what: allgather report"
-    has "alltoall/$t: " && has "alltoallv/$v: "; ok $? "$what: alltoall(v) report"
-    [ "$(echo "$out" | grep -c "to the library (intercommunicator $np, MPI_IN_PLACE $np, count beyond an int 0)")" -eq 2 ]
-    ok $? "$what: alltoall(v) fallbacks"
-    # the allgathers into a vector datatype were packed, not sent to the library
-    echo "$out" | grep "allgather/$g: " | grep -qv "(0 packed)"; ok $? "$what: vector receives not packed"
+    # per process and collective (MPI_IN_PLACE alltoall(v)s are served: coll_adapt.h)
+    has "allgather/$g: " && has "alltoall/$t: " && has "alltoallv/$v: "; ok $? "$what: report"
+    [ "$(echo "$out" | grep -c "to the library (intercommunicator $np, MPI_IN_PLACE 0, count beyond an int 0)")" -eq 3 ]
+    ok $? "$what: fallbacks"
+    # the calls with vector datatypes were served, packed by the algorithms
+    for c in "allgather/$g" "alltoall/$t" "alltoallv/$v" "gather/$gg" "scatter/$ss"; do
+      echo "$out" | grep "collsim_pmpi: $c: " | grep -qv "(0 packed)"; ok $? "$what: $c: vectors not packed"
+    done
+    # the gathers and scatters: every call served
+    [ "$(echo "$out" | grep -cE "collsim_pmpi: (gather/$gg|scatter/$ss): [0-9]+ calls served \([0-9]+ packed\), 0 to the library")" -eq 2 ]
+    ok $? "$what: gather and scatter served"
     echo "$out" | grep -E "mpi_colls:|collsim_pmpi:" | sed "s|^|$np ranks: |"
     i=$((i + 1))
   done
@@ -54,12 +85,78 @@ preload)
   run 6 -x LD_PRELOAD="$so" -x COLLSIM_ALLGATHER=hierarchical -x COLLSIM_ALLTOALLV=two_phase_bruck "$prog"
   ok $rc "node regions: exit status $rc"; has " checks, 0 failed"; ok $? "node regions: data"
   echo "$out" | grep "mpi_colls:" | sed "s|^|6 ranks, node regions: |"
+  # MPI_Allgather on an intercommunicator through an intergroup algorithm (Kang et al.'s
+  # Algorithm 1): the intercommunicator calls of mpi_colls are served, not sent to the library
+  run 8 -x LD_PRELOAD="$so" -x COLLSIM_ALLGATHER=bruck -x COLLSIM_INTER_ALLGATHER=kang_segmented \
+      -x COLLSIM_INTER_ALLGATHERV=inter_allgatherv/kang_segmented -x COLLSIM_REPORT=1 "$prog" --intercomm
+  ok $rc "intergroup: exit status $rc"; has " checks, 0 failed"; ok $? "intergroup: data"
+  has "inter_allgather/kang_segmented: 8 calls on intercommunicators served" &&
+    has "allgather/bruck: " && has "to the library (intercommunicator 0, MPI_IN_PLACE 0"
+  ok $? "intergroup: report"
+  echo "$out" | grep -E "mpi_colls:|inter_allgather" | sed "s|^|8 ranks, intergroup: |"
+  run 2 -x LD_PRELOAD="$so" -x COLLSIM_INTER_ALLGATHER=kang "$prog"
+  [ $rc -ne 0 ] && has "COLLSIM_INTER_ALLGATHER=kang: no inter_allgather algorithm of that name (valid: root_gather_mpich,"
+  ok $? "unknown intergroup name"
+  # sockets from hwloc inside the shared-memory nodes: every process bound to a core, the multilevel
+  # algorithm uses the socket level below node
+  run 6 --bind-to core:overload-allowed -x LD_PRELOAD="$so" -x COLLSIM_ALLGATHER=loc_bruck_multilevel "$prog"
+  ok $rc "socket regions: exit status $rc"; has " checks, 0 failed"; ok $? "socket regions: data"
+  echo "$out" | grep "mpi_colls:" | sed "s|^|6 ranks bound, socket and node regions: |"
+  # regions from a locality file (the format collsim writes for a simulated case): 10 ranks,
+  # sockets of 2 and nodes of 4 (the last node holds 2), the multilevel algorithm at node level
+  loc=$(mktemp /tmp/collsim-realmpi-loc-XXXXXX)
+  { echo "levels socket node"; for r in 0 1 2 3 4 5 6 7 8 9; do echo "$((r / 2)) $((r / 4))"; done; } >"$loc"
+  run 10 -x LD_PRELOAD="$so" -x COLLSIM_ALLGATHER=loc_bruck_multilevel -x COLLSIM_ALLTOALLV=padded_bruck \
+      -x COLLSIM_LOCALITY="$loc" -x COLLSIM_REGION_LEVEL=node "$prog"
+  ok $rc "locality file: exit status $rc"; has " checks, 0 failed"; ok $? "locality file: data"
+  echo "$out" | grep "mpi_colls:" | sed "s|^|10 ranks, locality file: |"
+  run 10 -x LD_PRELOAD="$so" -x COLLSIM_LOCALITY="$loc" -x COLLSIM_REGION_LEVEL=rack "$prog"
+  [ $rc -ne 0 ] && has "COLLSIM_REGION_LEVEL=rack: not a locality level (the levels: socket, node)"
+  ok $? "bad region level"
+  run 12 -x LD_PRELOAD="$so" -x COLLSIM_LOCALITY="$loc" "$prog"
+  [ $rc -ne 0 ] && has "COLLSIM_LOCALITY=$loc: $loc: rank 10 has no integer region at level 'socket'"
+  ok $? "locality file for fewer ranks"
+  run 2 -x LD_PRELOAD="$so" -x COLLSIM_LOCALITY="$loc" -x COLLSIM_REGION_BLOCK=2 "$prog"
+  [ $rc -ne 0 ] && has "COLLSIM_REGION_BLOCK and COLLSIM_LOCALITY are both set"; ok $? "two region settings"
+  rm -f "$loc"
   # an unknown name: a message naming the valid ones, exit status 2, no data run
   run 3 -x LD_PRELOAD="$so" -x COLLSIM_ALLTOALL=bruk "$prog"
   [ $rc -ne 0 ] && has "collsim_pmpi: COLLSIM_ALLTOALL=bruk: no alltoall algorithm of that name (valid: spread_out, pairwise, bruck_basic, bruck_modified, bruck_zero_rotation, bruck_zero_copy" && ! has "mpi_colls:"
   ok $? "unknown name"
   run 2 -x LD_PRELOAD="$so" -x COLLSIM_REGION_BLOCK=0 "$prog"
   [ $rc -ne 0 ] && has "COLLSIM_REGION_BLOCK=0: not a number of ranks >= 1"; ok $? "bad region block"
+  ;;
+intergroup)
+  for n in 7 8; do
+    run $n "$2"
+    ok $rc "intergroup at $n ranks: exit status $rc"; has " checks, 0 failed"; ok $? "intergroup at $n ranks: data"
+    echo "$out" | grep "mpi_intergroup:" | sed "s|^|$n ranks: |"
+  done
+  ;;
+compare)
+  bench=$2 cli=$3 scen=$4 dir=$(mktemp -d /tmp/collsim-realmpi-cmp-XXXXXX)
+  # the same cases measured (the driver under Open MPI, data checked) and predicted (SMPI)
+  for alg in sparbit loc_bruck; do
+    run 4 "$bench" --coll allgather --alg $alg --sizes 8,1024 --warmup 1 --iters 3 --csv "$dir/m-$alg.csv"
+    ok $rc "collsim-mpibench $alg: exit status $rc"
+    has "# collsim allgather/$alg np=4 mode=check" && [ "$(echo "$out" | grep -c ' Pass$')" -eq 2 ]
+    ok $? "collsim-mpibench $alg: table"
+  done
+  { cat "$dir/m-sparbit.csv"; tail -n +2 "$dir/m-loc_bruck.csv"; } >"$dir/measured.csv"
+  out=$("$cli" run "$scen" --out "$dir/sim" 2>&1); rc=$?
+  ok $rc "simulated run: exit status $rc"
+  out=$("$cli" compare "$dir/measured.csv" "$dir/sim/results.csv" 2>&1); rc=$?
+  ok $rc "compare: exit status $rc"
+  echo "$out"
+  for alg in sparbit loc_bruck; do for b in 8 1024; do
+    echo "$out" | grep -qE "^allgather/$alg +4 +$b +yahoo sequential +[0-9.]+ +[0-9.]+ +[0-9.]+$"
+    ok $? "compare: allgather/$alg at $b bytes"
+  done; done
+  out=$("$cli" compare "$dir/measured.csv" "$dir/measured.csv" 2>&1); rc=$?
+  [ $rc -eq 0 ] && ! echo "$out" | grep -q "no prediction"; ok $? "compare: a file beside itself"
+  out=$("$cli" compare "$dir/measured.csv" 2>&1); rc=$?
+  [ $rc -eq 2 ] && has "compare needs two files"; ok $? "compare: one file"
+  rm -rf "$dir"
   ;;
 esac
 exit $fail
