@@ -1,6 +1,7 @@
 #include "best.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,22 @@ static int same_case(const cs_result *a, const cs_result *b)
     return cs_result_cmp_point(a, b) == 0;
 }
 
+const char *cs_groups_ratio(const char *groups, char *buf, size_t len)
+{
+    long p, q;
+    buf[0] = 0;
+    if (sscanf(groups, "%ld:%ld", &p, &q) == 2 && p > 0 && q > 0) {
+        long a = p, b = q;
+        while (b) {
+            long t = a % b;
+            a = b;
+            b = t;
+        }
+        snprintf(buf, len, "%ld:%ld", p / a, q / a);
+    }
+    return buf;
+}
+
 int cs_result_cmp_point(const cs_result *a, const cs_result *b)
 {
     int c;
@@ -21,14 +38,20 @@ int cs_result_cmp_point(const cs_result *a, const cs_result *b)
         (c = strcmp(a->mapping, b->mapping)))
         return c;
     /* a report's group (platform, collective, mapping, ppn, distribution,
-     * background)
-     * must be contiguous in this order, so np and bytes come last */
+     * background, intergroup case) must be contiguous in this order, so np
+     * and bytes come last */
     if (a->ppn != b->ppn)
         return a->ppn < b->ppn ? -1 : 1;
     if ((c = strcmp(a->dist, b->dist)))
         return c;
     if (a->seed != b->seed)
         return a->seed < b->seed ? -1 : 1;
+    char ra[32], rb[32];
+    if ((c = strcmp(cs_groups_ratio(a->groups, ra, sizeof ra),
+                    cs_groups_ratio(b->groups, rb, sizeof rb))) ||
+        (c = strcmp(a->layout, b->layout)) || (c = strcmp(a->block_ratio, b->block_ratio)) ||
+        (c = strcmp(a->counts, b->counts)))
+        return c;
     if (a->root != b->root)
         return a->root < b->root ? -1 : 1;
     if ((c = strcmp(a->background, b->background))) /* quiet and loaded: other cases */
@@ -112,13 +135,15 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
     cs_best *b;
     size_t g = cs_best_per_case(rows, n, &b);
     /* a case is (platform, collective, mapping, ppn, distribution, background,
-     * np, bytes): print every part that tells two rows apart, ppn always */
-    int multi_coll = 0, any_dist = 0, any_bg = 0, any_tie = 0,
+     * intergroup case, np, bytes): print every part that tells two rows apart,
+     * ppn always */
+    int multi_coll = 0, any_dist = 0, any_bg = 0, any_groups = 0, any_tie = 0,
         levels = cs_results_several_regions(rows, n);
     for (size_t i = 0; i < g; i++) {
         multi_coll |= strcmp(b[i].best->collective, b[0].best->collective) != 0;
         any_dist |= b[i].best->dist[0] != '\0';
         any_bg |= b[i].best->background[0] != '\0';
+        any_groups |= b[i].best->groups[0] != '\0';
         any_tie |= b[i].ntied > 1;
     }
     fprintf(f, "# Best algorithm per case (lowest average latency); improvement = how much less "
@@ -133,6 +158,8 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
     fprintf(f, "%-10s %5s ", "mapping", "ppn");
     if (any_dist)
         fprintf(f, "%-22s ", "distribution:seed");
+    if (any_groups)
+        fprintf(f, "%-30s ", "groups/layout/k_A:k_B/counts");
     if (any_bg)
         fprintf(f, "%-30s ", "background");
     fprintf(f, "%6s %9s  %-26s %12s  %-26s %12s %8s\n", "np", "bytes", "best", "avg(us)",
@@ -157,6 +184,14 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
             else
                 snprintf(dist, sizeof dist, "-");
             fprintf(f, "%-22s ", dist);
+        }
+        if (any_groups) {
+            char gr[128] = "-";
+            if (x->groups[0])
+                snprintf(gr, sizeof gr, "%s/%s/%s%s%s", x->groups, x->layout,
+                         x->block_ratio[0] ? x->block_ratio : "1:1", x->counts[0] ? "/" : "",
+                         x->counts);
+            fprintf(f, "%-30s ", gr);
         }
         if (any_bg)
             fprintf(f, "%-30s ", x->background[0] ? x->background : "none");

@@ -29,8 +29,15 @@ typedef struct {
 } cs_best;
 
 /* Orders rows by platform, collective, mapping, ppn, distribution and seed,
- * np, bytes (0: same point: the algorithms there compete). */
+ * the intergroup case (group ratio, layout, block ratio, counts), np, bytes
+ * (0: same point: the algorithms there compete). The groups compare by
+ * their ratio (cs_groups_ratio): with the process count it gives the groups,
+ * and a <groups ratio> sweep stays one series across process counts. */
 int cs_result_cmp_point(const cs_result *a, const cs_result *b);
+
+/* The ratio of groups "P:Q" in lowest terms ("50:14" -> "25:7"); "" when
+ * groups is empty or does not read. */
+const char *cs_groups_ratio(const char *groups, char *buf, size_t len);
 
 /* Groups the rows with status ok; returns the number of groups, in the order
  * of cs_result_cmp_point. *out is malloc'ed, tied lists included (one free). */

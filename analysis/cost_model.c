@@ -1,5 +1,7 @@
 #include "cost_model.h"
 
+#include "cost_model_intergroup.h"
+
 #include <math.h>
 #include <string.h>
 

@@ -32,10 +32,27 @@ typedef struct {
     int ppn;             /* p_ℓ, processes per region; 0: unknown (region models give NaN) */
     double mean_block;   /* v-collectives: mean block size in bytes; 0: N/2, the uniform
                             distribution Fan et al. assume in Eq. (2) */
+    /* Intergroup collectives (inter_allgather, inter_allgatherv), as the
+     * case's row records them: group sizes P (group 0, whose block is the
+     * model's `bytes`) and Q, the block ratio k_A:k_B (group 1's block is
+     * bytes x rb / ra), the element size and whether the counts are
+     * arithmetic (local rank i of n: ceil(x (i+1) / n) elements). gp == 0:
+     * not given (the intergroup models give NaN). Filled from a row by
+     * cs_cost_params_groups. */
+    int gp, gq, ra, rb;
+    int elem_bytes;
+    int arithmetic;
 } cs_cost_params;
 
 /* One level, one regime, unknown regions: what a simulated ping-pong gives. */
 cs_cost_params cs_cost_params_hockney(const cs_hockney *h);
+
+/* Sets c's intergroup fields from a row's columns groups ("P:Q"),
+ * block_ratio ("A:B"; "": 1:1), counts ("arithmetic" or else equal) and dtype
+ * (byte, int, double): 0, or -1 (fields left unset) when groups does not
+ * read, as in a row of another collective. */
+int cs_cost_params_groups(cs_cost_params *c, const char *groups, const char *block_ratio,
+                          const char *counts, const char *dtype);
 
 /* The cost of one message of `bytes` at a level, in its regime. */
 double cs_level_msg(const cs_level_cost *l, double bytes);
@@ -72,6 +89,20 @@ double cs_cost_predict_params(const char *collective, const char *algorithm, int
 double cs_cost_predict(const char *collective, const char *algorithm, int p, long bytes,
                        const cs_hockney *h);
 
+/* Kang et al. 2019, for the intergroup case in c (its groups set), group
+ * 0's block `bytes` (the largest, with arithmetic counts):
+ * Eq. (5), the improvement the paper expects of its algorithms over MPICH's
+ * root gathering, (M + 3 (K_A + K_B)) / M, M = max(K_A, K_B) (K: a group's
+ * whole data; the paper's p k_A, q k_B for allgather); NaN without groups. */
+double cs_kang_eq5(const cs_cost_params *c, long bytes);
+/* The spec's finite-p model (intergroup-and-topology-aware-spec.md, A.7):
+ * transfer terms only, in units of beta. allgather: Eq. (2)'s root gathering
+ * over Algorithm 1, whose group allgathervs cost between the fluid bound
+ * (total - own piece) and the lock-step ring ((n - 1) x largest piece);
+ * allgatherv (v = 1): MPICH's allgatherv code (linear gathervs in sequence,
+ * then broadcasts of 2 m) over Algorithm 2, between M + largest block (Eq. 4)
+ * and M. Sets *lo <= *hi (the ratio's range); -1 without groups. */
+int cs_kang_finite_p(const cs_cost_params *c, long bytes, int v, double *lo, double *hi);
 /* Kandalla et al. 2010's bounds (the spec's B.1, typos fixed) for a gather
  * of N bytes per process over p processes in regions of p_ℓ = c->ppn
  * consecutive ranks (the paper's switches, R of them), root 0, with the

@@ -9,7 +9,13 @@
 
 #include "results.h"
 
-/* One expectation: A's average time is below B's by at least by_pct percent
+/* Which of a row's times an expectation compares: the average over
+ * processes (OSU's, the default), the maximum (Kang et al.'s metric) or the
+ * minimum. */
+enum { CS_METRIC_AVG, CS_METRIC_MAX, CS_METRIC_MIN };
+extern const char *const cs_metric_names[3]; /* "avg", "max", "min" */
+
+/* One expectation: A's time (avg, max or min over processes) is below B's by at least by_pct percent
  * of B's at every point. A point is a row key without its algorithm
  * (platform, mapping, ppn, region, np, bytes, collective, dtype, mode). An
  * algorithm that takes no region (faster_no_region, than_no_region) has its
@@ -20,6 +26,8 @@ typedef struct {
     const char *faster, *than;
     double by_pct;
     const char *scope; /* the filters as written */
+    int metric;        /* CS_METRIC_* */
+    double by_factor;  /* by="Fx": B's time at least F times A's (by_pct = 100 (1 - 1/F)); 0: by % */
     cs_result *points;
     size_t npoints;
     int faster_no_region, than_no_region;

@@ -57,6 +57,11 @@ static void build_groups(report *r)
             g->ppn = x->ppn;
             g->dist = x->dist;
             g->seed = x->seed;
+            cs_groups_ratio(x->groups, g->gratio, sizeof g->gratio);
+            g->layout = x->layout;
+            g->block_ratio = x->block_ratio;
+            g->counts = x->counts;
+            g->dtype = x->dtype;
             g->background = x->background;
             g->root = x->root;
             slugify(g->slug, sizeof g->slug, x->platform, x->collective, x->mapping);
@@ -64,6 +69,15 @@ static void build_groups(report *r)
                 size_t used = strlen(g->slug);
                 snprintf(g->slug + used, sizeof g->slug - used, "-ppn%d-%s-%lu", x->ppn,
                          x->dist[0] ? x->dist : "none", x->seed);
+                for (char *q = g->slug + used; *q; q++)
+                    if (*q == ':')
+                        *q = '_';
+            }
+            if (g->gratio[0]) { /* the intergroup case, likewise */
+                size_t used = strlen(g->slug);
+                snprintf(g->slug + used, sizeof g->slug - used, "-g%s-%s-r%s%s%s", g->gratio,
+                         g->layout, g->block_ratio[0] ? g->block_ratio : "1:1",
+                         g->counts[0] ? "-" : "", g->counts);
                 for (char *q = g->slug + used; *q; q++)
                     if (*q == ':')
                         *q = '_';
@@ -262,6 +276,8 @@ int cs_report(const cs_report_opts *o, char *md_path, size_t md_len, cs_err *err
         if (!r.g[k].hidden && sec_group(&r, &r.g[k], multi_coll))
             goto out;
     if (r.ng && sec_models(&r, multi_coll))
+        goto out;
+    if (r.ng && sec_kang(&r))
         goto out;
     sec_rooted_metrics(&r);
     sec_accounting(&r);

@@ -107,6 +107,10 @@ static cs_result key_of(const group *g, long np, long bytes, const char *alg)
     k.ppn = g->ppn;
     snprintf(k.dist, sizeof k.dist, "%s", g->dist);
     k.seed = g->seed;
+    snprintf(k.groups, sizeof k.groups, "%s", g->gratio); /* compared as a ratio */
+    snprintf(k.layout, sizeof k.layout, "%s", g->layout);
+    snprintf(k.block_ratio, sizeof k.block_ratio, "%s", g->block_ratio);
+    snprintf(k.counts, sizeof k.counts, "%s", g->counts);
     snprintf(k.background, sizeof k.background, "%s", g->background);
     k.root = g->root;
     snprintf(k.algorithm, sizeof k.algorithm, "%s", alg ? alg : "");
@@ -250,12 +254,17 @@ void md_figure(FILE *md, const char *name, const char *alt)
 void group_title(const report *r, const group *g, char *buf, size_t len, int multi_coll)
 {
     (void)r;
-    char extra[96] = "";
+    char extra[320] = "";
     if (g->ppn)
         snprintf(extra, sizeof extra, ", %d ranks per node", g->ppn);
     if (g->dist[0])
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ", %s blocks (seed %lu)",
                  g->dist, g->seed);
+    if (g->gratio[0])
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra),
+                 ", groups %s (%s), blocks k_A:k_B %s%s%s", g->gratio, g->layout,
+                 g->block_ratio[0] ? g->block_ratio : "1:1", g->counts[0] ? ", counts " : "",
+                 g->counts);
     if (g->background[0])
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ", background %s",
                  g->background);

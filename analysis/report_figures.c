@@ -129,7 +129,7 @@ int fig_end(const report *r, figure *f)
 
 /* Log-2 size axis: tics at powers of 4 (every power of 2 on short ranges),
  * labelled 1, 4, ..., 1K, 4K, ...; the range pads the extreme sizes. */
-static void size_axis(FILE *gp, const longset *sizes, const char *axis)
+void size_axis(FILE *gp, const longset *sizes, const char *axis)
 {
     long lo = 0, hi = 0;
     for (size_t i = 0; i < sizes->n; i++)
@@ -181,7 +181,7 @@ void line_style(FILE *gp, int key_outside)
 }
 
 /* y on a log scale when the values span a decade or more, else linear. */
-static void ratio_axis(FILE *gp, double lo, double hi)
+void ratio_axis(FILE *gp, double lo, double hi)
 {
     if (lo > 0 && hi / lo >= 10)
         fprintf(gp, "set logscale y 10\nset format y '%%.10g'\n");

@@ -41,6 +41,11 @@ typedef struct {
     int ppn;              /* ranks per node; 0: the node's cores */
     const char *dist;     /* v-collectives' block-size distribution; "": none */
     unsigned long seed;
+    /* intergroup collectives: the groups' ratio in lowest terms (P:Q at each
+     * np is this ratio scaled), layout, block ratio, counts; "": none */
+    char gratio[32];
+    const char *layout, *block_ratio, *counts;
+    const char *dtype; /* of the group's first row (the models' element size) */
     const char *background; /* the background traffic (results column); "": quiet */
     int root;             /* gather, scatter: the root's rank */
     int root_us_seen;     /* a row has the root's time: a rooted collective */
@@ -138,6 +143,8 @@ int fig_begin(const report *r, figure *f, const char *name, int w, int h);
 int fig_end(const report *r, figure *f);
 void clause(clauses *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void line_style(FILE *gp, int key_outside);
+void size_axis(FILE *gp, const longset *sizes, const char *axis);
+void ratio_axis(FILE *gp, double lo, double hi);
 void lines_start(alg_lines *l, FILE *dat, const char *name);
 void lines_point(alg_lines *l, const char *header, double y, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -153,6 +160,7 @@ int fig_model(const report *r, const group *g, const cs_hockney *h, long np,
 void clear_old_figures(const char *figdir);
 
 /* report_models.c */
+void group_groups(const group *g, long np, cs_cost_params *c);
 double group_predict(const group *g, const char *alg, long np, long bytes,
                      const cs_hockney *net, const cs_hockney *local);
 int sec_models(const report *r, int multi_coll);
@@ -174,6 +182,9 @@ static inline double modelled_us(const cs_result *x)
  * metric), the slowest process per call and the root's time. */
 void sec_rooted_metrics(const report *r);
 void sec_failures(const report *r);
+
+/* report_kang.c */
+int sec_kang(const report *r);
 
 /* report_whatif.c */
 int sec_whatif(const report *r, int multi_coll);

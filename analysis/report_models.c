@@ -14,6 +14,18 @@ static const cs_hockney *model_params(const cs_platform_fit *pm)
     return pm && pm->measured ? (pm->has_inter ? &pm->inter.h : &pm->intra.h) : NULL;
 }
 
+/* The intergroup case of g at np (its ratio scaled: P + Q = np), from its
+ * rows' dtype. */
+void group_groups(const group *g, long np, cs_cost_params *c)
+{
+    int a, b;
+    if (!g->gratio[0] || sscanf(g->gratio, "%d:%d", &a, &b) != 2 || np % (a + b))
+        return;
+    char groups[48];
+    snprintf(groups, sizeof groups, "%ld:%ld", np / (a + b) * a, np / (a + b) * b);
+    cs_cost_params_groups(c, groups, g->block_ratio, g->counts, g->dtype);
+}
+
 /* A model's prediction for a group's case: p_l is the group's ranks per node
  * (loc-Bruck's region = node; NaN when the default), the local level is the
  * intra-node ping-pong when known, and a window:R distribution gives the
@@ -36,6 +48,7 @@ double group_predict(const group *g, const char *alg, long np, long bytes,
     int R;
     if (sscanf(g->dist, "window:%d", &R) == 1)
         c.mean_block = bytes * (1 - R / 200.0);
+    group_groups(g, np, &c);
     return cs_cost_predict_params(g->collective, name, (int)np, bytes, &c);
 }
 
@@ -203,6 +216,17 @@ static void models_formulas(const report *r, const strset *with, const strset *w
     }
 }
 
+/* The mapping cell of g's rows: the mapping, and an intergroup case's
+ * groups (ratio, layout, block ratio, counts), so that its rows are told apart. */
+static const char *mapping_cell(const group *g, char *buf, size_t len)
+{
+    if (!g->gratio[0])
+        return g->mapping;
+    snprintf(buf, len, "%s, groups %s %s k_A:k_B %s%s%s", g->mapping, g->gratio, g->layout,
+             g->block_ratio[0] ? g->block_ratio : "1:1", g->counts[0] ? " " : "", g->counts);
+    return buf;
+}
+
 /* One row of the difference table: alg over every case of g. */
 static void model_difference_row(const report *r, const group *g, const char *alg,
                                  const cs_platform_fit *pm, int multi_coll)
@@ -230,8 +254,8 @@ static void model_difference_row(const report *r, const group *g, const char *al
     if (nd) {
         qsort(d, nd, sizeof *d, cmp_double);
         double med = nd % 2 ? d[nd / 2] : (d[nd / 2 - 1] + d[nd / 2]) / 2;
-        char lab[32];
-        fprintf(r->md, "| %s | %s |", g->platform, g->mapping);
+        char lab[32], mc[160];
+        fprintf(r->md, "| %s | %s |", g->platform, mapping_cell(g, mc, sizeof mc));
         if (multi_coll)
             fprintf(r->md, " %s |", g->collective);
         fprintf(r->md, " %s | %zu | %+.1f | %+.1f | %ld, %s |\n", alg, nd, med, worst, wnp,
@@ -273,7 +297,7 @@ static void model_cases(const report *r, const group *g, const char *alg, const 
                 continue;
             double mi = group_predict(g, alg, nps[p], sizes[s], model_params(f), &f->intra.h) * 1e6;
             double mn = group_predict(g, alg, nps[p], sizes[s], &f->intra.h, &f->intra.h) * 1e6;
-            char lab[32], b1[32], b2[32], b3[32], b4[32];
+            char lab[32], b1[32], b2[32], b3[32], b4[32], mc[160];
             fmt_us(b1, sizeof b1, mi);
             fmt_us(b2, sizeof b2, mn);
             fmt_us(b3, sizeof b3, modelled_us(x));
@@ -281,7 +305,8 @@ static void model_cases(const report *r, const group *g, const char *alg, const 
                 snprintf(b4, sizeof b4, "%+.1f", 100 * (modelled_us(x) - mi) / mi);
             else
                 snprintf(b4, sizeof b4, "-");
-            fprintf(r->md, "| %s | %s | %ld | %s | %s | %s | %s | %s |\n", g->platform, g->mapping,
+            fprintf(r->md, "| %s | %s | %ld | %s | %s | %s | %s | %s |\n", g->platform,
+                    mapping_cell(g, mc, sizeof mc),
                     nps[p], size_label(sizes[s], lab, sizeof lab), b1, b2, b3, b4);
         }
 }

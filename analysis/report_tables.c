@@ -15,9 +15,13 @@ typedef struct {
 
 int in_group(const cs_result *x, const group *g)
 {
+    char r[32];
     return !strcmp(x->platform, g->platform) && !strcmp(x->collective, g->collective) &&
            !strcmp(x->mapping, g->mapping) && x->ppn == g->ppn && !strcmp(x->dist, g->dist) &&
-           x->seed == g->seed && !strcmp(x->background, g->background) && x->root == g->root;
+           x->seed == g->seed && !strcmp(x->background, g->background) && x->root == g->root &&
+           !strcmp(cs_groups_ratio(x->groups, r, sizeof r), g->gratio) &&
+           !strcmp(x->layout, g->layout) && !strcmp(x->block_ratio, g->block_ratio) &&
+           !strcmp(x->counts, g->counts);
 }
 
 /* Improvement of the focus over the second best where the focus is best. */
@@ -69,15 +73,16 @@ static cs_result *rows_with_metric(const report *r, int which /* 0 min, 2 max */
  * node, block-size distribution or background, those get columns (else rows
  * repeat). */
 typedef struct {
-    int ppn, dist, bg;
+    int ppn, dist, bg, groups;
 } extra_cols;
 
 static extra_cols extra_cols_of(const report *r)
 {
-    extra_cols x = {0, 0, 0};
+    extra_cols x = {0, 0, 0, 0};
     for (size_t k = 0; k < r->ng; k++) {
         x.ppn |= r->g[k].ppn != 0;
         x.dist |= r->g[k].dist[0] != 0;
+        x.groups |= r->g[k].gratio[0] != 0;
         x.bg |= r->g[k].background[0] != 0;
     }
     return x;
@@ -85,13 +90,14 @@ static extra_cols extra_cols_of(const report *r)
 
 static void extra_head(FILE *md, extra_cols x)
 {
-    fprintf(md, "%s%s%s", x.ppn ? " ppn |" : "", x.dist ? " blocks |" : "",
-            x.bg ? " background |" : "");
+    fprintf(md, "%s%s%s%s", x.ppn ? " ppn |" : "", x.dist ? " blocks |" : "",
+            x.bg ? " background |" : "", x.groups ? " groups (layout, k_A:k_B, counts) |" : "");
 }
 
 static void extra_rule(FILE *md, extra_cols x)
 {
-    fprintf(md, "%s%s%s", x.ppn ? "---:|" : "", x.dist ? "---|" : "", x.bg ? "---|" : "");
+    fprintf(md, "%s%s%s%s", x.ppn ? "---:|" : "", x.dist ? "---|" : "", x.bg ? "---|" : "",
+            x.groups ? "---|" : "");
 }
 
 /* blank: a continuation row (Table II's Avg and Max lines) */
@@ -113,6 +119,13 @@ static void extra_cells(FILE *md, extra_cols x, const group *g, int blank)
     }
     if (x.bg)
         fprintf(md, " %s |", blank ? "" : g->background[0] ? g->background : "none");
+    if (x.groups) {
+        if (blank || !g->gratio[0])
+            fprintf(md, "  |");
+        else
+            fprintf(md, " %s (%s, %s%s%s) |", g->gratio, g->layout,
+                    g->block_ratio[0] ? g->block_ratio : "1:1", g->counts[0] ? ", " : "", g->counts);
+    }
 }
 
 /* Cases of the group, complete (every algorithm ok: compared) or not; a tie

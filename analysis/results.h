@@ -12,7 +12,7 @@
 
 #define CS_RESULTS_HEADER                                                                         \
     "platform,mapping,np,ppn,collective,algorithm,region,dtype,mode,dist,seed,groups,layout,"     \
-    "block_ratio,counts,root,background,bytes,data_bytes,"                                        \
+    "block_ratio,counts,size_unit,root,background,bytes,data_bytes,"                                        \
     "avg_us,min_us,max_us,call_max_us,root_us,iterations,status,nonlocal_max_msgs,nonlocal_max_bytes,"                \
     "nonlocal_total_msgs,nonlocal_total_bytes,account,smpi_cfg,note"
 
@@ -35,12 +35,15 @@ typedef struct {
     char layout[16];
     char block_ratio[24];
     char counts[16];
+    /* intergroup: how the sweep's sizes were given: "process" (bytes is the
+     * size given) or "node" (bytes is the size given / ppn) */
+    char size_unit[16];
     int root;            /* gather, scatter: the root's rank; 0 for the other collectives */
     /* the background traffic the case ran under (bench --background), in its
      * canonical spelling "alltoall:inter-switch:4M:96"; "": none (quiet) */
     char background[64];
     long bytes;          /* per rank (per block); for v-collectives N, the largest block;
-                            intergroup: a group A process's block */
+                            intergroup: a group A process's block, whatever size_unit */
     long long data_bytes; /* payload the collective defines: sum over ranks of the bytes
                              destined to other ranks; -1: not recorded */
     /* Each process's mean time per call (over the timed calls), then over

@@ -300,7 +300,7 @@ TEST(BackgroundSim, ScenariosSweepItAndResultsCarryIt)
     std::ifstream csv(d + "/out/results.csv");
     std::string header, line;
     std::getline(csv, header);
-    EXPECT_NE(header.find(",counts,root,background,bytes,"), std::string::npos) << header;
+    EXPECT_NE(header.find(",counts,size_unit,root,background,bytes,"), std::string::npos) << header;
     int quiet = 0, loaded = 0;
     while (std::getline(csv, line)) {
         quiet += line.find(",,64,") != std::string::npos || line.find(",,4096,") != std::string::npos;

@@ -16,6 +16,10 @@
 #include "cli.h"
 #include "wrapper.h"
 
+extern "C" {
+#include "expect.h"
+}
+
 namespace {
 
 const std::string data = COLLSIM_TEST_DATA_DIR;
@@ -611,6 +615,56 @@ TEST(Expect, CasesLeftOutAreSkippedByRunButFailCheck)
         << check.text;
 }
 
+// metric="max" compares the maximum over processes (Kang et al.'s metric),
+// where the average can say the opposite; by="Fx" is the factor test.
+TEST(Expect, TheMaxMetricAndAFactor)
+{
+    cs_result rows[2];
+    for (int i = 0; i < 2; i++) {
+        cs_result_init(&rows[i]);
+        snprintf(rows[i].platform, sizeof rows[i].platform, "flat");
+        snprintf(rows[i].mapping, sizeof rows[i].mapping, "sequential");
+        snprintf(rows[i].collective, sizeof rows[i].collective, "inter_allgather");
+        snprintf(rows[i].groups, sizeof rows[i].groups, "50:14");
+        snprintf(rows[i].status, sizeof rows[i].status, "ok");
+        rows[i].np = 64;
+        rows[i].bytes = 1024;
+    }
+    // a: faster on average, 2x slower in the max; b the other way round
+    snprintf(rows[0].algorithm, sizeof rows[0].algorithm, "a");
+    rows[0].avg_us = 10, rows[0].max_us = 200, rows[0].min_us = 1;
+    snprintf(rows[1].algorithm, sizeof rows[1].algorithm, "b");
+    rows[1].avg_us = 50, rows[1].max_us = 100, rows[1].min_us = 1;
+    cs_result point = rows[0];
+    auto verdict = [&](const char *faster, const char *than, int metric, double pct, double factor) {
+        cs_expect_points x = {};
+        x.line = 7, x.faster = faster, x.than = than, x.by_pct = pct, x.scope = "every point";
+        x.metric = metric, x.by_factor = factor, x.points = &point, x.npoints = 1;
+        char *buf = nullptr;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        int failed = cs_expect_check(f, "k.xml", &x, 1, rows, 2, 0);
+        fclose(f);
+        std::string text(buf);
+        free(buf);
+        return std::make_pair(failed, text);
+    };
+    EXPECT_EQ(verdict("a", "b", CS_METRIC_AVG, 0, 0).first, 0);
+    auto max_ab = verdict("a", "b", CS_METRIC_MAX, 0, 0);
+    EXPECT_EQ(max_ab.first, 1) << max_ab.second;
+    EXPECT_NE(max_ab.second.find("FAIL k.xml:7: a faster than b in max (every point)"),
+              std::string::npos) << max_ab.second;
+    EXPECT_NE(max_ab.second.find("groups=50:14 np=64 1024 B: a 200.00 us vs b 100.00 us, max (0.50x)"),
+              std::string::npos) << max_ab.second;
+    // b is 2x faster in the max: passes by 2x (50%), fails by 2.5x (60%)
+    auto two = verdict("b", "a", CS_METRIC_MAX, 50, 2);
+    EXPECT_EQ(two.first, 0) << two.second;
+    EXPECT_NE(two.second.find("PASS k.xml:7: b faster than a by 2x in max"), std::string::npos)
+        << two.second;
+    EXPECT_EQ(verdict("b", "a", CS_METRIC_MAX, 60, 2.5).first, 1);
+    EXPECT_EQ(verdict("b", "a", CS_METRIC_AVG, 0, 0).first, 1);
+}
+
 TEST(Expect, ErrorsNameTheLineAndTheValidChoices)
 {
     TempDir d;
@@ -623,7 +677,13 @@ TEST(Expect, ErrorsNameTheLineAndTheValidChoices)
         {R"(faster="ring" than="ring")", "faster and than both name 'ring'"},
         {R"(faster="bruck")", R"(<expect> needs faster="ALG" and than="ALG")"},
         {R"(faster="bruck" than="ring" speed="2")",
-         "unknown attribute 'speed' (valid: faster, than, by, collective, platform, mapping, np, bytes)"},
+         "unknown attribute 'speed' (valid: faster, than, by, collective, platform, mapping, np, bytes, "
+         "metric, groups, block-ratio, counts)"},
+        {R"(faster="bruck" than="ring" groups="1:1")",
+         "<expect>: no <groups> of allgather matches its groups, block-ratio and counts (valid: none)"},
+        {R"(faster="bruck" than="ring" metric="median")",
+         R"(<expect metric="median">: expected avg, max or min)"},
+        {R"(faster="bruck" than="ring" by="0.5x")", R"(or a factor of at least 1, such as by="5x")"},
         {R"(faster="bruck" than="ring" np="6")",
          "6 is not among the scenario's process counts (valid: 4,5)"},
         {R"(faster="bruck" than="ring" bytes="2K")", "2048 is not among the scenario's sizes (valid: 1,1024)"},

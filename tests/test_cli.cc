@@ -61,6 +61,16 @@ TEST(Cli, BenchRunsAnIntergroupCollective)
     for (size_t at = 0; (at = o.text.find("Pass", at)) != std::string::npos; at++)
         passes++;
     EXPECT_EQ(passes, 3u) << o.text;
+    // --size-unit node: 64 and 4096 bytes per node at 2 ranks per node are
+    // blocks of 32 and 2048 bytes, said so
+    Out n = cli("bench --platform yahoo --np 7 --ppn 2 --coll inter_allgather --alg kang_segmented "
+                "--groups 2:5 --size-unit node --sizes 64,4096 --iters 1");
+    ASSERT_EQ(n.code, 0) << n.text;
+    EXPECT_NE(n.text.find("# sizes given per node, 2 ranks per node: each rank's block is the size / 2"),
+              std::string::npos) << n.text;
+    EXPECT_NE(n.text.find("\n32 "), std::string::npos) << n.text;
+    EXPECT_NE(n.text.find("\n2048 "), std::string::npos) << n.text;
+    EXPECT_EQ(n.text.find("\n4096 "), std::string::npos) << n.text;
     // the list shows them, without SMPI built-ins (SMPI has no intercommunicators)
     Out l = cli("list algorithms");
     EXPECT_NE(l.text.find("inter_allgather/kang_segmented"), std::string::npos);
@@ -321,6 +331,17 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
          "inter_allgather has no native:... baseline: SMPI 3.32 has no intercommunicators"},
         {"bench --platform yahoo --np 8 --coll inter_allgather --alg kang_segmented --groups 5:3 "
          "--in-place", "--in-place is not supported for inter_allgather"},
+        // sizes per node: divided by an explicit --ppn, exactly
+        {"bench --platform yahoo --np 8 --coll inter_allgather --alg kang_segmented --groups 5:3 "
+         "--size-unit node --sizes 64", "--size-unit node (sizes per node) needs the ranks per node: "
+         "give --ppn"},
+        {"bench --platform yahoo --np 8 --ppn 3 --coll inter_allgather --alg kang_segmented "
+         "--groups 5:3 --size-unit node --sizes 64", "size 64 per node is not a multiple of 3 ranks "
+         "per node"},
+        {"bench --platform yahoo --np 8 --ppn 2 --coll inter_allgather --alg kang_segmented "
+         "--groups 5:3 --size-unit rack", "unknown size_unit 'rack' (valid: process, node)"},
+        {"bench --platform yahoo --np 8 --ppn 2 --alg ring --size-unit node",
+         "--size-unit applies to inter_allgather, inter_allgatherv only, not allgather"},
         {"bench --platform yahoo --np 128 --coll inter_allgather --alg root_gather_mpich --groups "
          "100:28 --sizes 32M --fold", "inter_allgather/root_gather_mpich with --groups 100:28 and "
          "size 33554432: group A's data (3355443200 bytes) travels in one MPI_BYTE message: more "

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -332,6 +333,160 @@ TEST(IntergroupScenario, ARatioScalesToEachProcessCount)
     EXPECT_EQ(tw_scenario(fixed.c_str(), &n, err, sizeof err), -1);
     EXPECT_NE(std::string(err).find("<groups> at <processes> 256: --groups 50:14 makes 64 "
                                     "processes, but --np is 256"), std::string::npos) << err;
+    tw_rmtree(dir);
+}
+
+// Done-when gate of issue 14: Kang et al.'s settings 1-8 on a homogeneous
+// network (fattree-32k, one process per node, 64 processes, 8 MiB per node):
+// the report's ratio root gathering / Algorithm 1 or 2 in the max metric lies
+// within 10% of the spec's finite-p model (A.7), and within 10% of the cost
+// models (algorithms.def) everywhere. Setting 6 is the exception the models
+// explain: MPICH's allgatherv code starts its second gatherv as soon as
+// group 1's root, whose block is the smallest of the arithmetic sequence, has
+// sent it (fair sharing of the first root's link), so its two gathervs
+// overlap where the spec's model puts them in sequence; the cost model,
+// which follows the code, predicts the simulated ratio (about 2.9, below
+// the spec's 3.77-4.00). 256 processes: scenarios/kang-homogeneous.xml.
+TEST(KangModel, SettingsOneToEightAtSixtyFourProcesses)
+{
+    char dir[256], err[4096] = "", md[1024];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    const std::string out = std::string(dir) + "/out";
+    ASSERT_EQ(tw_run_scenario(COLLSIM_TEST_DATA_DIR "/kang-gate-64.xml", out.c_str(), 2, nullptr, err,
+                              sizeof err), 0) << err;
+    ASSERT_EQ(tw_report((out + "/results.csv").c_str(), nullptr, nullptr, nullptr, md, sizeof md, err,
+                        sizeof err), 0) << err;
+    std::ifstream in(md);
+    std::string line, coll;
+    bool kang = false;
+    int rows = 0;
+    while (std::getline(in, line)) {
+        if (!line.rfind("## ", 0))
+            kang = !line.rfind("## Kang et al.", 0);
+        if (kang && !line.rfind("### inter_allgather", 0))
+            coll = line.substr(4, line.find(':') - 4);
+        if (!kang || line.rfind("| fattree-32k |", 0))
+            continue;
+        std::vector<std::string> c;
+        for (size_t a = 1, b; (b = line.find(" |", a)) != std::string::npos; a = b + 2)
+            c.push_back(line.substr(a + 1, b - a - 1));
+        ASSERT_EQ(c.size(), 14u) << line;
+        const double sim = std::stod(c[8]), model = std::stod(c[10]);
+        const bool setting6 = coll == "inter_allgatherv" && c[3].find("32:32") == 0 &&
+                              c[3].find("arithmetic") != std::string::npos;
+        EXPECT_EQ(c[4], "64") << line;
+        EXPECT_EQ(c[5], "8M per node (8M)") << line;
+        EXPECT_NEAR(sim, model, 0.1 * model) << coll << " " << line;
+        if (setting6)
+            EXPECT_EQ(c[13].rfind("no", 0), 0u) << "setting 6 reached the spec's range: " << line;
+        else
+            EXPECT_EQ(c[13], "yes") << coll << " " << line;
+        rows++;
+    }
+    EXPECT_EQ(rows, 8) << "settings 1-8";
+    tw_rmtree(dir);
+}
+
+// <groups> repeats: each intergroup collective runs once per element that
+// applies to it (collective="..." narrows one to a collective), rows and
+// reports keep them apart, an <expect> picks elements by groups,
+// block-ratio and counts, and two elements that give a collective the same
+// cases are refused.
+TEST(IntergroupScenario, SeveralGroupsElements)
+{
+    char dir[256], err[4096] = "";
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    auto write = [&](const std::string &name, const std::string &groups) {
+        const std::string path = std::string(dir) + "/" + name + ".xml";
+        std::ofstream(path) << "<scenario>\n  <platform name=\"yahoo\"/>\n"
+                               "  <mappings>sequential</mappings>\n  <processes>8</processes>\n"
+                            << groups
+                            << "  <collective name=\"inter_allgather\"><algorithms>kang_segmented "
+                               "root_gather_mpich</algorithms></collective>\n"
+                               "  <collective name=\"inter_allgatherv\"><algorithms>kang_segmented"
+                               "</algorithms></collective>\n"
+                               "  <sizes>4K</sizes>\n  <buffers mode=\"fold\"/>\n"
+                               "  <iterations warmup=\"0\" timed=\"1\"/>\n"
+                               "  <expect faster=\"kang_segmented\" than=\"root_gather_mpich\" "
+                               "collective=\"inter_allgather\" groups=\"5:3\" block-ratio=\"1:4\" "
+                               "metric=\"max\"/>\n</scenario>\n";
+        return path;
+    };
+    const std::string three = "  <groups sizes=\"4:4\"/>\n"
+                              "  <groups sizes=\"5:3\" block-ratio=\"1:4\" collective=\"inter_allgather\"/>\n"
+                              "  <groups sizes=\"5:3\" counts=\"arithmetic\" collective=\"inter_allgatherv\"/>\n";
+    const std::string path = write("ok", three);
+    char values[1024];
+    ASSERT_EQ(tw_expand_field(path.c_str(), nullptr, CS_F_groups, values, sizeof values, err,
+                              sizeof err), 6) << err;
+    EXPECT_STREQ(values, "4:4 5:3 4:4 5:3 4:4 5:3");
+    ASSERT_EQ(tw_expand_field(path.c_str(), "alg=kang_segmented", CS_F_counts, values, sizeof values,
+                              err, sizeof err), 4) << err;
+    const std::string out = std::string(dir) + "/out";
+    ASSERT_EQ(tw_run_scenario(path.c_str(), out.c_str(), 1, nullptr, err, sizeof err), 0) << err;
+    cs_result *rows = nullptr;
+    size_t n = 0;
+    ASSERT_EQ(tw_read_results((out + "/results.csv").c_str(), &rows, &n, err, sizeof err), 0) << err;
+    ASSERT_EQ(n, 6u);
+    int ratio14 = 0, arith = 0;
+    for (size_t i = 0; i < n; i++) {
+        EXPECT_STREQ(rows[i].status, "ok") << rows[i].note;
+        ratio14 += !strcmp(rows[i].block_ratio, "1:4");
+        arith += !strcmp(rows[i].counts, "arithmetic");
+    }
+    EXPECT_EQ(ratio14, 2);
+    EXPECT_EQ(arith, 1);
+    tw_free_rows(rows);
+    // the same cases twice: counts do not tell inter_allgather's apart
+    long nc;
+    const std::string dup = write("dup", "  <groups sizes=\"5:3\" block-ratio=\"1:4\"/>\n"
+                                         "  <groups sizes=\"5:3\" block-ratio=\"1:4\" counts=\"arithmetic\"/>\n");
+    EXPECT_EQ(tw_scenario(dup.c_str(), &nc, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find(":6: <groups> gives inter_allgather the cases of line 5 again"),
+              std::string::npos) << err;
+    const std::string bad = write("bad", "  <groups sizes=\"4:4\" collective=\"allgather\"/>\n");
+    EXPECT_EQ(tw_scenario(bad.c_str(), &nc, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("<groups collective=\"allgather\">: not an intergroup collective"),
+              std::string::npos) << err;
+    tw_rmtree(dir);
+}
+
+// <sizes unit="node">: each size divided by the <ppn> value (rows hold the
+// block per process and size_unit node), an <expect bytes> in the same unit
+// finds those rows, and a ppn that does not divide a size is refused at load.
+TEST(IntergroupScenario, SizesPerNode)
+{
+    char dir[256], err[4096] = "";
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    auto write = [&](const char *ppn) {
+        const std::string path = std::string(dir) + "/n" + ppn + ".xml";
+        std::ofstream(path) << "<scenario>\n  <platform name=\"yahoo\"/>\n"
+                               "  <mappings>sequential</mappings>\n  <processes>8</processes>\n"
+                               "  <ppn>" << ppn << "</ppn>\n  <groups sizes=\"5:3\"/>\n"
+                               "  <collective name=\"inter_allgather\"><algorithms>kang_segmented "
+                               "root_gather_mpich</algorithms></collective>\n"
+                               "  <sizes unit=\"node\">64K</sizes>\n"
+                               "  <buffers mode=\"fold\"/>\n  <iterations warmup=\"0\" timed=\"1\"/>\n"
+                               "  <expect faster=\"kang_segmented\" than=\"root_gather_mpich\" "
+                               "bytes=\"64K\" metric=\"max\"/>\n</scenario>\n";
+        return path;
+    };
+    long n;
+    EXPECT_EQ(tw_scenario(write("3").c_str(), &n, err, sizeof err), -1);
+    EXPECT_NE(std::string(err).find("<sizes unit=\"node\">: size 65536 per node is not a multiple "
+                                    "of 3 ranks per node"), std::string::npos) << err;
+    const std::string path = write("2"), out = std::string(dir) + "/out";
+    ASSERT_EQ(tw_run_scenario(path.c_str(), out.c_str(), 1, nullptr, err, sizeof err), 0) << err;
+    cs_result *rows = nullptr;
+    size_t nr = 0;
+    ASSERT_EQ(tw_read_results((out + "/results.csv").c_str(), &rows, &nr, err, sizeof err), 0) << err;
+    ASSERT_EQ(nr, 2u);
+    for (size_t i = 0; i < nr; i++) {
+        EXPECT_STREQ(rows[i].status, "ok") << rows[i].note;
+        EXPECT_EQ(rows[i].bytes, 32768) << rows[i].algorithm;
+        EXPECT_STREQ(rows[i].size_unit, "node");
+    }
+    tw_free_rows(rows);
     tw_rmtree(dir);
 }
 

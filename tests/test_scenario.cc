@@ -206,19 +206,20 @@ std::string field_scenario(const std::string &dir, const std::string &elem,
     std::string path = dir + "/" + elem + ".xml";
     std::ofstream f(path);
     // <groups>: an intergroup collective (two algorithms: two cases) at P + Q = 4;
-    // <root>: a rooted one
-    const bool groups = elem == "groups";
+    // <sizes unit>: the same with 1 rank per node (the element on line 7); <root>: a rooted one
+    const bool sizes = elem == "sizes", groups = elem == "groups" || sizes;
     f << "<scenario>\n  <platform name=\"yahoo\"/>\n  <mappings>cyclic</mappings>\n"
       << (groups ? "  <collective name=\"inter_allgatherv\"><algorithms>kang_segmented "
                    "root_gather_mpich</algorithms></collective>\n"
           : elem == "root"
               ? "  <collective name=\"gather\"><algorithms>binomial</algorithms></collective>\n"
               : "  <collective name=\"alltoallv\"><algorithms>spread_out</algorithms></collective>\n")
-      << "  <sizes>8 64</sizes>\n";
+      << (sizes ? "  <ppn>1</ppn>\n" : "  <sizes>8 64</sizes>\n");
     if (elem != "processes")
         f << (groups ? "  <processes>4</processes>\n" : "  <processes>4 5</processes>\n");
-    f << "  <" << elem << attrs << (elem == "processes" ? ">4 5</processes>" : "/>") << "\n"
-      << "</scenario>\n";
+    f << "  <" << elem << attrs
+      << (elem == "processes" ? ">4 5</processes>" : sizes ? ">8 64</sizes>" : "/>") << "\n"
+      << (sizes ? "  <groups sizes=\"1:3\"/>\n" : "") << "</scenario>\n";
     return path;
 }
 
@@ -274,8 +275,9 @@ TEST(Scenario, EveryCaseFieldAttributeIsReadAndChecked)
         EXPECT_NE(std::string(err).find(at), std::string::npos) << at << "\n" << err;
         tested++;
     }
-    EXPECT_GE(tested, 14); // dtype, mode, dist, seed, warmup, timed, seconds, oversubscribe,
-                           // groups sizes, ratio, layout, block-ratio, counts, root rank
+    EXPECT_GE(tested, 15); // dtype, mode, dist, seed, warmup, timed, seconds, oversubscribe,
+                           // groups sizes, ratio, layout, block-ratio, counts, sizes unit,
+                           // root rank
     tw_rmtree(dir);
 }
 

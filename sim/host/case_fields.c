@@ -147,6 +147,27 @@ int cs_groups_scale(const char *ratio, int np, const char **groups, cs_err *err)
     return 0;
 }
 
+int cs_size_unit_node(const char *unit) { return unit && !strcmp(unit, "node"); }
+
+int cs_sizes_per_process(const cs_numlist *per_node, int ppn, cs_numlist *out, cs_err *err)
+{
+    out->v = NULL;
+    out->n = 0;
+    if (ppn <= 0)
+        return cs_fail(err, "--size-unit node (sizes per node) needs the ranks per node: give "
+                            "--ppn (a scenario's <ppn>)");
+    for (size_t i = 0; i < per_node->n; i++)
+        if (per_node->v[i] % ppn)
+            return cs_fail(err, "size %ld per node is not a multiple of %d ranks per node "
+                                "(--size-unit node divides it among them)",
+                           per_node->v[i], ppn);
+    out->v = cs_xmalloc((per_node->n ? per_node->n : 1) * sizeof *out->v);
+    out->n = per_node->n;
+    for (size_t i = 0; i < per_node->n; i++)
+        out->v[i] = per_node->v[i] / ppn;
+    return 0;
+}
+
 long cs_groups_member_bytes(const cs_groups *g, int group, int i, long bytes, int tsize, int arith)
 {
     const long base = group == 0 ? bytes : (long)((long long)bytes * g->rb / g->ra);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "cs_error.h"
+#include "numlist.h"
 #include "results.h"
 
 typedef enum {
@@ -199,6 +200,14 @@ long cs_groups_member_bytes(const cs_groups *g, int group, int i, long bytes, in
 
 /* The sum of a group's blocks (its whole data, K_A or K_B). */
 long long cs_groups_total_bytes(const cs_groups *g, int group, long bytes, int tsize, int arith);
+/* --size-unit: whether `unit` (the size_unit field) is "node". */
+int cs_size_unit_node(const char *unit);
+
+/* --size-unit node: sizes per node, as a list of sizes per process (each
+ * divided by ppn) in *out (caller frees): 0, or -1 naming the size that ppn
+ * does not divide, or a ppn not given (ppn <= 0: the default, every core,
+ * is refused so that the division is explicit). */
+int cs_sizes_per_process(const cs_numlist *per_node, int ppn, cs_numlist *out, cs_err *err);
 /* ---- background traffic: --background alltoall:inter-LEVEL:SIZE:PROCS ----
  * A second job of PROCS ranks in the same simulation, on nodes the measured
  * job leaves free, dealt round-robin over the LEVEL regions that have free

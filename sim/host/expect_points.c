@@ -21,51 +21,65 @@ static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_e
     int levels = s->nregions && !(a_no && b_no);
     size_t nppn = s->ppns.n ? s->ppns.n : 1, nreg = levels ? (size_t)s->nregions : 1;
     size_t nbg = s->nbackgrounds ? (size_t)s->nbackgrounds : 1; /* every <background> value */
+    const cs_coll_props *cp = cs_coll_find(x->collective);
+    int groups = cp && cp->groups && s->ngsets;
+    size_t ngs = groups ? (size_t)s->ngsets : 1;
     size_t cap = (size_t)s->nplatforms * (size_t)s->nmappings * nppn * nreg * nbg * nps->n *
-                 sizes->n;
-    *out = (cs_expect_points){x->line, x->faster, x->than, x->by_pct, x->scope,
-                              cs_xmalloc((cap ? cap : 1) * sizeof(cs_result)), 0, a_no, b_no};
+                 sizes->n * ngs;
+    *out = (cs_expect_points){.line = x->line, .faster = x->faster, .than = x->than,
+                              .by_pct = x->by_pct, .scope = x->scope, .metric = x->metric,
+                              .by_factor = x->by_factor,
+                              .points = cs_xmalloc((cap ? cap : 1) * sizeof(cs_result)),
+                              .faster_no_region = a_no, .than_no_region = b_no};
     cs_result probe;
     memset(&probe, 0, sizeof probe);
     snprintf(probe.collective, sizeof probe.collective, "%s", x->collective);
     snprintf(probe.dtype, sizeof probe.dtype, "%s", s->dtype);
     snprintf(probe.mode, sizeof probe.mode, "%s", s->fold ? "fold" : "check");
-    const cs_coll_props *cp = cs_coll_find(x->collective);
-    if (cp && cp->groups) { /* the scenario's <groups>, as its rows record them */
-        cs_result g;
-        cs_result_init(&g);
-        cs_fields_row(cs_scenario_fields, s, x->collective, &g);
-        memcpy(probe.groups, g.groups, sizeof probe.groups);
-        memcpy(probe.layout, g.layout, sizeof probe.layout);
-        memcpy(probe.block_ratio, g.block_ratio, sizeof probe.block_ratio);
-        memcpy(probe.counts, g.counts, sizeof probe.counts);
-    }
-    for (int p = 0; p < s->nplatforms; p++) {
-        if (x->platform[0] && strcmp(x->platform, pnames[p]))
-            continue;
-        snprintf(probe.platform, sizeof probe.platform, "%s", pnames[p]);
-        for (int m = 0; m < s->nmappings; m++) {
-            if (x->mapping >= 0 && (int)s->mappings[m] != x->mapping)
+    for (size_t k = 0; k < ngs; k++) {
+        cs_scenario sg = *s;
+        if (groups) { /* each <groups> the expectation covers, as its rows record it */
+            if (!cs_expect_covers(x, &s->gsets[k]))
                 continue;
-            snprintf(probe.mapping, sizeof probe.mapping, "%s", cs_mapping_name(s->mappings[m]));
-            for (size_t w = 0; w < nppn * nreg * nbg; w++)
-                for (size_t q = 0; q < nps->n; q++)
-                    for (size_t z = 0; z < sizes->n; z++) {
-                        probe.ppn = s->ppns.n ? (int)s->ppns.v[w / nreg % nppn] : 0;
-                        snprintf(probe.background, sizeof probe.background, "%s",
-                                 s->nbackgrounds ? s->backgrounds[w / (nreg * nppn)] : "");
-                        snprintf(probe.region, sizeof probe.region, "%s",
-                                 levels ? s->regions[w % nreg] : "");
-                        probe.np = (int)nps->v[q];
-                        /* <groups ratio>: the groups of this np (checked at load) */
-                        const char *scaled;
-                        cs_err ignored;
-                        if (cp && cp->groups && s->group_ratio && s->group_ratio[0] &&
-                            !cs_groups_scale(s->group_ratio, probe.np, &scaled, &ignored))
-                            snprintf(probe.groups, sizeof probe.groups, "%s", scaled);
-                        probe.bytes = sizes->v[z];
-                        out->points[out->npoints++] = probe;
-                    }
+            cs_scenario_groups(s, (int)k, &sg);
+            cs_result g;
+            cs_result_init(&g);
+            cs_fields_row(cs_scenario_fields, &sg, x->collective, &g);
+            memcpy(probe.groups, g.groups, sizeof probe.groups);
+            memcpy(probe.layout, g.layout, sizeof probe.layout);
+            memcpy(probe.block_ratio, g.block_ratio, sizeof probe.block_ratio);
+            memcpy(probe.counts, g.counts, sizeof probe.counts);
+        }
+        for (int p = 0; p < s->nplatforms; p++) {
+            if (x->platform[0] && strcmp(x->platform, pnames[p]))
+                continue;
+            snprintf(probe.platform, sizeof probe.platform, "%s", pnames[p]);
+            for (int m = 0; m < s->nmappings; m++) {
+                if (x->mapping >= 0 && (int)s->mappings[m] != x->mapping)
+                    continue;
+                snprintf(probe.mapping, sizeof probe.mapping, "%s", cs_mapping_name(s->mappings[m]));
+                for (size_t w = 0; w < nppn * nreg * nbg; w++)
+                    for (size_t q = 0; q < nps->n; q++)
+                        for (size_t z = 0; z < sizes->n; z++) {
+                            probe.ppn = s->ppns.n ? (int)s->ppns.v[w / nreg % nppn] : 0;
+                            snprintf(probe.background, sizeof probe.background, "%s",
+                                     s->nbackgrounds ? s->backgrounds[w / (nreg * nppn)] : "");
+                            snprintf(probe.region, sizeof probe.region, "%s",
+                                     levels ? s->regions[w % nreg] : "");
+                            probe.np = (int)nps->v[q];
+                            /* <groups ratio>: the groups of this np (checked at load) */
+                            const char *scaled;
+                            cs_err ignored;
+                            if (groups && sg.group_ratio && sg.group_ratio[0] &&
+                                !cs_groups_scale(sg.group_ratio, probe.np, &scaled, &ignored))
+                                snprintf(probe.groups, sizeof probe.groups, "%s", scaled);
+                            /* <sizes unit="node">: rows hold the block per process */
+                            probe.bytes = sizes->v[z];
+                            if (groups && cs_size_unit_node(s->size_unit) && probe.ppn > 0)
+                                probe.bytes /= probe.ppn;
+                            out->points[out->npoints++] = probe;
+                        }
+            }
         }
     }
 }

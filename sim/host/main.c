@@ -250,6 +250,18 @@ static int cmd_bench(int argc, char **argv)
     int conflict = 0;
     for (int k = 0; k < c.nextra && !conflict; k++)
         conflict = cs_smpi_option_conflicts(c.extra_cfg[k], c.alg.collective, c.alg.name, &e) != 0;
+    cs_numlist per_process = {NULL, 0};
+    if (!conflict && !cs_fields_check(cs_case_fields, &c, c.alg.collective, given, &e) &&
+        cs_size_unit_node(c.size_unit)) {
+        if (cs_sizes_per_process(&sl, c.ppn, &per_process, &e))
+            conflict = 1;
+        else {
+            cs_numlist_free(&sl);
+            sl = per_process;
+            printf("# sizes given per node, %d ranks per node: each rank's block is the size / %d\n",
+                   c.ppn, c.ppn);
+        }
+    }
     if (conflict || cs_fields_check(cs_case_fields, &c, c.alg.collective, given, &e) ||
         cs_case_check(&c, &e)) {
         cs_platform_free(&pf);

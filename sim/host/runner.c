@@ -65,8 +65,28 @@ void cs_caselist_free(cs_caselist *l)
     for (int i = 0; i < l->npfs; i++)
         cs_platform_free(&l->pfs[i]);
     free(l->pfs);
+    for (size_t i = 0; i < l->nper_process; i++)
+        cs_numlist_free(&l->per_process[i]);
+    free(l->per_process);
     free(l->v);
     memset(l, 0, sizeof *l);
+}
+
+/* The <groups> elements an intergroup collective runs under (its index k:
+ * into *which, the i-th that applies), else 1 (the scenario's own fields:
+ * every other collective, or an intergroup one without <groups>, which the
+ * load refused). */
+static int groupsets_of(const cs_scenario *s, const char *collective, int *which)
+{
+    const cs_coll_props *cp = cs_coll_find(collective);
+    int n = 0;
+    for (int k = 0; cp && cp->groups && k < s->ngsets; k++)
+        if (cs_groupset_applies(&s->gsets[k], collective)) {
+            if (which)
+                which[n] = k;
+            n++;
+        }
+    return n ? n : 1;
 }
 
 int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out, cs_err *err)
@@ -106,9 +126,27 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
     size_t per_np = 0; /* cases per (platform, mapping, ppn, np) */
     for (size_t g = 0; g < nreg; g++)
         for (int a = 0; a < s->nalgs; a++)
-            per_np += g == 0 || cs_alg_locality_aware(s->algs[a].collective, s->algs[a].name);
+            per_np += (g == 0 || cs_alg_locality_aware(s->algs[a].collective, s->algs[a].name)) *
+                      (size_t)groupsets_of(s, s->algs[a].collective, NULL);
     size_t nbg = s->nbackgrounds ? (size_t)s->nbackgrounds : 1;
     size_t ncases = (size_t)npfs * (size_t)s->nmappings * nppn * nbg * s->nps.n * per_np;
+    /* <sizes unit="node">: the intergroup cases' sizes per process, one list
+     * per ranks-per-node value (checked at load) */
+    cs_numlist *per_process = NULL;
+    if (cs_size_unit_node(s->size_unit)) {
+        per_process = cs_xmalloc(nppn * sizeof *per_process);
+        for (size_t q = 0; q < nppn; q++)
+            if (cs_sizes_per_process(&s->sizes, s->ppns.n ? (int)s->ppns.v[q] : 0, &per_process[q],
+                                     err)) {
+                for (size_t i = 0; i < q; i++)
+                    cs_numlist_free(&per_process[i]);
+                free(per_process);
+                for (int i = 0; i < npfs; i++)
+                    cs_platform_free(&pfs[i]);
+                free(pfs);
+                return -1;
+            }
+    }
     cs_case *cases = cs_xmalloc((ncases ? ncases : 1) * sizeof(cs_case));
     size_t k = 0;
     for (int p = 0; p < npfs; p++)
@@ -122,10 +160,16 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
                             cs_alg_locality_aware(s->algs[a].collective, s->algs[a].name);
                         if (g > 0 && !takes_region)
                             continue;
+                        int which[CS_MAX_GROUPSETS], nw = groupsets_of(s, s->algs[a].collective, which);
+                        for (int w = 0; w < nw; w++) {
                         cs_case *c = &cases[k++];
                         memset(c, 0, sizeof *c);
-                        /* the scalar fields, then the swept ones */
-                        cs_fields_copy(cs_case_fields, c, cs_scenario_fields, s);
+                        /* the scalar fields (with the w-th <groups> that
+                         * applies), then the swept ones */
+                        cs_scenario sg = *s;
+                        if (s->ngsets && cs_coll_find(s->algs[a].collective)->groups)
+                            cs_scenario_groups(s, which[w], &sg);
+                        cs_fields_copy(cs_case_fields, c, cs_scenario_fields, &sg);
                         c->platform = &pfs[p];
                         c->mapping = s->mappings[m];
                         c->ppn = s->ppns.n ? (int)s->ppns.v[q] : 0;
@@ -137,17 +181,19 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
                         c->region = s->nregions && takes_region ? s->regions[g] : NULL;
                         c->background = s->nbackgrounds ? s->backgrounds[b] : NULL;
                         cs_fields_scope(cs_case_fields, c, c->alg.collective);
+                        if (cs_size_unit_node(c->size_unit))
+                            c->sizes = &per_process[q];
                         /* <groups ratio>: checked against every np at load */
                         if (c->group_ratio && c->group_ratio[0] &&
                             cs_groups_scale(c->group_ratio, c->np, &c->groups, err)) {
-                            free(cases);
-                            for (int i = 0; i < npfs; i++)
-                                cs_platform_free(&pfs[i]);
-                            free(pfs);
+                            *out = (cs_caselist){cases, 0, pfs, npfs, per_process,
+                                                 per_process ? nppn : 0};
+                            cs_caselist_free(out);
                             return -1;
                         }
+                        }
                     }
-    *out = (cs_caselist){cases, ncases, pfs, npfs};
+    *out = (cs_caselist){cases, ncases, pfs, npfs, per_process, per_process ? nppn : 0};
     if ((o->only && cs_select_only(o->only, out->v, &out->n, err)) ||
         (o->pick_case && cs_select_index(o->case_index, out->v, &out->n, err))) {
         cs_caselist_free(out);

@@ -32,6 +32,10 @@ typedef struct {
     size_t n;
     cs_platform *pfs;
     int npfs;
+    /* <sizes unit="node">: the sizes per process at each <ppn> value (the
+     * intergroup cases point into them); NULL otherwise */
+    cs_numlist *per_process;
+    size_t nper_process;
 } cs_caselist;
 int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out, cs_err *err);
 void cs_caselist_free(cs_caselist *l);

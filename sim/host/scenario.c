@@ -9,6 +9,7 @@
 
 #include "bench_case.h"
 #include "distributions.h"
+#include "expect.h"
 #include "platform.h"
 #include "smpirun.h"
 #include "xml_error.h"
@@ -250,6 +251,64 @@ static int parse_fields(ctx *c, cs_scenario *s, xmlNode *n)
     return 0;
 }
 
+/* <groups ... collective="...">: the case fields of one element (parse_fields
+ * from their defaults), kept as a groups set of the scenario. */
+static int parse_groups(ctx *c, cs_scenario *s, xmlNode *n)
+{
+    static const int fields[] = {CS_F_groups, CS_F_group_ratio, CS_F_layout, CS_F_block_ratio,
+                                 CS_F_counts};
+    char *coll = attr_dup(n, "collective");
+    xmlUnsetProp(n, (const xmlChar *)"collective"); /* not a case field */
+    cs_err e;
+    int rc = 0;
+    if (coll) {
+        const cs_coll_props *cp = cs_coll_find(coll);
+        if (cs_collective_valid(coll, &e))
+            rc = cs_fail(c->err, "%s:%ld: <groups collective=\"%s\">: %s", c->path, line_of(n),
+                         coll, e.msg);
+        else if (!cp || !cp->groups)
+            rc = cs_fail(c->err, "%s:%ld: <groups collective=\"%s\">: not an intergroup "
+                                 "collective (valid: inter_allgather, inter_allgatherv)",
+                         c->path, line_of(n), coll);
+    }
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        *(const char **)((char *)s + cs_scenario_fields[fields[i]].offset) =
+            cs_scenario_fields[fields[i]].dflt_s;
+    if (!rc && s->ngsets == CS_MAX_GROUPSETS)
+        rc = cs_fail(c->err, "%s:%ld: more than %d <groups> elements", c->path, line_of(n),
+                     CS_MAX_GROUPSETS);
+    if (!rc && !(rc = parse_fields(c, s, n))) {
+        s->gsets = cs_xrealloc(s->gsets, (size_t)(s->ngsets + 1) * sizeof *s->gsets);
+        cs_groupset *g = &s->gsets[s->ngsets++];
+        memset(g, 0, sizeof *g);
+        g->line = line_of(n);
+        snprintf(g->collective, sizeof g->collective, "%s", coll ? coll : "");
+        char **dst[] = {&g->groups, &g->group_ratio, &g->layout, &g->block_ratio, &g->counts};
+        for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+            const char *v = *(const char **)((char *)s + cs_scenario_fields[fields[i]].offset);
+            *dst[i] = v ? cs_xstrdup(v) : NULL;
+        }
+    }
+    free(coll);
+    return rc;
+}
+
+int cs_groupset_applies(const cs_groupset *g, const char *collective)
+{
+    return !g->collective[0] || !strcmp(g->collective, collective);
+}
+
+void cs_scenario_groups(const cs_scenario *s, int k, cs_scenario *out)
+{
+    *out = *s;
+    const cs_groupset *g = &s->gsets[k];
+    out->groups = g->groups;
+    out->group_ratio = g->group_ratio;
+    out->layout = g->layout;
+    out->block_ratio = g->block_ratio;
+    out->counts = g->counts;
+}
+
 /* Whether some case field is an attribute of element `name`. */
 static int has_fields(const char *name)
 {
@@ -264,8 +323,9 @@ static int has_fields(const char *name)
  * check_expect once the whole file is read (elements come in any order). */
 static int parse_expect(ctx *c, cs_scenario *s, xmlNode *n)
 {
-    static const char *const attrs[] = {"faster",   "than",    "by", "collective", "platform",
-                                        "mapping", "np", "bytes",      NULL};
+    static const char *const attrs[] = {"faster", "than",   "by",          "collective", "platform",
+                                        "mapping", "np",    "bytes",       "metric",     "groups",
+                                        "block-ratio", "counts", NULL};
     if (check_attrs(c, n, attrs))
         return -1;
     s->expects = cs_xrealloc(s->expects, (size_t)(s->nexpects + 1) * sizeof *s->expects);
@@ -273,13 +333,15 @@ static int parse_expect(ctx *c, cs_scenario *s, xmlNode *n)
     memset(x, 0, sizeof *x);
     x->line = line_of(n);
     x->mapping = -1;
-    const char *names[] = {"faster", "than", "by", "collective", "platform", "mapping", "np", "bytes"};
-    char *v[8];
+    const char *names[] = {"faster", "than",  "by",     "collective", "platform",   "mapping",
+                           "np",     "bytes", "metric", "groups",     "block-ratio", "counts"};
+    enum { NV = sizeof names / sizeof names[0] };
+    char *v[NV];
     char scope[512] = "";
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < NV; i++) {
         v[i] = attr_dup(n, names[i]);
         size_t u = strlen(scope);
-        if (v[i] && i >= 4)
+        if (v[i] && i >= 4 && i != 8)
             snprintf(scope + u, sizeof scope - u, "%s%s=%s", u ? " " : "", names[i], v[i]);
     }
     x->scope = cs_xstrdup(scope[0] ? scope : "every point");
@@ -289,13 +351,30 @@ static int parse_expect(ctx *c, cs_scenario *s, xmlNode *n)
     char *end = NULL;
     if (v[2])
         x->by_pct = strtod(v[2], &end);
+    /* by="5x": a factor, the same test as by = 100 (1 - 1/5) = 80% */
+    int factor = v[2] && end != v[2] && !strcmp(end, "x") && x->by_pct >= 1;
+    if (factor) {
+        x->by_factor = x->by_pct;
+        x->by_pct = 100 * (1 - 1 / x->by_factor);
+        static char pct[] = "%";
+        end = pct;
+    }
+    for (int k = 0; v[8] && k < 3; k++)
+        if (!strcmp(v[8], cs_metric_names[k]))
+            x->metric = k + 1; /* + 1: found; set back below */
+    if (v[8] && !x->metric)
+        rc = cs_fail(c->err, "%s:%ld: <expect metric=\"%s\">: expected avg, max or min (the "
+                             "average, maximum or minimum over processes)",
+                     c->path, x->line, v[8]);
+    else if (v[8])
+        x->metric--;
     if (!v[0] || !v[1])
         rc = cs_fail(c->err, "%s:%ld: <expect> needs faster=\"ALG\" and than=\"ALG\" (two of the "
                              "scenario's algorithms)",
                      c->path, x->line);
-    else if (v[2] && (end == v[2] || strcmp(end, "%") || !(x->by_pct >= 0 && x->by_pct < 100)))
+    else if (!rc && v[2] && (end == v[2] || strcmp(end, "%") || !(x->by_pct >= 0 && x->by_pct < 100)))
         rc = cs_fail(c->err, "%s:%ld: <expect by=\"%s\">: expected a percentage from 0 to 100, "
-                             "such as by=\"10%%\"",
+                             "such as by=\"10%%\", or a factor of at least 1, such as by=\"5x\"",
                      c->path, x->line, v[2]);
     else if (v[5] && cs_mapping_parse(v[5], &m, &e))
         rc = cs_fail(c->err, "%s:%ld: <expect mapping=\"%s\">: %s", c->path, x->line, v[5], e.msg);
@@ -310,8 +389,10 @@ static int parse_expect(ctx *c, cs_scenario *s, xmlNode *n)
         snprintf(x->than, sizeof x->than, "%s", v[1]);
         snprintf(x->collective, sizeof x->collective, "%s", v[3] ? v[3] : "");
         snprintf(x->platform, sizeof x->platform, "%s", v[4] ? v[4] : "");
+        x->groups = v[9], x->block_ratio = v[10], x->counts = v[11];
+        v[9] = v[10] = v[11] = NULL;
     }
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < NV; i++)
         free(v[i]);
     return rc;
 }
@@ -374,6 +455,18 @@ static int check_values(ctx *c, const cs_expect *x, const char *attr, const cs_n
 
 /* Every name and value of an <expect> must be part of the scenario, so that
  * a typo cannot leave an expectation with nothing to check. */
+static int same_text(const char *a, const char *b);
+
+int cs_expect_covers(const cs_expect *x, const cs_groupset *g)
+{
+    const char *ratio = g->block_ratio ? g->block_ratio : "1:1";
+    const char *counts = g->counts ? g->counts : "equal";
+    return cs_groupset_applies(g, x->collective) &&
+           (!x->groups || same_text(x->groups, g->groups) || same_text(x->groups, g->group_ratio)) &&
+           (!x->block_ratio || !strcmp(x->block_ratio, ratio)) &&
+           (!x->counts || !strcmp(x->counts, counts));
+}
+
 static int check_expect(ctx *c, const cs_scenario *s, cs_expect *x)
 {
     char valid[1024];
@@ -399,6 +492,23 @@ static int check_expect(ctx *c, const cs_scenario *s, cs_expect *x)
         return cs_fail(c->err, "%s:%ld: <expect>: faster and than both name '%s' (two different "
                                "algorithms are compared)",
                        c->path, x->line, x->faster);
+    if (x->groups || x->block_ratio || x->counts) { /* some <groups> must match */
+        int found = 0;
+        valid[0] = 0;
+        for (int i = 0; i < s->ngsets; i++) {
+            const cs_groupset *g = &s->gsets[i];
+            found |= cs_expect_covers(x, g);
+            size_t u = strlen(valid);
+            if (cs_groupset_applies(g, x->collective))
+                snprintf(valid + u, sizeof valid - u, "%sgroups=%s block-ratio=%s counts=%s",
+                         u ? "; " : "", g->groups ? g->groups : g->group_ratio,
+                         g->block_ratio ? g->block_ratio : "1:1", g->counts ? g->counts : "equal");
+        }
+        if (!found)
+            return cs_fail(c->err, "%s:%ld: <expect>: no <groups> of %s matches its groups, "
+                                   "block-ratio and counts (valid: %s)",
+                           c->path, x->line, x->collective, valid[0] ? valid : "none");
+    }
     if (x->platform[0]) {
         int found = 0;
         valid[0] = 0;
@@ -661,7 +771,7 @@ static int parse_element(ctx *c, cs_scenario *s, xmlNode *n, long *region_line)
     if (!strcmp(name, "collective"))
         return parse_collective(c, s, n);
     if (!strcmp(name, "sizes"))
-        return check_attrs(c, n, none) || parse_list(c, n, "size list", 1, 0, &s->sizes) ? -1 : 0;
+        return parse_fields(c, s, n) || parse_list(c, n, "size list", 1, 0, &s->sizes) ? -1 : 0;
     if (!strcmp(name, "expect"))
         return parse_expect(c, s, n);
     if (!strcmp(name, "distribution"))
@@ -675,11 +785,41 @@ static int parse_element(ctx *c, cs_scenario *s, xmlNode *n, long *region_line)
         s->has_vary = !cs_vary_parse(n, c->path, &s->vary, c->err);
         return s->has_vary ? 0 : -1;
     }
+    if (!strcmp(name, "groups"))
+        return parse_groups(c, s, n);
     if (has_fields(name)) /* <iterations>, <buffers>, <timeout>, ... */
         return parse_fields(c, s, n);
     char valid[1024];
     return cs_fail(c->err, "%s:%ld: unknown element <%s> in <scenario> (valid: %s)", c->path,
                    line_of(n), name, elements(valid, sizeof valid));
+}
+
+static int same_text(const char *a, const char *b) { return !strcmp(a ? a : "", b ? b : ""); }
+
+/* Two <groups> that give one intergroup collective the same cases would run
+ * each case twice. */
+static int check_groupsets(ctx *c, const cs_scenario *s)
+{
+    for (int i = 0; i < s->nalgs; i++) {
+        const cs_coll_props *cp = cs_coll_find(s->algs[i].collective);
+        if (!cp || !cp->groups)
+            continue;
+        for (int a = 0; a < s->ngsets; a++)
+            for (int b = a + 1; b < s->ngsets; b++) {
+                const cs_groupset *x = &s->gsets[a], *y = &s->gsets[b];
+                if (cs_groupset_applies(x, s->algs[i].collective) &&
+                    cs_groupset_applies(y, s->algs[i].collective) &&
+                    same_text(x->groups, y->groups) && same_text(x->group_ratio, y->group_ratio) &&
+                    same_text(x->layout, y->layout) && same_text(x->block_ratio, y->block_ratio) &&
+                    (cp->groups < 2 || same_text(x->counts, y->counts)))
+                    return cs_fail(c->err, "%s:%ld: <groups> gives %s the cases of line %ld again "
+                                           "(counts apply to inter_allgatherv only): tell them "
+                                           "apart, or name the collective each is for with "
+                                           "collective=\"...\"",
+                                   c->path, y->line, s->algs[i].collective, x->line);
+            }
+    }
+    return 0;
 }
 
 int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
@@ -750,6 +890,15 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
         /* ... and every algorithm, np and size against its largest MPI count;
          * an intergroup collective against its <groups> */
         int has_groups = 0, has_rooted = 0;
+        /* <sizes unit="node">: the sizes per process at each <ppn> */
+        size_t nppn = s->ppns.n ? s->ppns.n : 1;
+        cs_numlist *sizes = cs_xmalloc(nppn * sizeof *sizes);
+        for (size_t q = 0; q < nppn; q++) {
+            sizes[q] = s->sizes;
+            if (!rc && cs_size_unit_node(s->size_unit) &&
+                cs_sizes_per_process(&s->sizes, s->ppns.n ? (int)s->ppns.v[q] : 0, &sizes[q], &se))
+                rc = cs_fail(err, "%s: <sizes unit=\"node\">: %s", path, se.msg);
+        }
         for (int i = 0; i < s->nalgs && !rc; i++) {
             const cs_coll_props *cp = cs_coll_find(s->algs[i].collective);
             has_groups |= cp && cp->groups;
@@ -759,34 +908,55 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
                     rc = cs_fail(err, "%s: <root rank=\"%d\"> at <processes> %ld: the root must "
                                       "be a rank, 0..%ld", path, s->root, s->nps.v[j],
                                  s->nps.v[j] - 1);
-            for (size_t j = 0; j < s->nps.n && !rc; j++) {
-                const char *groups = s->groups;
-                if (cp && cp->groups && s->group_ratio && s->group_ratio[0] &&
-                    cs_groups_scale(s->group_ratio, (int)s->nps.v[j], &groups, &se))
-                    rc = cs_fail(err, "%s: <groups ratio=\"%s\">: %s", path, s->group_ratio,
-                                 se.msg);
-                if (!rc && cp && cp->groups &&
-                    cs_groups_case_check(s->algs[i].collective, s->algs[i].name, groups,
-                                         s->block_ratio, s->counts, s->dtype, (int)s->nps.v[j],
-                                         s->sizes.v, s->sizes.n, &se))
-                    rc = cs_fail(err, "%s:%ld: <groups> at <processes> %ld: %s", path,
-                                 c.alg_lines[i], s->nps.v[j], se.msg);
-                for (size_t k = 0; k < s->sizes.n && !rc && !(cp && cp->groups); k++)
+            for (size_t j = 0; j < s->nps.n && !rc && !(cp && cp->groups); j++)
+                for (size_t k = 0; k < s->sizes.n && !rc; k++)
                     if (cs_alg_count_check(s->algs[i].collective, s->algs[i].name,
                                            (int)s->nps.v[j], s->sizes.v[k], s->dtype, &se))
                         rc = cs_fail(err, "%s:%ld: <algorithms>: %s", path, c.alg_lines[i],
                                      se.msg);
+            /* an intergroup collective against each <groups> that applies
+             * (none: the case check says what is missing) */
+            int applied = 0;
+            for (int t = 0; t <= s->ngsets && !rc && cp && cp->groups; t++) {
+                if (t == s->ngsets ? applied
+                                   : !cs_groupset_applies(&s->gsets[t], s->algs[i].collective))
+                    continue;
+                applied++;
+                cs_scenario v = *s;
+                long line = c.alg_lines[i];
+                if (t < s->ngsets) {
+                    cs_scenario_groups(s, t, &v);
+                    line = s->gsets[t].line;
+                }
+                if (v.groups && v.groups[0] && v.group_ratio && v.group_ratio[0])
+                    rc = cs_fail(err, "%s:%ld: <groups> has sizes=\"%s\" and ratio=\"%s\": give "
+                                      "one (sizes: P:Q at the one process count; ratio: scaled to "
+                                      "each)", path, line, v.groups, v.group_ratio);
+                for (size_t j = 0; j < s->nps.n && !rc; j++) {
+                    const char *groups = v.groups;
+                    if (v.group_ratio && v.group_ratio[0] &&
+                        cs_groups_scale(v.group_ratio, (int)s->nps.v[j], &groups, &se))
+                        rc = cs_fail(err, "%s: <groups ratio=\"%s\">: %s", path, v.group_ratio,
+                                     se.msg);
+                    for (size_t q = 0; q < nppn && !rc; q++)
+                        if (cs_groups_case_check(s->algs[i].collective, s->algs[i].name, groups,
+                                                 v.block_ratio, v.counts, s->dtype,
+                                                 (int)s->nps.v[j], sizes[q].v, sizes[q].n, &se))
+                            rc = cs_fail(err, "%s:%ld: <groups> at <processes> %ld: %s", path,
+                                         line, s->nps.v[j], se.msg);
+                }
             }
         }
-        if (!rc && s->groups && s->groups[0] && s->group_ratio && s->group_ratio[0])
-            rc = cs_fail(err, "%s: <groups> has sizes=\"%s\" and ratio=\"%s\": give one (sizes: "
-                              "P:Q at the one process count; ratio: scaled to each)",
-                         path, s->groups, s->group_ratio);
-        if (!rc && !has_groups && ((s->groups && s->groups[0]) ||
-                                   (s->group_ratio && s->group_ratio[0])))
-            rc = cs_fail(err, "%s: <groups> is for the intergroup collectives (inter_allgather, "
+        for (size_t q = 0; q < nppn; q++)
+            if (sizes[q].v != s->sizes.v)
+                cs_numlist_free(&sizes[q]);
+        free(sizes);
+        if (!rc && !has_groups && s->ngsets)
+            rc = cs_fail(err, "%s:%ld: <groups> is for the intergroup collectives (inter_allgather, "
                               "inter_allgatherv), and the scenario has none: remove it or add "
-                              "such a collective", path);
+                              "such a collective", path, s->gsets[0].line);
+        if (!rc)
+            rc = check_groupsets(&c, s);
         if (!rc && !has_rooted && s->root > 0)
             rc = cs_fail(err, "%s: <root> is for the rooted collectives (gather, scatter), and "
                               "the scenario has none: remove it or add such a collective", path);
@@ -832,8 +1002,20 @@ void cs_scenario_free(cs_scenario *s)
         cs_numlist_free(&s->expects[i].nps);
         cs_numlist_free(&s->expects[i].bytes);
         free(s->expects[i].scope);
+        free(s->expects[i].groups);
+        free(s->expects[i].block_ratio);
+        free(s->expects[i].counts);
     }
     free(s->expects);
+    for (int i = 0; i < s->ngsets; i++) {
+        cs_groupset *g = &s->gsets[i];
+        free(g->groups);
+        free(g->group_ratio);
+        free(g->layout);
+        free(g->block_ratio);
+        free(g->counts);
+    }
+    free(s->gsets);
     for (int k = 0; k < CS_NFIELDS; k++)
         free(s->text[k]);
     for (int k = 0; k < s->nsmpi; k++)

@@ -22,8 +22,22 @@ typedef struct {
     int mapping;               /* -1: every mapping, else a cs_mapping */
     cs_numlist nps, bytes;     /* n == 0: every value */
     double by_pct;
+    int metric;                /* the time compared: CS_METRIC_AVG (default), _MAX, _MIN */
+    /* intergroup: the <groups> elements covered, by their attributes
+     * groups (sizes or ratio as written), block-ratio, counts; NULL: any */
+    char *groups, *block_ratio, *counts;
+    double by_factor;          /* by="5x": than's time >= 5 x faster's; 0: by is a percentage */
     char *scope;               /* the filters as written, for reports */
 } cs_expect;
+
+/* One <groups> element: the intergroup cases' groups, layout, block ratio
+ * and counts (owned copies; NULL: the field's default), for one intergroup
+ * collective or (collective "") every one of the scenario. */
+typedef struct {
+    long line;
+    char collective[32];
+    char *groups, *group_ratio, *layout, *block_ratio, *counts;
+} cs_groupset;
 
 typedef struct {
     char *path, *name, *description;
@@ -51,6 +65,12 @@ typedef struct {
     cs_vary vary;
     cs_expect *expects;
     int nexpects;
+    /* <groups>, repeatable: each intergroup collective runs once per element
+     * that applies to it (the case fields below hold none of them; see
+     * cs_scenario_groups) */
+    cs_groupset *gsets;
+    int ngsets; /* at most CS_MAX_GROUPSETS */
+#define CS_MAX_GROUPSETS 64
     long dist_line; /* 0: no <distribution> */
     /* <smpi option="NAME" value="VALUE"/>: SMPI options every case runs with,
      * as "NAME:VALUE" (what bench --smpi-cfg takes), in file order */
@@ -72,6 +92,17 @@ typedef struct {
 extern const cs_field cs_scenario_fields[CS_NFIELDS];
 
 int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err);
+
+/* Whether an expectation covers a <groups> element: it applies to the
+ * expectation's collective and matches its groups, block-ratio and counts
+ * filters (groups: the element's sizes or ratio as written). */
+int cs_expect_covers(const cs_expect *x, const cs_groupset *g);
+
+/* Whether <groups> element k applies to `collective`. */
+int cs_groupset_applies(const cs_groupset *g, const char *collective);
+/* *out = *s with the case fields of <groups> element k (a shallow copy that
+ * lives as long as s; never freed itself). */
+void cs_scenario_groups(const cs_scenario *s, int k, cs_scenario *out);
 void cs_scenario_free(cs_scenario *s);
 
 #endif
