@@ -13,17 +13,12 @@
 #include "platform.h"
 #include "smpirun.h"
 #include "xml_error.h"
+#include "scenario_int.h"
 
-typedef struct {
-    const char *path;
-    cs_err *err;
-    long *pf_lines, *alg_lines; /* where each platform and algorithm was given */
-} ctx;
-
-static long line_of(xmlNode *n) { return (long)xmlGetLineNo(n); }
+long scn_line_of(xmlNode *n) { return (long)xmlGetLineNo(n); }
 
 /* Every attribute of n must be in `allowed` (NULL-terminated). */
-static int check_attrs(ctx *c, xmlNode *n, const char *const *allowed)
+int scn_check_attrs(scn_ctx *c, xmlNode *n, const char *const *allowed)
 {
     for (xmlAttr *a = n->properties; a; a = a->next) {
         int ok = 0;
@@ -36,7 +31,7 @@ static int check_attrs(ctx *c, xmlNode *n, const char *const *allowed)
                 snprintf(list + u, sizeof list - u, "%s%s", u ? ", " : "", *k);
             }
             return cs_fail(c->err, "%s:%ld: <%s>: unknown attribute '%s' (valid: %s)", c->path,
-                           line_of(n), (const char *)n->name, (const char *)a->name,
+                           scn_line_of(n), (const char *)n->name, (const char *)a->name,
                            list[0] ? list : "none");
         }
     }
@@ -61,10 +56,10 @@ static int same_file(const char *a, const char *b)
 }
 
 /* Platform paths in a scenario are relative to the scenario file. */
-static int add_platform(ctx *c, cs_scenario *s, xmlNode *n)
+static int add_platform(scn_ctx *c, cs_scenario *s, xmlNode *n)
 {
     static const char *const attrs[] = {"name", "file", NULL};
-    if (check_attrs(c, n, attrs))
+    if (scn_check_attrs(c, n, attrs))
         return -1;
     xmlChar *name = xmlGetProp(n, (const xmlChar *)"name");
     xmlChar *file = xmlGetProp(n, (const xmlChar *)"file");
@@ -74,10 +69,10 @@ static int add_platform(ctx *c, cs_scenario *s, xmlNode *n)
     if (!!name == !!file) {
         rc = cs_fail(c->err, "%s:%ld: <platform> needs exactly one of name=\"...\" (e.g. yahoo) "
                              "or file=\"path.xml\"",
-                     c->path, line_of(n));
+                     c->path, scn_line_of(n));
     } else if (name) {
         if (cs_platform_find((const char *)name, &path, &e))
-            rc = cs_fail(c->err, "%s:%ld: <platform>: %s", c->path, line_of(n), e.msg);
+            rc = cs_fail(c->err, "%s:%ld: <platform>: %s", c->path, scn_line_of(n), e.msg);
     } else {
         char full[2048];
         const char *slash = strrchr(c->path, '/');
@@ -87,18 +82,18 @@ static int add_platform(ctx *c, cs_scenario *s, xmlNode *n)
             snprintf(full, sizeof full, "%.*s/%s", (int)(slash - c->path), c->path,
                      (const char *)file);
         if (cs_platform_find(full, &path, &e))
-            rc = cs_fail(c->err, "%s:%ld: <platform>: %s", c->path, line_of(n), e.msg);
+            rc = cs_fail(c->err, "%s:%ld: <platform>: %s", c->path, scn_line_of(n), e.msg);
     }
     /* a platform given twice would run every case twice into one directory */
     for (int i = 0; i < s->nplatforms && !rc; i++)
         if (same_file(s->platforms[i], path))
             rc = cs_fail(c->err, "%s:%ld: <platform>: '%s' given twice (first on line %ld)",
-                         c->path, line_of(n), (const char *)(name ? name : file),
+                         c->path, scn_line_of(n), (const char *)(name ? name : file),
                          c->pf_lines[i]);
     if (!rc) {
         s->platforms = cs_xrealloc(s->platforms, (size_t)(s->nplatforms + 1) * sizeof(char *));
         c->pf_lines = cs_xrealloc(c->pf_lines, (size_t)(s->nplatforms + 1) * sizeof(long));
-        c->pf_lines[s->nplatforms] = line_of(n);
+        c->pf_lines[s->nplatforms] = scn_line_of(n);
         s->platforms[s->nplatforms++] = path;
         path = NULL;
     }
@@ -108,7 +103,7 @@ static int add_platform(ctx *c, cs_scenario *s, xmlNode *n)
     return rc;
 }
 
-static int parse_mappings(ctx *c, cs_scenario *s, xmlNode *n)
+static int parse_mappings(scn_ctx *c, cs_scenario *s, xmlNode *n)
 {
     char *text = text_of(n), *save = NULL;
     int rc = 0;
@@ -117,38 +112,38 @@ static int parse_mappings(ctx *c, cs_scenario *s, xmlNode *n)
         cs_mapping m;
         cs_err e;
         if (cs_mapping_parse(tok, &m, &e))
-            rc = cs_fail(c->err, "%s:%ld: <mappings>: %s", c->path, line_of(n), e.msg);
+            rc = cs_fail(c->err, "%s:%ld: <mappings>: %s", c->path, scn_line_of(n), e.msg);
         else if (s->nmappings == 2 || (s->nmappings == 1 && s->mappings[0] == m))
-            rc = cs_fail(c->err, "%s:%ld: <mappings>: '%s' listed twice", c->path, line_of(n), tok);
+            rc = cs_fail(c->err, "%s:%ld: <mappings>: '%s' listed twice", c->path, scn_line_of(n), tok);
         else
             s->mappings[s->nmappings++] = m;
     }
     if (!rc && !s->nmappings)
         rc = cs_fail(c->err, "%s:%ld: <mappings> is empty (valid: sequential, cyclic)", c->path,
-                     line_of(n));
+                     scn_line_of(n));
     free(text);
     return rc;
 }
 
-static int parse_collective(ctx *c, cs_scenario *s, xmlNode *n)
+static int parse_collective(scn_ctx *c, cs_scenario *s, xmlNode *n)
 {
     static const char *const attrs[] = {"name", NULL};
-    if (check_attrs(c, n, attrs))
+    if (scn_check_attrs(c, n, attrs))
         return -1;
     xmlChar *coll = xmlGetProp(n, (const xmlChar *)"name");
     cs_err e;
     int rc = 0;
     if (!coll)
-        rc = cs_fail(c->err, "%s:%ld: <collective> needs name=\"allgather\"", c->path, line_of(n));
+        rc = cs_fail(c->err, "%s:%ld: <collective> needs name=\"allgather\"", c->path, scn_line_of(n));
     else if (cs_collective_valid((const char *)coll, &e))
-        rc = cs_fail(c->err, "%s:%ld: <collective>: %s", c->path, line_of(n), e.msg);
+        rc = cs_fail(c->err, "%s:%ld: <collective>: %s", c->path, scn_line_of(n), e.msg);
     int found = 0;
     for (xmlNode *k = n->children; k && !rc; k = k->next) {
         if (k->type != XML_ELEMENT_NODE)
             continue;
         if (xmlStrcmp(k->name, (const xmlChar *)"algorithms")) {
             rc = cs_fail(c->err, "%s:%ld: <collective>: unknown element <%s> (valid: <algorithms>)",
-                         c->path, line_of(k), (const char *)k->name);
+                         c->path, scn_line_of(k), (const char *)k->name);
             break;
         }
         found = 1;
@@ -159,40 +154,40 @@ static int parse_collective(ctx *c, cs_scenario *s, xmlNode *n)
             c->alg_lines = cs_xrealloc(c->alg_lines, (size_t)(s->nalgs + 1) * sizeof(long));
             cs_alg_sel *sel = &s->algs[s->nalgs];
             if (cs_resolve_alg((const char *)coll, tok, sel, &e))
-                rc = cs_fail(c->err, "%s:%ld: <algorithms>: %s", c->path, line_of(k), e.msg);
+                rc = cs_fail(c->err, "%s:%ld: <algorithms>: %s", c->path, scn_line_of(k), e.msg);
             /* resolved names: ring and allgather/ring are one algorithm */
             for (int i = 0; i < s->nalgs && !rc; i++)
                 if (!strcmp(s->algs[i].collective, sel->collective) &&
                     !strcmp(s->algs[i].name, sel->name))
                     rc = cs_fail(c->err, "%s:%ld: <algorithms>: '%s' listed twice (%s '%s', "
                                          "first on line %ld)",
-                                 c->path, line_of(k), tok, sel->collective, sel->name,
+                                 c->path, scn_line_of(k), tok, sel->collective, sel->name,
                                  c->alg_lines[i]);
             if (!rc)
-                c->alg_lines[s->nalgs++] = line_of(k);
+                c->alg_lines[s->nalgs++] = scn_line_of(k);
         }
         free(text);
     }
     if (!rc && !found)
-        rc = cs_fail(c->err, "%s:%ld: <collective> lists no <algorithms>", c->path, line_of(n));
+        rc = cs_fail(c->err, "%s:%ld: <collective> lists no <algorithms>", c->path, scn_line_of(n));
     xmlFree(coll);
     return rc;
 }
 
-static int parse_list(ctx *c, xmlNode *n, const char *what, int suffix, long min, cs_numlist *out)
+static int parse_list(scn_ctx *c, xmlNode *n, const char *what, int suffix, long min, cs_numlist *out)
 {
     char *text = text_of(n);
     cs_err e;
     int rc = 0;
     if (out->n)
-        rc = cs_fail(c->err, "%s:%ld: <%s> given twice", c->path, line_of(n), (const char *)n->name);
+        rc = cs_fail(c->err, "%s:%ld: <%s> given twice", c->path, scn_line_of(n), (const char *)n->name);
     else if (cs_numlist_parse(text, what, suffix, min, out, &e))
-        rc = cs_fail(c->err, "%s:%ld: <%s>: %s", c->path, line_of(n), (const char *)n->name, e.msg);
+        rc = cs_fail(c->err, "%s:%ld: <%s>: %s", c->path, scn_line_of(n), (const char *)n->name, e.msg);
     free(text);
     return rc;
 }
 
-static char *attr_dup(xmlNode *n, const char *name)
+char *scn_attr_dup(xmlNode *n, const char *name)
 {
     xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
     char *s = v ? cs_xstrdup((const char *)v) : NULL;
@@ -220,7 +215,7 @@ static const char *field_elem(const cs_field *f, char *elem, char *attr, size_t 
 
 /* Reads the attributes of n that are case fields: only the table's ones
  * for this element are allowed, each converted and checked by the table. */
-static int parse_fields(ctx *c, cs_scenario *s, xmlNode *n)
+static int parse_fields(scn_ctx *c, cs_scenario *s, xmlNode *n)
 {
     char attrs[CS_NFIELDS][32], elem[32];
     const char *allowed[CS_NFIELDS + 1];
@@ -232,14 +227,14 @@ static int parse_fields(ctx *c, cs_scenario *s, xmlNode *n)
             ids[na++] = k;
         }
     allowed[na] = NULL;
-    if (check_attrs(c, n, allowed))
+    if (scn_check_attrs(c, n, allowed))
         return -1;
     for (int i = 0; i < na; i++) {
         const cs_field *f = &cs_scenario_fields[ids[i]];
-        char *v = attr_dup(n, allowed[i]), what[2400];
+        char *v = scn_attr_dup(n, allowed[i]), what[2400];
         if (!v)
             continue;
-        snprintf(what, sizeof what, "%s:%ld: <%s %s=\"%s\">", c->path, line_of(n),
+        snprintf(what, sizeof what, "%s:%ld: <%s %s=\"%s\">", c->path, scn_line_of(n),
                  (const char *)n->name, allowed[i], v);
         if (cs_field_set(f, s, v, what, c->err)) {
             free(v);
@@ -253,35 +248,35 @@ static int parse_fields(ctx *c, cs_scenario *s, xmlNode *n)
 
 /* <groups ... collective="...">: the case fields of one element (parse_fields
  * from their defaults), kept as a groups set of the scenario. */
-static int parse_groups(ctx *c, cs_scenario *s, xmlNode *n)
+static int parse_groups(scn_ctx *c, cs_scenario *s, xmlNode *n)
 {
     static const int fields[] = {CS_F_groups, CS_F_group_ratio, CS_F_layout, CS_F_block_ratio,
                                  CS_F_counts};
-    char *coll = attr_dup(n, "collective");
+    char *coll = scn_attr_dup(n, "collective");
     xmlUnsetProp(n, (const xmlChar *)"collective"); /* not a case field */
     cs_err e;
     int rc = 0;
     if (coll) {
         const cs_coll_props *cp = cs_coll_find(coll);
         if (cs_collective_valid(coll, &e))
-            rc = cs_fail(c->err, "%s:%ld: <groups collective=\"%s\">: %s", c->path, line_of(n),
+            rc = cs_fail(c->err, "%s:%ld: <groups collective=\"%s\">: %s", c->path, scn_line_of(n),
                          coll, e.msg);
         else if (!cp || !cp->groups)
             rc = cs_fail(c->err, "%s:%ld: <groups collective=\"%s\">: not an intergroup "
                                  "collective (valid: inter_allgather, inter_allgatherv)",
-                         c->path, line_of(n), coll);
+                         c->path, scn_line_of(n), coll);
     }
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         *(const char **)((char *)s + cs_scenario_fields[fields[i]].offset) =
             cs_scenario_fields[fields[i]].dflt_s;
     if (!rc && s->ngsets == CS_MAX_GROUPSETS)
-        rc = cs_fail(c->err, "%s:%ld: more than %d <groups> elements", c->path, line_of(n),
+        rc = cs_fail(c->err, "%s:%ld: more than %d <groups> elements", c->path, scn_line_of(n),
                      CS_MAX_GROUPSETS);
     if (!rc && !(rc = parse_fields(c, s, n))) {
         s->gsets = cs_xrealloc(s->gsets, (size_t)(s->ngsets + 1) * sizeof *s->gsets);
         cs_groupset *g = &s->gsets[s->ngsets++];
         memset(g, 0, sizeof *g);
-        g->line = line_of(n);
+        g->line = scn_line_of(n);
         snprintf(g->collective, sizeof g->collective, "%s", coll ? coll : "");
         char **dst[] = {&g->groups, &g->group_ratio, &g->layout, &g->block_ratio, &g->counts};
         for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
@@ -319,250 +314,32 @@ static int has_fields(const char *name)
     return 0;
 }
 
-/* Reads an <expect>; names are checked against the rest of the scenario by
- * check_expect once the whole file is read (elements come in any order). */
-static int parse_expect(ctx *c, cs_scenario *s, xmlNode *n)
-{
-    static const char *const attrs[] = {"faster", "than",   "by",          "collective", "platform",
-                                        "mapping", "np",    "bytes",       "metric",     "groups",
-                                        "block-ratio", "counts", NULL};
-    if (check_attrs(c, n, attrs))
-        return -1;
-    s->expects = cs_xrealloc(s->expects, (size_t)(s->nexpects + 1) * sizeof *s->expects);
-    cs_expect *x = &s->expects[s->nexpects++];
-    memset(x, 0, sizeof *x);
-    x->line = line_of(n);
-    x->mapping = -1;
-    const char *names[] = {"faster", "than",  "by",     "collective", "platform",   "mapping",
-                           "np",     "bytes", "metric", "groups",     "block-ratio", "counts"};
-    enum { NV = sizeof names / sizeof names[0] };
-    char *v[NV];
-    char scope[512] = "";
-    for (int i = 0; i < NV; i++) {
-        v[i] = attr_dup(n, names[i]);
-        size_t u = strlen(scope);
-        if (v[i] && i >= 4 && i != 8)
-            snprintf(scope + u, sizeof scope - u, "%s%s=%s", u ? " " : "", names[i], v[i]);
-    }
-    x->scope = cs_xstrdup(scope[0] ? scope : "every point");
-    cs_err e;
-    cs_mapping m;
-    int rc = 0;
-    char *end = NULL;
-    if (v[2])
-        x->by_pct = strtod(v[2], &end);
-    /* by="5x": a factor, the same test as by = 100 (1 - 1/5) = 80% */
-    int factor = v[2] && end != v[2] && !strcmp(end, "x") && x->by_pct >= 1;
-    if (factor) {
-        x->by_factor = x->by_pct;
-        x->by_pct = 100 * (1 - 1 / x->by_factor);
-        static char pct[] = "%";
-        end = pct;
-    }
-    for (int k = 0; v[8] && k < 3; k++)
-        if (!strcmp(v[8], cs_metric_names[k]))
-            x->metric = k + 1; /* + 1: found; set back below */
-    if (v[8] && !x->metric)
-        rc = cs_fail(c->err, "%s:%ld: <expect metric=\"%s\">: expected avg, max or min (the "
-                             "average, maximum or minimum over processes)",
-                     c->path, x->line, v[8]);
-    else if (v[8])
-        x->metric--;
-    if (!v[0] || !v[1])
-        rc = cs_fail(c->err, "%s:%ld: <expect> needs faster=\"ALG\" and than=\"ALG\" (two of the "
-                             "scenario's algorithms)",
-                     c->path, x->line);
-    else if (!rc && v[2] && (end == v[2] || strcmp(end, "%") || !(x->by_pct >= 0 && x->by_pct < 100)))
-        rc = cs_fail(c->err, "%s:%ld: <expect by=\"%s\">: expected a percentage from 0 to 100, "
-                             "such as by=\"10%%\", or a factor of at least 1, such as by=\"5x\"",
-                     c->path, x->line, v[2]);
-    else if (v[5] && cs_mapping_parse(v[5], &m, &e))
-        rc = cs_fail(c->err, "%s:%ld: <expect mapping=\"%s\">: %s", c->path, x->line, v[5], e.msg);
-    else if (v[6] && cs_numlist_parse(v[6], "np", 0, 1, &x->nps, &e))
-        rc = cs_fail(c->err, "%s:%ld: <expect np=\"%s\">: %s", c->path, x->line, v[6], e.msg);
-    else if (v[7] && cs_numlist_parse(v[7], "bytes", 1, 0, &x->bytes, &e))
-        rc = cs_fail(c->err, "%s:%ld: <expect bytes=\"%s\">: %s", c->path, x->line, v[7], e.msg);
-    if (!rc) {
-        if (v[5])
-            x->mapping = (int)m;
-        snprintf(x->faster, sizeof x->faster, "%s", v[0]);
-        snprintf(x->than, sizeof x->than, "%s", v[1]);
-        snprintf(x->collective, sizeof x->collective, "%s", v[3] ? v[3] : "");
-        snprintf(x->platform, sizeof x->platform, "%s", v[4] ? v[4] : "");
-        x->groups = v[9], x->block_ratio = v[10], x->counts = v[11];
-        v[9] = v[10] = v[11] = NULL;
-    }
-    for (int i = 0; i < NV; i++)
-        free(v[i]);
-    return rc;
-}
-
-/* "a, b, c" of the scenario's algorithms for one collective (or of its
- * collectives when coll is NULL), for error messages. */
-static void alg_names(const cs_scenario *s, const char *coll, char *out, size_t len)
-{
-    out[0] = 0;
-    for (int i = 0; i < s->nalgs; i++) {
-        const char *name = coll ? s->algs[i].name : s->algs[i].collective;
-        if (coll && strcmp(s->algs[i].collective, coll))
-            continue;
-        int seen = 0; /* each collective once */
-        for (int k = 0; !coll && k < i && !seen; k++)
-            seen = !strcmp(s->algs[k].collective, name);
-        if (seen)
-            continue;
-        size_t u = strlen(out);
-        snprintf(out + u, len - u, "%s%s", u ? ", " : "", name);
-    }
-}
-
-static int check_expect_alg(ctx *c, const cs_scenario *s, const cs_expect *x, const char *attr,
-                            char *name, size_t len)
-{
-    cs_alg_sel sel;
-    cs_err e;
-    char valid[1024];
-    alg_names(s, x->collective, valid, sizeof valid);
-    /* resolving accepts the spellings <algorithms> accepts (allgather/bruck) */
-    int known = !cs_resolve_alg(x->collective, name, &sel, &e);
-    for (int i = 0; i < s->nalgs && known; i++)
-        if (!strcmp(s->algs[i].collective, x->collective) && !strcmp(s->algs[i].name, sel.name)) {
-            snprintf(name, len, "%s", sel.name);
-            return 0;
-        }
-    return cs_fail(c->err, "%s:%ld: <expect %s=\"%s\">: not among the scenario's %s algorithms "
-                           "(valid: %s)",
-                   c->path, x->line, attr, name, x->collective, valid);
-}
-
-static int check_values(ctx *c, const cs_expect *x, const char *attr, const cs_numlist *want,
-                        const cs_numlist *have, const char *what)
-{
-    for (size_t i = 0; i < want->n; i++) {
-        int found = 0;
-        for (size_t k = 0; k < have->n && !found; k++)
-            found = have->v[k] == want->v[i];
-        if (!found) {
-            char *valid = cs_numlist_join(have);
-            cs_fail(c->err, "%s:%ld: <expect %s=...>: %ld is not among the scenario's %s (valid: %s)",
-                    c->path, x->line, attr, want->v[i], what, valid);
-            free(valid);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* Every name and value of an <expect> must be part of the scenario, so that
- * a typo cannot leave an expectation with nothing to check. */
-static int same_text(const char *a, const char *b);
-
-int cs_expect_covers(const cs_expect *x, const cs_groupset *g)
-{
-    const char *ratio = g->block_ratio ? g->block_ratio : "1:1";
-    const char *counts = g->counts ? g->counts : "equal";
-    return cs_groupset_applies(g, x->collective) &&
-           (!x->groups || same_text(x->groups, g->groups) || same_text(x->groups, g->group_ratio)) &&
-           (!x->block_ratio || !strcmp(x->block_ratio, ratio)) &&
-           (!x->counts || !strcmp(x->counts, counts));
-}
-
-static int check_expect(ctx *c, const cs_scenario *s, cs_expect *x)
-{
-    char valid[1024];
-    if (!x->collective[0]) {
-        alg_names(s, NULL, valid, sizeof valid);
-        if (strchr(valid, ','))
-            return cs_fail(c->err, "%s:%ld: <expect> needs collective=\"...\" in a scenario of "
-                                   "several collectives (valid: %s)",
-                           c->path, x->line, valid);
-        snprintf(x->collective, sizeof x->collective, "%s", valid);
-    }
-    alg_names(s, x->collective, valid, sizeof valid);
-    if (!valid[0]) {
-        alg_names(s, NULL, valid, sizeof valid);
-        return cs_fail(c->err, "%s:%ld: <expect collective=\"%s\">: not a collective of the "
-                               "scenario (valid: %s)",
-                       c->path, x->line, x->collective, valid);
-    }
-    if (check_expect_alg(c, s, x, "faster", x->faster, sizeof x->faster) ||
-        check_expect_alg(c, s, x, "than", x->than, sizeof x->than))
-        return -1;
-    if (!strcmp(x->faster, x->than))
-        return cs_fail(c->err, "%s:%ld: <expect>: faster and than both name '%s' (two different "
-                               "algorithms are compared)",
-                       c->path, x->line, x->faster);
-    if (x->groups || x->block_ratio || x->counts) { /* some <groups> must match */
-        int found = 0;
-        valid[0] = 0;
-        for (int i = 0; i < s->ngsets; i++) {
-            const cs_groupset *g = &s->gsets[i];
-            found |= cs_expect_covers(x, g);
-            size_t u = strlen(valid);
-            if (cs_groupset_applies(g, x->collective))
-                snprintf(valid + u, sizeof valid - u, "%sgroups=%s block-ratio=%s counts=%s",
-                         u ? "; " : "", g->groups ? g->groups : g->group_ratio,
-                         g->block_ratio ? g->block_ratio : "1:1", g->counts ? g->counts : "equal");
-        }
-        if (!found)
-            return cs_fail(c->err, "%s:%ld: <expect>: no <groups> of %s matches its groups, "
-                                   "block-ratio and counts (valid: %s)",
-                           c->path, x->line, x->collective, valid[0] ? valid : "none");
-    }
-    if (x->platform[0]) {
-        int found = 0;
-        valid[0] = 0;
-        for (int i = 0; i < s->nplatforms; i++) {
-            char *name = cs_platform_name_of(s->platforms[i]);
-            size_t u = strlen(valid);
-            snprintf(valid + u, sizeof valid - u, "%s%s", u ? ", " : "", name);
-            found |= !strcmp(name, x->platform);
-            free(name);
-        }
-        if (!found)
-            return cs_fail(c->err, "%s:%ld: <expect platform=\"%s\">: not a platform of the "
-                                   "scenario (valid: %s)",
-                           c->path, x->line, x->platform, valid);
-    }
-    if (x->mapping >= 0 && !(s->mappings[0] == (cs_mapping)x->mapping ||
-                             (s->nmappings == 2 && s->mappings[1] == (cs_mapping)x->mapping)))
-        return cs_fail(c->err, "%s:%ld: <expect mapping=\"%s\">: not a mapping of the scenario "
-                               "(valid: %s%s%s)",
-                       c->path, x->line, cs_mapping_name((cs_mapping)x->mapping),
-                       cs_mapping_name(s->mappings[0]), s->nmappings == 2 ? ", " : "",
-                       s->nmappings == 2 ? cs_mapping_name(s->mappings[1]) : "");
-    return check_values(c, x, "np", &x->nps, &s->nps, "process counts") ||
-                   check_values(c, x, "bytes", &x->bytes, &s->sizes, "sizes")
-               ? -1
-               : 0;
-}
-
 /* <distribution name="window:50" seed="7"/>, once, with a name. */
-static int parse_distribution(ctx *c, cs_scenario *s, xmlNode *n)
+static int parse_distribution(scn_ctx *c, cs_scenario *s, xmlNode *n)
 {
     if (s->dist_line)
         return cs_fail(c->err, "%s:%ld: <distribution> given twice (first on line %ld; one per "
                                "scenario)",
-                       c->path, line_of(n), s->dist_line);
+                       c->path, scn_line_of(n), s->dist_line);
     if (parse_fields(c, s, n))
         return -1;
     if (!xmlHasProp(n, (const xmlChar *)"name"))
         return cs_fail(c->err, "%s:%ld: <distribution> needs name=\"...\" (valid: " CS_DIST_VALID
                                ")",
-                       c->path, line_of(n));
-    s->dist_line = line_of(n);
+                       c->path, scn_line_of(n));
+    s->dist_line = scn_line_of(n);
     return 0;
 }
 
 /* <region>socket node</region>: level names, each once; checked against
  * every platform's declared levels once the whole file is read */
-static int parse_regions(ctx *c, cs_scenario *s, xmlNode *n, long *line)
+static int parse_regions(scn_ctx *c, cs_scenario *s, xmlNode *n, long *line)
 {
     if (*line)
         return cs_fail(c->err, "%s:%ld: <region> given twice (first on line %ld; list the levels "
                                "in one)",
-                       c->path, line_of(n), *line);
-    *line = line_of(n);
+                       c->path, scn_line_of(n), *line);
+    *line = scn_line_of(n);
     char *text = text_of(n), *save = NULL;
     int rc = 0;
     for (char *tok = strtok_r(text, " \t\r\n,", &save); tok && !rc;
@@ -589,13 +366,13 @@ static int parse_regions(ctx *c, cs_scenario *s, xmlNode *n, long *line)
  * bench --background takes it, each once (in any spelling), kept in
  * canonical spelling; levels are checked against the platforms once the
  * whole file is read (check_backgrounds). */
-static int parse_backgrounds(ctx *c, cs_scenario *s, xmlNode *n)
+static int parse_backgrounds(scn_ctx *c, cs_scenario *s, xmlNode *n)
 {
     if (s->background_line)
         return cs_fail(c->err, "%s:%ld: <background> given twice (first on line %ld; list the "
                                "values in one)",
-                       c->path, line_of(n), s->background_line);
-    const long line = s->background_line = line_of(n);
+                       c->path, scn_line_of(n), s->background_line);
+    const long line = s->background_line = scn_line_of(n);
     char *text = text_of(n), *save = NULL, canon[64];
     int rc = 0;
     cs_background bg;
@@ -627,7 +404,7 @@ static int parse_backgrounds(ctx *c, cs_scenario *s, xmlNode *n)
 
 /* Every <background> level must be declared by every platform (where its
  * ranks go depends on each case's mapping: checked per case). */
-static int check_backgrounds(ctx *c, const cs_scenario *s)
+static int check_backgrounds(scn_ctx *c, const cs_scenario *s)
 {
     int rc = 0;
     for (int i = 0; i < s->nplatforms && !rc; i++) {
@@ -651,7 +428,7 @@ static int check_backgrounds(ctx *c, const cs_scenario *s)
 }
 
 /* Every <region> level must be declared by every platform of the scenario. */
-static int check_regions(ctx *c, const cs_scenario *s, long line)
+static int check_regions(scn_ctx *c, const cs_scenario *s, long line)
 {
     /* the levels sweep the locality-aware algorithms only: with none, a
      * <region> would silently change nothing */
@@ -710,10 +487,10 @@ static const char *elements(char *out, size_t len)
 
 /* <smpi option="maxmin/precision" value="1e-2"/>: an SMPI 3.32 option for
  * every case (SimGrid itself rejects a name it does not know, at run time). */
-static int parse_smpi(ctx *c, cs_scenario *s, xmlNode *n)
+static int parse_smpi(scn_ctx *c, cs_scenario *s, xmlNode *n)
 {
     static const char *const attrs[] = {"option", "value", NULL};
-    if (check_attrs(c, n, attrs))
+    if (scn_check_attrs(c, n, attrs))
         return -1;
     xmlChar *opt = xmlGetProp(n, (const xmlChar *)"option");
     xmlChar *val = xmlGetProp(n, (const xmlChar *)"value");
@@ -723,57 +500,57 @@ static int parse_smpi(ctx *c, cs_scenario *s, xmlNode *n)
         rc = cs_fail(c->err, "%s:%ld: <smpi> needs option=\"NAME\" and value=\"VALUE\", an SMPI "
                              "3.32 option such as option=\"maxmin/precision\" value=\"1e-2\" (got "
                              "option=\"%s\" value=\"%s\")",
-                     c->path, line_of(n), o, v);
+                     c->path, scn_line_of(n), o, v);
     cs_err why;
     if (!rc && cs_smpi_option_refused(o, v, &why))
-        rc = cs_fail(c->err, "%s:%ld: <smpi>: %s", c->path, line_of(n), why.msg);
+        rc = cs_fail(c->err, "%s:%ld: <smpi>: %s", c->path, scn_line_of(n), why.msg);
     for (int k = 0; k < s->nsmpi && !rc; k++)
         if (!strncmp(s->smpi[k], o, strlen(o)) && s->smpi[k][strlen(o)] == ':')
             rc = cs_fail(c->err, "%s:%ld: <smpi option=\"%s\"> given twice (first at line %ld)",
-                         c->path, line_of(n), o, s->smpi_lines[k]);
+                         c->path, scn_line_of(n), o, s->smpi_lines[k]);
     if (!rc && s->nsmpi == CS_MAX_SMPI_OPTIONS)
-        rc = cs_fail(c->err, "%s:%ld: more than %d <smpi> options", c->path, line_of(n),
+        rc = cs_fail(c->err, "%s:%ld: more than %d <smpi> options", c->path, scn_line_of(n),
                      CS_MAX_SMPI_OPTIONS);
     if (!rc) {
         size_t len = strlen(o) + strlen(v) + 2;
         s->smpi[s->nsmpi] = cs_xmalloc(len);
         snprintf(s->smpi[s->nsmpi], len, "%s:%s", o, v);
-        s->smpi_lines[s->nsmpi++] = line_of(n);
+        s->smpi_lines[s->nsmpi++] = scn_line_of(n);
     }
     xmlFree(opt);
     xmlFree(val);
     return rc;
 }
 
-static int parse_element(ctx *c, cs_scenario *s, xmlNode *n, long *region_line)
+static int parse_element(scn_ctx *c, cs_scenario *s, xmlNode *n, long *region_line)
 {
     static const char *const none[] = {NULL};
     const char *name = (const char *)n->name;
     if (!strcmp(name, "description")) {
         free(s->description);
         s->description = text_of(n);
-        return check_attrs(c, n, none);
+        return scn_check_attrs(c, n, none);
     }
     if (!strcmp(name, "platform"))
         return add_platform(c, s, n);
     if (!strcmp(name, "mappings"))
-        return check_attrs(c, n, none) || parse_mappings(c, s, n) ? -1 : 0;
+        return scn_check_attrs(c, n, none) || parse_mappings(c, s, n) ? -1 : 0;
     if (!strcmp(name, "processes"))
         return parse_fields(c, s, n) || parse_list(c, n, "process counts", 0, 1, &s->nps) ? -1 : 0;
     if (!strcmp(name, "ppn"))
-        return check_attrs(c, n, none) || parse_list(c, n, "ranks-per-node list", 0, 1, &s->ppns)
+        return scn_check_attrs(c, n, none) || parse_list(c, n, "ranks-per-node list", 0, 1, &s->ppns)
                    ? -1
                    : 0;
     if (!strcmp(name, "region"))
-        return check_attrs(c, n, none) || parse_regions(c, s, n, region_line) ? -1 : 0;
+        return scn_check_attrs(c, n, none) || parse_regions(c, s, n, region_line) ? -1 : 0;
     if (!strcmp(name, "background"))
-        return check_attrs(c, n, none) || parse_backgrounds(c, s, n) ? -1 : 0;
+        return scn_check_attrs(c, n, none) || parse_backgrounds(c, s, n) ? -1 : 0;
     if (!strcmp(name, "collective"))
         return parse_collective(c, s, n);
     if (!strcmp(name, "sizes"))
         return parse_fields(c, s, n) || parse_list(c, n, "size list", 1, 0, &s->sizes) ? -1 : 0;
     if (!strcmp(name, "expect"))
-        return parse_expect(c, s, n);
+        return scn_parse_expect(c, s, n);
     if (!strcmp(name, "distribution"))
         return parse_distribution(c, s, n);
     if (!strcmp(name, "smpi"))
@@ -781,7 +558,7 @@ static int parse_element(ctx *c, cs_scenario *s, xmlNode *n, long *region_line)
     if (!strcmp(name, "vary")) {
         if (s->has_vary)
             return cs_fail(c->err, "%s:%ld: <vary> given twice (one parameter per scenario)",
-                           c->path, line_of(n));
+                           c->path, scn_line_of(n));
         s->has_vary = !cs_vary_parse(n, c->path, &s->vary, c->err);
         return s->has_vary ? 0 : -1;
     }
@@ -791,14 +568,14 @@ static int parse_element(ctx *c, cs_scenario *s, xmlNode *n, long *region_line)
         return parse_fields(c, s, n);
     char valid[1024];
     return cs_fail(c->err, "%s:%ld: unknown element <%s> in <scenario> (valid: %s)", c->path,
-                   line_of(n), name, elements(valid, sizeof valid));
+                   scn_line_of(n), name, elements(valid, sizeof valid));
 }
 
-static int same_text(const char *a, const char *b) { return !strcmp(a ? a : "", b ? b : ""); }
+int scn_same_text(const char *a, const char *b) { return !strcmp(a ? a : "", b ? b : ""); }
 
 /* Two <groups> that give one intergroup collective the same cases would run
  * each case twice. */
-static int check_groupsets(ctx *c, const cs_scenario *s)
+static int check_groupsets(scn_ctx *c, const cs_scenario *s)
 {
     for (int i = 0; i < s->nalgs; i++) {
         const cs_coll_props *cp = cs_coll_find(s->algs[i].collective);
@@ -809,9 +586,9 @@ static int check_groupsets(ctx *c, const cs_scenario *s)
                 const cs_groupset *x = &s->gsets[a], *y = &s->gsets[b];
                 if (cs_groupset_applies(x, s->algs[i].collective) &&
                     cs_groupset_applies(y, s->algs[i].collective) &&
-                    same_text(x->groups, y->groups) && same_text(x->group_ratio, y->group_ratio) &&
-                    same_text(x->layout, y->layout) && same_text(x->block_ratio, y->block_ratio) &&
-                    (cp->groups < 2 || same_text(x->counts, y->counts)))
+                    scn_same_text(x->groups, y->groups) && scn_same_text(x->group_ratio, y->group_ratio) &&
+                    scn_same_text(x->layout, y->layout) && scn_same_text(x->block_ratio, y->block_ratio) &&
+                    (cp->groups < 2 || scn_same_text(x->counts, y->counts)))
                     return cs_fail(c->err, "%s:%ld: <groups> gives %s the cases of line %ld again "
                                            "(counts apply to inter_allgatherv only): tell them "
                                            "apart, or name the collective each is for with "
@@ -828,7 +605,7 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
     s->path = cs_xstrdup(path);
     s->description = cs_xstrdup("");
     cs_fields_defaults(cs_scenario_fields, s);
-    ctx c = {path, err, NULL, NULL};
+    scn_ctx c = {path, err, NULL, NULL};
     xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     int rc = 0;
     if (!doc) {
@@ -846,15 +623,15 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
     static const char *const root_attrs[] = {"name", NULL};
     if (!root || xmlStrcmp(root->name, (const xmlChar *)"scenario")) {
         rc = cs_fail(err, "%s:%ld: root element is <%s>, expected <scenario>", path,
-                     root ? line_of(root) : 0L, root ? (const char *)root->name : "none");
-    } else if (!(rc = check_attrs(&c, root, root_attrs))) {
+                     root ? scn_line_of(root) : 0L, root ? (const char *)root->name : "none");
+    } else if (!(rc = scn_check_attrs(&c, root, root_attrs))) {
         xmlChar *name = xmlGetProp(root, (const xmlChar *)"name");
         /* the name goes into file names and one-line records */
         for (const xmlChar *q = name; q && *q && !rc; q++)
             if (*q < 0x20 || *q == '/')
                 rc = cs_fail(err, "%s:%ld: <scenario name=\"...\">: a name has no line break, "
                                   "control character or '/' (it names the results directory)",
-                             path, line_of(root));
+                             path, scn_line_of(root));
         if (rc) {
             /* refused above */
         } else if (name) {
@@ -967,7 +744,7 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
                                              &se))
                     rc = cs_fail(err, "%s:%ld: <smpi>: %s", path, s->smpi_lines[k], se.msg);
         for (int i = 0; i < s->nexpects && !rc; i++)
-            rc = check_expect(&c, s, &s->expects[i]);
+            rc = scn_check_expect(&c, s, &s->expects[i]);
         int has_v = 0;
         for (int i = 0; i < s->nalgs; i++)
             has_v |= cs_collective_variable(s->algs[i].collective);

@@ -1,0 +1,29 @@
+/* What scenario.c and scenario_expect.c share: the loading context and the
+ * small XML helpers (scenario.h is the interface). */
+#ifndef COLLSIM_HOST_SCENARIO_INT_H
+#define COLLSIM_HOST_SCENARIO_INT_H
+
+#include <libxml/tree.h>
+
+#include "scenario.h"
+
+typedef struct {
+    const char *path;
+    cs_err *err;
+    long *pf_lines, *alg_lines; /* where each platform and algorithm was given */
+} scn_ctx;
+
+long scn_line_of(xmlNode *n);
+/* Every attribute of n must be in `allowed` (NULL-terminated). */
+int scn_check_attrs(scn_ctx *c, xmlNode *n, const char *const *allowed);
+/* A copy of attribute `name`, or NULL. */
+char *scn_attr_dup(xmlNode *n, const char *name);
+/* Equal strings, NULL being "". */
+int scn_same_text(const char *a, const char *b);
+
+/* Reads an <expect>; scn_check_expect checks its names against the scenario
+ * once the whole file is read. */
+int scn_parse_expect(scn_ctx *c, cs_scenario *s, xmlNode *n);
+int scn_check_expect(scn_ctx *c, const cs_scenario *s, cs_expect *x);
+
+#endif
