@@ -6,7 +6,8 @@
 /* The same case, whatever machine ran or modelled it. */
 static int same_case(const cs_result *a, const cs_result *b)
 {
-    return a->np == b->np && a->bytes == b->bytes && a->seed == b->seed &&
+    return a->np == b->np && a->bytes == b->bytes && a->seed == b->seed && a->root == b->root &&
+           !strcmp(a->background, b->background) && !strcmp(a->size_unit, b->size_unit) &&
            !strcmp(a->collective, b->collective) && !strcmp(a->algorithm, b->algorithm) &&
            !strcmp(a->dtype, b->dtype) && !strcmp(a->dist, b->dist) &&
            !strcmp(a->groups, b->groups) && !strcmp(a->layout, b->layout) &&

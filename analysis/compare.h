@@ -10,7 +10,8 @@
 
 /* One line per measured row with status ok and every predicted row of the
  * same case (collective, algorithm, np, bytes, dtype, dist, seed, groups,
- * layout, block ratio, counts; any platform, mapping and ppn): measured and
+ * layout, block ratio, counts, size unit, root, background; any platform,
+ * mapping and ppn): measured and
  * predicted avg, min and max, and predicted / measured. Returns the number of
  * pairs printed. */
 size_t cs_compare_print(FILE *f, const cs_result *measured, size_t nm, const cs_result *predicted,
