@@ -265,3 +265,52 @@ int coll_adapt_v(collsim_alltoallv_fn self, const void *sendbuf, const int *send
     *err = e;
     return 1;
 }
+
+int coll_adapt_inter(collsim_inter_allgather_fn self, collsim_inter_allgatherv_fn self_v,
+                     const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, const int *recvcounts, const int *displs,
+                     MPI_Datatype recvtype, const collsim_intergroup *ig, int *err)
+{
+    const int pack_send = sendbuf != MPI_IN_PLACE && !coll_gap_free(sendtype);
+    const int pack_recv = !coll_gap_free(recvtype);
+    if (!ig || (!pack_send && !pack_recv))
+        return 0;
+    const int q = ig->remote_size;
+    const long long sbytes = packed_bytes(sendcount, sendtype);
+    const long long rbytes = self_v ? 0 : packed_bytes(recvcount, recvtype);
+    if (sbytes < 0 || rbytes < 0 || (self_v && (!recvcounts || !displs)))
+        return 0; /* the algorithm's own checks say why */
+    char *stmp = NULL;
+    packed_side r = {NULL, NULL, NULL};
+    int e = MPI_SUCCESS;
+    const void *sa = sendbuf;
+    int sc = sendcount, rc = recvcount;
+    MPI_Datatype st = sendtype, rt = recvtype;
+    void *ra = recvbuf;
+    const int *rca = recvcounts, *rda = displs;
+    if (pack_send) {
+        if (!(stmp = coll_scratch_alloc((size_t)sbytes + 1)))
+            e = MPI_ERR_NO_MEM;
+        else
+            e = pack_at(sendbuf, 0, sendcount, sendtype, stmp, (int)sbytes, ig->comm);
+        sa = stmp, sc = (int)sbytes, st = MPI_PACKED;
+    }
+    if (!e && pack_recv && self_v && !(e = side_layout(q, recvcounts, recvtype, &r))) {
+        ra = r.tmp, rca = r.counts, rda = r.displs, rt = MPI_PACKED;
+    } else if (!e && pack_recv && !self_v) {
+        if (!(r.tmp = coll_scratch_alloc((size_t)rbytes * (size_t)q + 1)))
+            e = MPI_ERR_NO_MEM;
+        ra = r.tmp, rc = (int)rbytes, rt = MPI_PACKED;
+    }
+    if (!e)
+        e = self_v ? self_v(sa, sc, st, ra, rca, rda, rt, ig) : self(sa, sc, st, ra, rc, rt, ig);
+    for (int j = 0; j < q && !e && pack_recv; j++)
+        e = self_v ? unpack_at(r.tmp + r.displs[j], r.counts[j], recvbuf, displs[j], recvcounts[j],
+                               recvtype, ig->comm)
+                   : unpack_at(r.tmp + (size_t)j * (size_t)rbytes, (int)rbytes, recvbuf,
+                               (MPI_Aint)j * recvcount, recvcount, recvtype, ig->comm);
+    coll_scratch_free(stmp);
+    side_free(&r);
+    *err = e;
+    return 1;
+}

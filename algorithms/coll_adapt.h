@@ -45,6 +45,15 @@ int coll_adapt_rooted(collsim_rooted_fn self, int gather, const void *sendbuf, i
                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                       int root, MPI_Comm comm, int *err);
 
+/* An intergroup allgather (v = 0) or allgatherv (v = 1) on the group
+ * descriptor of coll_intergroup.h: a datatype with holes on either side is
+ * packed around self as above (recvcount, or recvcounts and displs, describe
+ * the remote group's blocks). */
+int coll_adapt_inter(collsim_inter_allgather_fn self, collsim_inter_allgatherv_fn self_v,
+                     const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, const int *recvcounts, const int *displs,
+                     MPI_Datatype recvtype, const collsim_intergroup *ig, int *err);
+
 /* The same for an alltoallv. */
 int coll_adapt_v(collsim_alltoallv_fn self, const void *sendbuf, const int *sendcounts,
                  const int *sdispls, MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,

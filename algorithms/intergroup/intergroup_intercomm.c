@@ -7,6 +7,7 @@
 #ifndef SMPI_H
 
 #include "intergroup_intercomm.h"
+#include "coll_adapt.h"
 
 static int keyval = MPI_KEYVAL_INVALID;
 
@@ -57,6 +58,9 @@ int collsim_intergroup_from_intercomm(MPI_Comm intercomm, const collsim_intergro
     {                                                                                              \
         const collsim_intergroup *ig;                                                              \
         int e = collsim_intergroup_from_intercomm(intercomm, &ig);                                 \
+        if (!e && coll_adapt_inter(fn, NULL, sendbuf, sendcount, sendtype, recvbuf, recvcount,     \
+                                   NULL, NULL, recvtype, ig, &e))                                 \
+            return e;                                                                              \
         return e ? e : fn(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ig);         \
     }
 #define COLLSIM_ICDEF_inter_allgatherv(fn)                                                            \
@@ -65,6 +69,9 @@ int collsim_intergroup_from_intercomm(MPI_Comm intercomm, const collsim_intergro
     {                                                                                              \
         const collsim_intergroup *ig;                                                              \
         int e = collsim_intergroup_from_intercomm(intercomm, &ig);                                 \
+        if (!e && coll_adapt_inter(NULL, fn, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, \
+                                   displs, recvtype, ig, &e))                                     \
+            return e;                                                                              \
         return e ? e : fn(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, ig); \
     }
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \

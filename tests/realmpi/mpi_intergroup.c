@@ -5,7 +5,9 @@
  * the groups interleaved (even world ranks in A). Allgather: blocks of 0, 1 and
  * 5 ints, group B's blocks twice group A's; allgatherv: remote rank j sends
  * (j + 2) % 4 ints (some zero), received at reversed, gapped displacements.
- * Every element and every gap checked. Prints "FAIL ..." lines and, on rank 0,
+ * Then allgather between vectors (an int and a hole, three times) and
+ * allgatherv into ints with a hole after each (packed around the algorithm,
+ * coll_adapt.h). Every element and every gap checked. Prints "FAIL ..." lines and, on rank 0,
  * "mpi_intergroup: N checks, F failed"; exits 1 on any failure. */
 #include <mpi.h>
 
@@ -71,6 +73,58 @@ int main(int argc, char **argv)
                                    "allgather", p, n, j, i);
                     free(send);
                     free(recv);
+                }
+                /* allgather into a vector (an int, a hole, ...) from a vector, 3 ints each side */
+                if (collsim_ic_algs[a].ag) {
+                    MPI_Datatype vec, holes;
+                    MPI_Type_vector(3, 1, 2, MPI_INT, &vec);
+                    MPI_Type_create_resized(vec, 0, (MPI_Aint)(6 * sizeof(int)), &holes);
+                    MPI_Type_commit(&holes);
+                    int send[6], *recv = malloc(sizeof(int) * (size_t)(6 * rsize));
+                    for (int i = 0; i < 6; i++)
+                        send[i] = i % 2 ? SENTINEL : val(side, lr, i / 2);
+                    for (int i = 0; i < 6 * rsize; i++)
+                        recv[i] = SENTINEL;
+                    int err = collsim_ic_algs[a].ag(send, 1, holes, recv, 1, holes, ic);
+                    expect(err == MPI_SUCCESS, collsim_ic_algs[a].name, "allgather, vectors: error", p, 3, err, 0);
+                    for (int i = 0; i < 6 * rsize; i++)
+                        expect(recv[i] == (i % 2 ? SENTINEL : val(1 - side, i / 6, i % 6 / 2)),
+                               collsim_ic_algs[a].name, "allgather, vectors", p, 3, i / 6, i % 6);
+                    free(recv);
+                    MPI_Type_free(&holes);
+                    MPI_Type_free(&vec);
+                }
+                if (collsim_ic_algs[a].agv) { /* received into ints with a hole after each */
+                    MPI_Datatype gap;
+                    MPI_Type_create_resized(MPI_INT, 0, (MPI_Aint)(2 * sizeof(int)), &gap);
+                    MPI_Type_commit(&gap);
+                    const int mine = (lr + 2) % 4;
+                    int send[4], *cnt = malloc(sizeof(int) * (size_t)rsize),
+                        *dsp = malloc(sizeof(int) * (size_t)rsize),
+                        *recv = malloc(sizeof(int) * (size_t)(12 * rsize + 2));
+                    for (int i = 0; i < mine; i++)
+                        send[i] = val(side, lr, i);
+                    for (int j = 0; j < rsize; j++) {
+                        cnt[j] = (j + 2) % 4;
+                        dsp[j] = 6 * (rsize - 1 - j) + 1; /* in gap-type units */
+                    }
+                    for (int i = 0; i < 12 * rsize + 2; i++)
+                        recv[i] = SENTINEL;
+                    int err = collsim_ic_algs[a].agv(send, mine, MPI_INT, recv, cnt, dsp, gap, ic);
+                    expect(err == MPI_SUCCESS, collsim_ic_algs[a].name, "allgatherv, holes: error", p, 0, err, 0);
+                    for (int j = 0; j < rsize; j++)
+                        for (int i = 0; i < cnt[j]; i++) {
+                            expect(recv[2 * (dsp[j] + i)] == val(1 - side, j, i), collsim_ic_algs[a].name,
+                                   "allgatherv, holes", p, 0, j, i);
+                            recv[2 * (dsp[j] + i)] = SENTINEL;
+                        }
+                    for (int i = 0; i < 12 * rsize + 2; i++)
+                        expect(recv[i] == SENTINEL, collsim_ic_algs[a].name,
+                               "allgatherv, holes: a hole written", p, 0, i, 0);
+                    free(cnt);
+                    free(dsp);
+                    free(recv);
+                    MPI_Type_free(&gap);
                 }
                 if (collsim_ic_algs[a].agv) {
                     const int mine = (lr + 2) % 4;
