@@ -67,11 +67,12 @@ template <typename Ps> void expect_each_p_ok(tw_run_spec s, const Ps &ps)
     }
 }
 
-// COLLSIM_FAULT=3:5:7 flips one received byte: the check must name it (at
-// 13 bytes per block; at 4 bytes the offset lies outside the block).
-inline void expect_fault_named(tw_run_spec s)
+// COLLSIM_FAULT=3:5:7 (or `fault`) flips one received byte: the check must
+// name it (at 13 bytes per block; at 4 bytes the offset lies outside the block).
+inline void expect_fault_named(tw_run_spec s, const char *fault = "3:5:7",
+                               const char *named = "rank 3, block 5, offset 7")
 {
-    setenv("COLLSIM_FAULT", "3:5:7", 1);
+    setenv("COLLSIM_FAULT", fault, 1);
     s.np = 8;
     s.np_list = nullptr;
     s.sizes = "4,13";
@@ -82,10 +83,9 @@ inline void expect_fault_named(tw_run_spec s)
     unsetenv("COLLSIM_FAULT");
     ASSERT_EQ(rc, 0) << err;
     ASSERT_EQ(n, 2u);
-    EXPECT_STREQ(rows[0].status, "ok");
-    EXPECT_STREQ(rows[1].status, "fail");
-    EXPECT_NE(std::string(rows[1].note).find("rank 3, block 5, offset 7"), std::string::npos)
-        << rows[1].note;
+    EXPECT_STREQ(rows[0].status, "ok") << s.alg;
+    EXPECT_STREQ(rows[1].status, "fail") << s.alg;
+    EXPECT_NE(std::string(rows[1].note).find(named), std::string::npos) << rows[1].note;
     tw_free_rows(rows);
 }
 

@@ -165,23 +165,9 @@ TEST(RootedFault, CorruptedByteIsNamed)
                  {"scatter/binomial", "3:0:7", "rank 3, block 0, offset 7"}};
     for (auto &c : cases) {
         tw_run_spec s = bench_spec(c.alg, "sequential");
-        s.np = 8;
-        s.np_list = nullptr;
         s.root = 3;
-        s.sizes = "4,13"; // offset 7 lies outside a 4-byte block
         s.dtype = "byte";
-        setenv("COLLSIM_FAULT", c.fault, 1);
-        cs_result *rows = nullptr;
-        size_t n = 0;
-        char err[4096];
-        int rc = tw_run(&s, &rows, &n, err, sizeof err);
-        unsetenv("COLLSIM_FAULT");
-        ASSERT_EQ(rc, 0) << err;
-        ASSERT_EQ(n, 2u);
-        EXPECT_STREQ(rows[0].status, "ok") << c.alg;
-        EXPECT_STREQ(rows[1].status, "fail") << c.alg;
-        EXPECT_NE(std::string(rows[1].note).find(c.named), std::string::npos) << rows[1].note;
-        tw_free_rows(rows);
+        expect_fault_named(s, c.fault, c.named); // np 8, 4 and 13 bytes
     }
 }
 
