@@ -253,14 +253,24 @@ int rooted_scatter_tree(const rooted_group *g, int kind, const rooted_buf *x)
 }
 
 /* ---- flat gather and scatter ---- */
+/* The whole communicator as one tree rooted at root; *span: this process's
+ * subtree in blocks. */
+static rooted_group flat_group(MPI_Comm comm, int kind, int root, int *p, long *span)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, p);
+    rooted_group g = rooted_group_flat(comm, *p, rank, root);
+    *span = rooted_span(&g, kind, g.me);
+    return g;
+}
+
 int rooted_flat_gather(MPI_Comm comm, int kind, int root, const void *mine, void *recvbuf,
                        const rooted_buf *blk)
 {
-    int rank, p, err;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &p);
-    rooted_group g = rooted_group_flat(comm, p, rank, root);
-    const long span = rooted_span(&g, kind, g.me);
+    int p, err;
+    long span;
+    rooted_group g = flat_group(comm, kind, root, &p, &span);
     rooted_buf x = *blk;
     void *tmp = NULL;
     if (g.me == 0) { /* member order in recvbuf, own block first */
@@ -284,11 +294,9 @@ int rooted_flat_gather(MPI_Comm comm, int kind, int root, const void *mine, void
 int rooted_flat_scatter(MPI_Comm comm, int kind, int root, const void *sendbuf, void *mine,
                         const rooted_buf *blk)
 {
-    int rank, p, err;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &p);
-    rooted_group g = rooted_group_flat(comm, p, rank, root);
-    const long span = rooted_span(&g, kind, g.me);
+    int p, err;
+    long span;
+    rooted_group g = flat_group(comm, kind, root, &p, &span);
     const size_t bb = blk->bb;
     rooted_buf x = *blk;
     void *tmp = NULL;
@@ -313,29 +321,31 @@ int rooted_flat_scatter(MPI_Comm comm, int kind, int root, const void *sendbuf, 
     return err;
 }
 
-int rooted_gather_alg(collsim_rooted_fn self, int kind, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+int rooted_gather_alg(collsim_rooted_fn self, int kind, const void *sendbuf, int sendcount,
+                      MPI_Datatype sendtype,
                       void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                       coll_msg_blocks_fn msg_blocks)
 {
     int rank, p;
     rooted_buf blk;
     const void *mine;
-    int err = coll_gather_begin(self, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                                comm, msg_blocks, &rank, &p, &blk, &mine);
+    int err = coll_gather_begin(self, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                root, comm, msg_blocks, &rank, &p, &blk, &mine);
     if (err || blk.bb == 0)
         return err;
     return rooted_flat_gather(comm, kind, root, mine, recvbuf, &blk);
 }
 
-int rooted_scatter_alg(collsim_rooted_fn self, int kind, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+int rooted_scatter_alg(collsim_rooted_fn self, int kind, const void *sendbuf, int sendcount,
+                       MPI_Datatype sendtype,
                        void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                        coll_msg_blocks_fn msg_blocks)
 {
     int rank, p;
     rooted_buf blk;
     void *mine;
-    int err = coll_scatter_begin(self, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                                 comm, msg_blocks, &rank, &p, &blk, &mine);
+    int err = coll_scatter_begin(self, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                 root, comm, msg_blocks, &rank, &p, &blk, &mine);
     if (err || blk.bb == 0)
         return err;
     return rooted_flat_scatter(comm, kind, root, sendbuf, mine, &blk);
@@ -523,7 +533,8 @@ static int hscatter(const rooted_hier *h, int d, MPI_Comm comm, int root, const 
     return err;
 }
 
-int rooted_hier_gather(collsim_rooted_fn self, const rooted_hier *h, const void *sendbuf, int sendcount,
+int rooted_hier_gather(collsim_rooted_fn self, const rooted_hier *h, const void *sendbuf,
+                       int sendcount,
                        MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                        int root, MPI_Comm comm, coll_msg_blocks_fn msg_blocks)
 {
@@ -550,7 +561,8 @@ int rooted_hier_gather(collsim_rooted_fn self, const rooted_hier *h, const void 
     return err;
 }
 
-int rooted_hier_scatter(collsim_rooted_fn self, const rooted_hier *h, const void *sendbuf, int sendcount,
+int rooted_hier_scatter(collsim_rooted_fn self, const rooted_hier *h, const void *sendbuf,
+                        int sendcount,
                         MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                         int root, MPI_Comm comm, coll_msg_blocks_fn msg_blocks)
 {

@@ -90,10 +90,12 @@ int rooted_flat_scatter(MPI_Comm comm, int kind, int root, const void *sendbuf, 
                         const rooted_buf *blk);
 
 /* The flat algorithms whole: the entry checks, then the flat tree. */
-int rooted_gather_alg(collsim_rooted_fn self, int kind, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+int rooted_gather_alg(collsim_rooted_fn self, int kind, const void *sendbuf, int sendcount,
+                      MPI_Datatype sendtype,
                       void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                       coll_msg_blocks_fn msg_blocks);
-int rooted_scatter_alg(collsim_rooted_fn self, int kind, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+int rooted_scatter_alg(collsim_rooted_fn self, int kind, const void *sendbuf, int sendcount,
+                       MPI_Datatype sendtype,
                        void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                        coll_msg_blocks_fn msg_blocks);
 
@@ -118,10 +120,12 @@ rooted_hier rooted_hier_region(int root_leader);
 rooted_hier rooted_hier_multilevel(void);
 
 /* Gather (scatter) on comm over the hierarchy. */
-int rooted_hier_gather(collsim_rooted_fn self, const rooted_hier *h, const void *sendbuf, int sendcount,
+int rooted_hier_gather(collsim_rooted_fn self, const rooted_hier *h, const void *sendbuf,
+                       int sendcount,
                        MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                        int root, MPI_Comm comm, coll_msg_blocks_fn msg_blocks);
-int rooted_hier_scatter(collsim_rooted_fn self, const rooted_hier *h, const void *sendbuf, int sendcount,
+int rooted_hier_scatter(collsim_rooted_fn self, const rooted_hier *h, const void *sendbuf,
+                        int sendcount,
                         MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                         int root, MPI_Comm comm, coll_msg_blocks_fn msg_blocks);
 
