@@ -154,14 +154,18 @@ double kang_eq1_root_gather(int np, long bytes, const cs_cost_params *c)
     return root_gather_at_once(bytes, c, bcast_pipeline);
 }
 
-/* The larger group plays A (p, k_A), ties group 0: Algorithm 1's roles. */
-static void roles(const cs_cost_params *c, long bytes, int *p, int *q, double *ka, double *kb)
+/* The larger group plays A (p, k_A), ties group 0: Algorithm 1's roles.
+ * -1 when the case has no groups. */
+static int roles(const cs_cost_params *c, long bytes, int *p, int *q, double *ka, double *kb)
 {
+    if (!c->gp)
+        return -1;
     int swap = c->gq > c->gp;
     *p = swap ? c->gq : c->gp;
     *q = swap ? c->gp : c->gq;
     *ka = member(c, swap, 0, bytes);
     *kb = member(c, !swap, 0, bytes);
+    return 0;
 }
 
 /* Eq. (3), Algorithm 1 as the code runs it: b_j's rounds with its n_j
@@ -172,16 +176,38 @@ static void roles(const cs_cost_params *c, long bytes, int *p, int *q, double *k
 double kang_eq3_segmented(int np, long bytes, const cs_cost_params *c)
 {
     (void)np;
-    if (!c->gp)
-        return NAN;
     int p, q;
     double ka, kb;
-    roles(c, bytes, &p, &q, &ka, &kb);
+    if (roles(c, bytes, &p, &q, &ka, &kb))
+        return NAN;
     int hi = (p + q - 1) / q, lo = p / q;
     double exch = hi * dmax(msg(c, ka), msg(c, ceil(kb / hi)));
     if (lo != hi)
         exch = dmax(exch, lo * dmax(msg(c, ka), msg(c, ceil(kb / lo))));
     return exch + dmax((p - 1) * msg(c, ceil(kb / lo)), (q - 1) * msg(c, hi * ka));
+}
+
+/* The EuroMPI 2018 two-step algorithm as the code runs it (g = floor(p/q),
+ * r = p mod q): b_x's rounds, each one block of k_A in and one of g
+ * segments of about k_B / g out, and when r > 0 one more round that only
+ * receives (ceil(p/q) rounds in all); then at once, in A the column ring
+ * allgatherv (g - 1 steps of ceil(k_B / g)) followed by the stack ring
+ * allgatherv (every one of B's q blocks travels round the largest stack,
+ * q + floor(r/g) (+1) members: one step of k_B each), and in B Algorithm 1's
+ * ring of the subgroups' blocks. Transfer with divisible p/q:
+ * max(k_A, k_B/g) g + max((q - 1/g) k_B, (q - 1) g k_A): Algorithm 1's. */
+double kang_two_step(int np, long bytes, const cs_cost_params *c)
+{
+    (void)np;
+    int p, q;
+    double ka, kb;
+    if (roles(c, bytes, &p, &q, &ka, &kb))
+        return NAN;
+    int g = p / q, r = p % q, hi = (p + q - 1) / q, stack = q + r / g + (r % g ? 1 : 0);
+    double seg = ceil(kb / g);
+    double exch = g * dmax(msg(c, ka), msg(c, seg)) + (r ? msg(c, ka) : 0);
+    double in_a = (g - 1) * msg(c, seg) + (stack - 1) * msg(c, kb);
+    return exch + dmax(in_a, (q - 1) * msg(c, hi * ka));
 }
 
 /* The largest block of group g. */

@@ -34,6 +34,7 @@
 
 #include "coll_intergroup.h"
 #include "collsim_algorithms.h"
+#include "intergroup/inter_allgatherv_kang_common.h"
 #include "smpi_unit.h"
 
 /* ---- the algorithms, from algorithms.def ---- */
@@ -294,6 +295,35 @@ static void vectors(void)
         if (ig_piece_start(24, 3, t) != (size_t)(8 * t) || ig_piece_len(24, 3, t) != 8)
             fail("vector A.4: interval of b%d", t);
     }
+    /* A.4's order=paper: b0 receives a3 (multi-target, higher), a0, a1, a2;
+     * b1 a3; b2 a4, a5 (no multi-target sender); posted: rank order */
+    const int paper[3][5] = {{4, 3, 0, 1, 2}, {1, 3}, {2, 4, 5}};
+    const int posted[3][5] = {{4, 0, 1, 2, 3}, {1, 3}, {2, 4, 5}};
+    for (int t = 0; t < 3; t++)
+        for (int o = 0; o < 2; o++) {
+            const int *want = o ? paper[t] : posted[t];
+            int got[6], ok;
+            const int n = ig_kang_receive_order(ac, 6, 3, t, o ? IG_ORDERED : IG_POSTED, got);
+            check();
+            ok = n == want[0];
+            for (int k = 0; ok && k < n; k++)
+                ok = got[k] == want[1 + k];
+            if (!ok)
+                fail("vector A.4: b%d's %s receive order (%d senders, first a%d)", t,
+                     o ? "paper" : "posted", n, n > 0 ? got[0] : -1);
+        }
+    /* two multi-target senders: counts [8,1,1,4,4], 3 receivers of 6 bytes:
+     * b1 = [6,12) takes a3 (the higher, reaching into b2) first, a1 and a2
+     * between, a0 (reaching back into b0) last; b2 = [12,18) takes a4 (not
+     * multi-target: it ends at 18) and then a3 */
+    const int two[] = {8, 1, 1, 4, 4}, b1[] = {3, 1, 2, 0}, b2[] = {4, 3};
+    int got[5] = {-1};
+    check();
+    if (ig_kang_receive_order(two, 5, 3, 1, IG_ORDERED, got) != 4 || memcmp(got, b1, sizeof b1))
+        fail("order: b1 of [8,1,1,4,4] takes a%d first", got[0]);
+    check();
+    if (ig_kang_receive_order(two, 5, 3, 2, IG_ORDERED, got) != 2 || memcmp(got, b2, sizeof b2))
+        fail("order: b2 of [8,1,1,4,4] takes a%d first", got[0]);
     /* layouts: 25:7 interleaved puts 25 of group 0 then 7 of group 1 in every 32 ranks */
     int g0 = 0;
     for (int r = 0; r < 32; r++)

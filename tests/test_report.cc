@@ -139,6 +139,19 @@ TEST(CostModel, IntergroupModelsReadTheGroups)
     ASSERT_EQ(cs_kang_finite_p(&c, k, 0, &lo, &hi), 0);
     EXPECT_NEAR(lo, 370.0 / (4 + 49 * 4.0 / 3), 1e-12);
     EXPECT_NEAR(hi, 370.0 / 59, 1e-12);
+    // the EuroMPI two-step algorithm there (g = 3, r = 8): 3 rounds of
+    // max(k, ceil(4k/3)) and one of k; in A the column ring (2 segments of
+    // ceil(4k/3)) then the stack ring of 17 members (16 x 4k), longer than
+    // B's 13 x 4k; Algorithm 1: 3 rounds of ceil(4k/3) (its subgroups of 3),
+    // then A's 49 x ceil(4k/3)
+    EXPECT_NEAR(cs_cost_predict_params("inter_allgather", "kang_two_step", 64, k, &c),
+                (3 * 1333334.0 + k + 2 * 1333334.0 + 16 * 4.0 * k) * 1e-9, 1e-12);
+    EXPECT_NEAR(cs_cost_predict_params("inter_allgather", "kang_segmented", 64, k, &c),
+                (3 * 1333334.0 + 49 * 1333334.0) * 1e-9, 1e-12);
+    // equal blocks, 1:1: both are one exchange and one ring of p - 1 blocks
+    ASSERT_EQ(cs_cost_params_groups(&c, "32:32", "", "", "byte"), 0);
+    EXPECT_NEAR(cs_cost_predict_params("inter_allgather", "kang_two_step", 64, k, &c), 32.0 * k * 1e-9,
+                1e-12);
     // allgatherv, 1:1 arithmetic (block i + 1 of 32 bytes): K = 528 per group;
     // MPICH's code 4 K over Algorithm 2's [K + 32, K]: the spec's 3.77-4.00
     ASSERT_EQ(cs_cost_params_groups(&c, "32:32", "", "arithmetic", "byte"), 0);
@@ -431,6 +444,9 @@ TEST(Report, IntergroupCasesSplitByGroupsAndTheKangSection)
         fprintf(f, "yahoo,sequential,%d,1,inter_allgather,kang_segmented,,byte,fold,,0,%s,block,%s,,"
                    "1048576,60,1,100,1,ok\n", c.np, c.groups, c.ratio);
     }
+    // the EuroMPI algorithm in one case: a table of its own, no finite-p model
+    fprintf(f, "yahoo,sequential,64,1,inter_allgather,kang_two_step,,byte,fold,,0,50:14,block,1:4,,"
+               "1048576,70,1,120,1,ok\n");
     fclose(f);
     ASSERT_EQ(tw_report(path.c_str(), NULL, NULL, NULL, md, sizeof md, err, sizeof err), 0) << err;
     std::string text = slurp(md);
@@ -445,7 +461,9 @@ TEST(Report, IntergroupCasesSplitByGroupsAndTheKangSection)
           "| 6.97 | 7.00 | no (-71.3%) |", "| 50:14 block, k_A:k_B 1:1 | 64 | 1M | 400.00 | 100.00 | 4.00 |",
           "| 200:56 block, k_A:k_B 1:1 | 256 | 1M | 420.00 | 100.00 | 4.20 |",
           "| 50:14 block, k_A:k_B 1:4 | 64 | 1M | 600.00 | 100.00 | 6.00 |", "| 5.34-6.27 | 6.68 | yes |",
-          "Within 10% of the finite-p model: 3 of 4 cases.", "figures/kang-fig6-yahoo-sequential-ppn1-np64.png"})
+          "Within 10% of the finite-p model: 3 of 4 cases.", "figures/kang-fig6-yahoo-sequential-ppn1-np64.png",
+          "### inter_allgather: root_gather_mpich / kang_two_step",
+          "| 50:14 block, k_A:k_B 1:4 | 64 | 1M | 600.00 | 120.00 | 5.00 |", "| - | 6.68 | - |"})
         EXPECT_TRUE(has(text, section)) << section << "\n" << text;
     tw_rmtree(dir);
 }
