@@ -39,6 +39,7 @@ typedef struct {
 typedef struct {
     const char *platform, *collective, *mapping;
     int ppn;              /* ranks per node; 0: the node's cores */
+    const char *hosts;    /* the nodes the job took (results column); "": every node */
     const char *dist;     /* v-collectives' block-size distribution; "": none */
     unsigned long seed;
     /* intergroup collectives: the groups' ratio in lowest terms (P:Q at each

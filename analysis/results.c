@@ -29,7 +29,7 @@ static const column columns[] = {
     COL(layout, COL_STR, 0),        COL(block_ratio, COL_STR, 0),
     COL(counts, COL_STR, 0),        COL(size_unit, COL_STR, 0),
     COL(root, COL_INT, 0),          COL(background, COL_STR, 0),
-    COL(bytes, COL_LONG, 1),
+    COL(hosts, COL_STR, 0),         COL(bytes, COL_LONG, 1),
     COL(data_bytes, COL_LLONG, 0),  COL(avg_us, COL_DOUBLE, 1),
     COL(min_us, COL_DOUBLE, 1),     COL(max_us, COL_DOUBLE, 1),
     COL(call_max_us, COL_DOUBLE, 0), COL(root_us, COL_DOUBLE, 0),

@@ -12,7 +12,7 @@
 
 #define CS_RESULTS_HEADER                                                                         \
     "platform,mapping,np,ppn,collective,algorithm,region,dtype,mode,dist,seed,groups,layout,"     \
-    "block_ratio,counts,size_unit,root,background,bytes,data_bytes,"                                        \
+    "block_ratio,counts,size_unit,root,background,hosts,bytes,data_bytes,"                                  \
     "avg_us,min_us,max_us,call_max_us,root_us,iterations,status,nonlocal_max_msgs,nonlocal_max_bytes,"                \
     "nonlocal_total_msgs,nonlocal_total_bytes,account,smpi_cfg,note"
 
@@ -41,7 +41,10 @@ typedef struct {
     int root;            /* gather, scatter: the root's rank; 0 for the other collectives */
     /* the background traffic the case ran under (bench --background), in its
      * canonical spelling "alltoall:inter-switch:4M:96"; "": none (quiet) */
-    char background[64];
+    char background[192];
+    /* the nodes the case's job took (bench --hosts, hostspec.h) as given;
+     * "": every node, in platform order (the default) */
+    char hosts[128];
     long bytes;          /* per rank (per block); for v-collectives N, the largest block;
                             intergroup: a group A process's block, whatever size_unit */
     long long data_bytes; /* payload the collective defines: sum over ranks of the bytes
