@@ -285,6 +285,8 @@ int cs_report(const cs_report_opts *o, char *md_path, size_t md_len, cs_err *err
             goto out;
     if (r.ng && sec_models(&r, multi_coll))
         goto out;
+    if (r.ng && sec_kandalla(&r))
+        goto out;
     if (r.ng && sec_kang(&r))
         goto out;
     sec_rooted_metrics(&r);

@@ -713,6 +713,51 @@ TEST(Expect, ATimeWithinAPercentage)
               std::string::npos) << missing.second;
 }
 
+// hosts="..." and background="..." narrow an expectation to one value of <hosts> and of
+// <background> (the other values are other cases, with other outcomes): here bruck wins under
+// the background on the chosen nodes only.
+TEST(Expect, HostsAndBackgroundNarrowTheScope)
+{
+    TempDir d;
+    std::vector<cs_result> rows;
+    for (const char *bg : {"", "alltoall:inter-switch:64K:8"})
+        for (const char *hosts : {"", "node-0+node-4"}) {
+            const bool win = bg[0] && hosts[0];
+            for (const char *alg : {"bruck", "ring"}) {
+                cs_result r = row(alg, 16, 64, (alg[0] == 'b') == win ? 10.0 : 20.0);
+                snprintf(r.platform, sizeof r.platform, "kandalla-testbed");
+                snprintf(r.background, sizeof r.background, "%s", bg);
+                snprintf(r.hosts, sizeof r.hosts, "%s", hosts);
+                rows.push_back(r);
+            }
+        }
+    write(d / "results.csv", rows);
+    auto check = [&](const std::string &attrs) {
+        std::ofstream(d / "x.xml")
+            << "<scenario>\n  <platform name=\"kandalla-testbed\"/>\n  <mappings>sequential</mappings>\n"
+               "  <processes>16</processes>\n  <sizes>64</sizes>\n"
+               "  <collective name=\"allgather\"><algorithms>ring bruck</algorithms></collective>\n"
+               "  <hosts>all node-0+node-4</hosts>\n"
+               "  <background>none alltoall:inter-switch:64K:8</background>\n"
+               "  <expect faster=\"bruck\" than=\"ring\" " << attrs << "/>\n</scenario>\n";
+        return cli("check " + d / "results.csv" + " --scenario " + d / "x.xml");
+    };
+    Out both = check(R"(hosts="node-0+node-4" background="alltoall:inter-switch:65536:8")");
+    EXPECT_EQ(both.code, 0) << both.text;
+    EXPECT_NE(both.text.find("1 of 1 points pass"), std::string::npos) << both.text;
+    Out one = check(R"(background="alltoall:inter-switch:64K:8")");
+    EXPECT_EQ(one.code, 1) << one.text;
+    EXPECT_NE(one.text.find("1 of 2 points fail"), std::string::npos) << one.text;
+    EXPECT_NE(one.text.find("kandalla-testbed sequential np=16 64 B: bruck 20.00 us vs ring 10.00 us"),
+              std::string::npos) << one.text;
+    Out all = check(R"(hosts="all")");
+    EXPECT_EQ(all.code, 1) << all.text;
+    EXPECT_NE(all.text.find("2 of 2 points fail"), std::string::npos) << all.text;
+    Out none = check(R"(hosts="node-0+node-4" background="none")");
+    EXPECT_NE(none.text.find("kandalla-testbed sequential hosts=node-0+node-4 np=16 64 B: bruck 20.00 us"),
+              std::string::npos) << none.text;
+}
+
 TEST(Expect, ErrorsNameTheLineAndTheValidChoices)
 {
     TempDir d;
@@ -726,7 +771,7 @@ TEST(Expect, ErrorsNameTheLineAndTheValidChoices)
         {R"(faster="bruck")", R"(<expect> needs faster="ALG" and than="ALG")"},
         {R"(faster="bruck" than="ring" speed="2")",
          "unknown attribute 'speed' (valid: faster, than, by, collective, platform, mapping, np, bytes, "
-         "metric, groups, block-ratio, counts, hosts, alg, time, within)"},
+         "metric, groups, block-ratio, counts, hosts, background, alg, time, within)"},
         {R"(faster="bruck" than="ring" groups="1:1")",
          "<expect>: no <groups> of allgather matches its groups, block-ratio and counts (valid: none)"},
         {R"(faster="bruck" than="ring" metric="median")",
@@ -750,6 +795,10 @@ TEST(Expect, ErrorsNameTheLineAndTheValidChoices)
          R"(<expect alg="sparbit">: not among the scenario's allgather algorithms (valid: ring, bruck))"},
         {R"(alg="ring" time="2us" within="5%" hosts="node-0+node-1")",
          R"(<expect hosts="node-0+node-1">: not a <hosts> value of the scenario (valid: all))"},
+        {R"(faster="bruck" than="ring" background="alltoall:inter-node:64K:4")",
+         R"(<expect background="alltoall:inter-node:64K:4">: not a <background> value of the scenario (valid: none))"},
+        {R"(faster="bruck" than="ring" background="alltoall:4M")",
+         R"(<expect background="alltoall:4M">: --background 'alltoall:4M': expected)"},
     };
     for (auto &c : cases) {
         std::string path = d / "x.xml";

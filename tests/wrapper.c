@@ -140,6 +140,23 @@ int tw_case_map(const char *platform, const char *mapping, int np, int ppn, cons
     return rc ? fail(&e, errbuf, errlen) : 0;
 }
 
+int tw_placement(const char *platform, const char *mapping, int np, int ppn, const char *hosts,
+                 char *out, size_t len, char *errbuf, size_t errlen)
+{
+    int *map = cs_xmalloc(sizeof(int) * (size_t)np);
+    int rc = tw_case_map(platform, mapping, np, ppn, hosts, NULL, map, errbuf, errlen);
+    cs_platform pf;
+    cs_err e;
+    if (!rc && load(platform, &pf, &e))
+        rc = fail(&e, errbuf, errlen);
+    else if (!rc) {
+        cs_placement_text(&pf, map, np, out, len);
+        cs_platform_free(&pf);
+    }
+    free(map);
+    return rc;
+}
+
 int tw_case_files(const char *platform, const char *mapping, int np, int ppn,
                   const int *node_of_rank, const char *hostfile, const char *locality,
                   char *errbuf, size_t errlen)

@@ -43,6 +43,10 @@ int tw_hosts(const char *platform, const char *spec, int *nodes, int max, char *
  * the background's after them. 0, or -1 with errbuf. */
 int tw_case_map(const char *platform, const char *mapping, int np, int ppn, const char *hosts,
                 const char *background, int *node_of_rank, char *errbuf, size_t errlen);
+/* The placement column of that case's rows (mapping.h, cs_placement_text),
+ * into out: 0, or -1 with errbuf. */
+int tw_placement(const char *platform, const char *mapping, int np, int ppn, const char *hosts,
+                 char *out, size_t len, char *errbuf, size_t errlen);
 /* The files cs_case_start writes for a case (mapping.h, cs_write_case_files):
  * the hostfile and the driver's locality file, for np ranks mapped by
  * mapping and ppn, or placed on the nodes node_of_rank when not NULL.

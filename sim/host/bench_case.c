@@ -465,6 +465,10 @@ void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int t
     snprintf(path, sizeof path, "%s/stderr.txt", workdir);
     error_tail(path, tail, sizeof tail);
 
+    /* where the ranks were: the case's placement, recomputed (deterministic) */
+    int *map = cs_xmalloc(sizeof(int) * (size_t)(c->np + background_procs(c) + 1));
+    cs_err ignored;
+    const int placed = !cs_case_map(c, map, NULL, 0, &ignored);
     size_t nnp = c->np_list ? c->np_list->n : 1;
     *nrows = nnp * c->sizes->n;
     *rows = cs_xmalloc(*nrows * sizeof(cs_result));
@@ -477,6 +481,10 @@ void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int t
                 if (got[k].bytes == c->sizes->v[i] && got[k].np == np)
                     g = &got[k];
             cs_case_row(c, np, c->sizes->v[i], r);
+            if (placed && i == 0)
+                cs_placement_text(c->platform, map, np, r->placement, sizeof r->placement);
+            else if (placed) /* the same ranks at every size */
+                memcpy(r->placement, r[-1].placement, sizeof r->placement);
             if (g) {
                 /* the case defines the key; the driver's row brings what it measured */
                 r->data_bytes = g->data_bytes;
@@ -514,6 +522,7 @@ void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int t
                 !driver_diagnosis(path, np, c->sizes->v[i], r->note, sizeof r->note))
                 snprintf(r->note, sizeof r->note, "%s", tail);
         }
+    free(map);
     free(got);
 }
 

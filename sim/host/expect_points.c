@@ -71,6 +71,8 @@ static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_e
                             probe.ppn = s->ppns.n ? (int)s->ppns.v[w / nreg % nppn] : 0;
                             snprintf(probe.background, sizeof probe.background, "%s",
                                      s->nbackgrounds ? s->backgrounds[w / (nreg * nppn)] : "");
+                            if (x->background && strcmp(x->background, probe.background))
+                                continue;
                             snprintf(probe.region, sizeof probe.region, "%s",
                                      levels ? s->regions[w % nreg] : "");
                             probe.np = (int)nps->v[q];

@@ -232,6 +232,43 @@ int cs_map_background(const cs_platform *pf, const int *node_of_rank, int np, co
     return rc;
 }
 
+void cs_placement_text(const cs_platform *pf, const int *node_of_rank, int np, char *out,
+                       size_t len)
+{
+    out[0] = 0;
+    /* region number -> first-appearance index; at the node and above there
+     * are at most as many regions as nodes (a node with no host of its own
+     * is its own index) */
+    int *first = cs_xmalloc(sizeof(int) * (size_t)(pf->nnodes + 1));
+    for (int l = pf->nlevels - 1; l >= pf->node_level; l--) {
+        for (int i = 0; i <= pf->nnodes; i++)
+            first[i] = -1;
+        char level[4096];
+        size_t u = (size_t)snprintf(level, sizeof level, "%s%s:", out[0] ? "; " : "",
+                                    pf->levels[l]);
+        int next = 0, fits = 1;
+        for (int r = 0; r < np && fits;) {
+            const int reg = cs_node_region(pf, node_of_rank[r], l);
+            if (first[reg] < 0)
+                first[reg] = next++;
+            int run = 1;
+            while (r + run < np && cs_node_region(pf, node_of_rank[r + run], l) == reg)
+                run++;
+            int w = run > 1 ? snprintf(level + u, sizeof level - u, "%s%dx%d", r ? " " : "",
+                                       first[reg], run)
+                            : snprintf(level + u, sizeof level - u, "%s%d", r ? " " : "",
+                                       first[reg]);
+            fits = w > 0 && u + (size_t)w < sizeof level;
+            u += fits ? (size_t)w : 0;
+            r += run;
+        }
+        if (!fits || strlen(out) + u >= len)
+            break; /* this level and the finer ones: too long to record */
+        memcpy(out + strlen(out), level, u + 1);
+    }
+    free(first);
+}
+
 static int close_written(FILE *f, const char *what, const char *path, cs_err *err)
 {
     int bad = ferror(f);

@@ -59,6 +59,16 @@ int cs_map_background(const cs_platform *pf, const int *node_of_rank, int np, co
                       int njob, int level, int k, const char *hosts, int *node_of_bg,
                       char *spread, size_t spread_len, cs_err *err);
 
+/* The regions of the first np ranks of a mapping, at every level at or
+ * above the node, coarsest first, as results.csv records them (column
+ * placement, analysis/results.h): "switch:0x64 1x232; node:0x16 1x16 ..."
+ * (per level, each rank's region numbered by first appearance in rank
+ * order, the numbering the locality-aware algorithms use, run-length
+ * encoded: "RxN" is N consecutive ranks in region R, "R" one). A level
+ * whose text does not fit in len is left out (and so are the finer ones). */
+void cs_placement_text(const cs_platform *pf, const int *node_of_rank, int np, char *out,
+                       size_t len);
+
 /* The two files a case's simulation reads, both from one mapping:
  * - the SMPI hostfile: line r names the host of rank r;
  * - the driver's locality file (its --locality): the line "levels L0 L1 ..."

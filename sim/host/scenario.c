@@ -720,6 +720,7 @@ void cs_scenario_free(cs_scenario *s)
         free(s->expects[i].block_ratio);
         free(s->expects[i].counts);
         free(s->expects[i].hosts);
+        free(s->expects[i].background);
     }
     free(s->expects);
     for (int i = 0; i < s->ngsets; i++) {

@@ -31,6 +31,7 @@ typedef struct {
     double by_factor;          /* by="5x": than's time >= 5 x faster's; 0: by is a percentage */
     char *scope;               /* the filters as written, for reports */
     char *hosts;               /* one <hosts> value ("" for all); NULL: every one */
+    char *background;          /* one <background> value, canonical ("" for none); NULL: every one */
     double time_us, within_pct; /* alg="A" time="T" within="W%": T in us; 0: a comparison */
 } cs_expect;
 

@@ -24,10 +24,10 @@ int scn_parse_expect(scn_ctx *c, cs_scenario *s, xmlNode *n)
 {
     static const char *const names[] = {"faster",  "than",   "by",     "collective", "platform",
                                         "mapping", "np",     "bytes",  "metric",     "groups",
-                                        "block-ratio", "counts", "hosts", "alg", "time", "within",
-                                        NULL};
+                                        "block-ratio", "counts", "hosts", "background", "alg",
+                                        "time", "within", NULL};
     enum { FASTER, THAN, BY, COLL, PLATFORM, MAPPING, NP, BYTES, METRIC, GROUPS, RATIO, COUNTS,
-           HOSTS, ALG, TIME, WITHIN, NV };
+           HOSTS, BACKGROUND, ALG, TIME, WITHIN, NV };
     if (scn_check_attrs(c, n, names))
         return -1;
     s->expects = cs_xrealloc(s->expects, (size_t)(s->nexpects + 1) * sizeof *s->expects);
@@ -40,12 +40,13 @@ int scn_parse_expect(scn_ctx *c, cs_scenario *s, xmlNode *n)
     for (int i = 0; i < NV; i++) {
         v[i] = scn_attr_dup(n, names[i]);
         size_t u = strlen(scope);
-        if (v[i] && i >= PLATFORM && i != METRIC && i <= HOSTS)
+        if (v[i] && i >= PLATFORM && i != METRIC && i <= BACKGROUND)
             snprintf(scope + u, sizeof scope - u, "%s%s=%s", u ? " " : "", names[i], v[i]);
     }
     x->scope = cs_xstrdup(scope[0] ? scope : "every point");
     cs_err e;
     cs_mapping m;
+    cs_background bg;
     int rc = 0;
     char *end = NULL;
     if (v[BY])
@@ -102,6 +103,9 @@ int scn_parse_expect(scn_ctx *c, cs_scenario *s, xmlNode *n)
     else if (v[BYTES] && cs_numlist_parse(v[BYTES], "bytes", 1, 0, &x->bytes, &e))
         rc = cs_fail(c->err, "%s:%ld: <expect bytes=\"%s\">: %s", c->path, x->line, v[BYTES],
                      e.msg);
+    else if (v[BACKGROUND] && cs_background_parse(v[BACKGROUND], &bg, &e))
+        rc = cs_fail(c->err, "%s:%ld: <expect background=\"%s\">: %s", c->path, x->line,
+                     v[BACKGROUND], e.msg);
     if (!rc) {
         if (v[MAPPING])
             x->mapping = (int)m;
@@ -113,6 +117,11 @@ int scn_parse_expect(scn_ctx *c, cs_scenario *s, xmlNode *n)
         v[GROUPS] = v[RATIO] = v[COUNTS] = NULL;
         if (v[HOSTS]) /* "all": the default, recorded as "" */
             x->hosts = cs_xstrdup(strcmp(v[HOSTS], "all") ? v[HOSTS] : "");
+        if (v[BACKGROUND]) { /* in its canonical spelling, as <background> keeps it */
+            char canon[sizeof s->backgrounds[0]];
+            cs_background_text(&bg, canon, sizeof canon);
+            x->background = cs_xstrdup(canon);
+        }
     }
     for (int i = 0; i < NV; i++)
         free(v[i]);
@@ -188,6 +197,30 @@ int cs_expect_covers(const cs_expect *x, const cs_groupset *g)
            (!x->counts || !strcmp(x->counts, counts));
 }
 
+/* A filter on a swept element (<hosts>, <background>): value (NULL: none)
+ * must be one of its n values (rows `stride` apart from `list`; "" spelled
+ * `empty`, the only value when the element is absent). */
+static int check_swept(scn_ctx *c, const cs_expect *x, const char *elem, const char *value,
+                       const char *list, size_t stride, int n, const char *empty)
+{
+    if (!value)
+        return 0;
+    int found = !n && !value[0];
+    char valid[1024] = "";
+    for (int i = 0; i < n; i++) {
+        const char *v = list + (size_t)i * stride;
+        found |= !strcmp(v, value);
+        size_t u = strlen(valid);
+        snprintf(valid + u, sizeof valid - u, "%s%s", u ? ", " : "", v[0] ? v : empty);
+    }
+    if (found)
+        return 0;
+    return cs_fail(c->err, "%s:%ld: <expect %s=\"%s\">: not a <%s> value of the scenario "
+                           "(valid: %s)",
+                   c->path, x->line, elem, value[0] ? value : empty, elem,
+                   valid[0] ? valid : empty);
+}
+
 int scn_check_expect(scn_ctx *c, const cs_scenario *s, cs_expect *x)
 {
     char valid[1024];
@@ -210,21 +243,11 @@ int scn_check_expect(scn_ctx *c, const cs_scenario *s, cs_expect *x)
     if (check_expect_alg(c, s, x, absolute ? "alg" : "faster", x->faster, sizeof x->faster) ||
         (!absolute && check_expect_alg(c, s, x, "than", x->than, sizeof x->than)))
         return -1;
-    if (x->hosts) { /* one of the <hosts> values ("all" when there is none) */
-        int found = !s->nhost_specs && !x->hosts[0];
-        valid[0] = 0;
-        for (int i = 0; i < s->nhost_specs; i++) {
-            found |= !strcmp(s->host_specs[i], x->hosts);
-            size_t u = strlen(valid);
-            snprintf(valid + u, sizeof valid - u, "%s%s", u ? ", " : "",
-                     s->host_specs[i][0] ? s->host_specs[i] : "all");
-        }
-        if (!found)
-            return cs_fail(c->err, "%s:%ld: <expect hosts=\"%s\">: not a <hosts> value of the "
-                                   "scenario (valid: %s)",
-                           c->path, x->line, x->hosts[0] ? x->hosts : "all",
-                           valid[0] ? valid : "all");
-    }
+    if (check_swept(c, x, "hosts", x->hosts, s->host_specs[0], sizeof s->host_specs[0],
+                    s->nhost_specs, "all") ||
+        check_swept(c, x, "background", x->background, s->backgrounds[0],
+                    sizeof s->backgrounds[0], s->nbackgrounds, "none"))
+        return -1;
     if (!absolute && !strcmp(x->faster, x->than))
         return cs_fail(c->err, "%s:%ld: <expect>: faster and than both name '%s' (two different "
                                "algorithms are compared)",
