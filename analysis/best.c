@@ -37,11 +37,13 @@ int cs_result_cmp_point(const cs_result *a, const cs_result *b)
     if ((c = strcmp(a->platform, b->platform)) || (c = strcmp(a->collective, b->collective)) ||
         (c = strcmp(a->mapping, b->mapping)))
         return c;
-    /* a report's group (platform, collective, mapping, ppn, distribution,
-     * background, intergroup case) must be contiguous in this order, so np
-     * and bytes come last */
+    /* a report's group (platform, collective, mapping, ppn, hosts,
+     * distribution, background, intergroup case) must be contiguous in this
+     * order, so np and bytes come last */
     if (a->ppn != b->ppn)
         return a->ppn < b->ppn ? -1 : 1;
+    if ((c = strcmp(a->hosts, b->hosts))) /* another placement: another case */
+        return c;
     if ((c = strcmp(a->dist, b->dist)))
         return c;
     if (a->seed != b->seed)
@@ -134,15 +136,16 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
 {
     cs_best *b;
     size_t g = cs_best_per_case(rows, n, &b);
-    /* a case is (platform, collective, mapping, ppn, distribution, background,
-     * intergroup case, np, bytes): print every part that tells two rows apart,
-     * ppn always */
-    int multi_coll = 0, any_dist = 0, any_bg = 0, any_groups = 0, any_tie = 0,
+    /* a case is (platform, collective, mapping, ppn, hosts, distribution,
+     * background, intergroup case, np, bytes): print every part that tells
+     * two rows apart, ppn always */
+    int multi_coll = 0, any_dist = 0, any_bg = 0, any_groups = 0, any_tie = 0, any_hosts = 0,
         levels = cs_results_several_regions(rows, n);
     for (size_t i = 0; i < g; i++) {
         multi_coll |= strcmp(b[i].best->collective, b[0].best->collective) != 0;
         any_dist |= b[i].best->dist[0] != '\0';
         any_bg |= b[i].best->background[0] != '\0';
+        any_hosts |= b[i].best->hosts[0] != '\0';
         any_groups |= b[i].best->groups[0] != '\0';
         any_tie |= b[i].ntied > 1;
     }
@@ -156,6 +159,8 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
     if (multi_coll)
         fprintf(f, "%-14s ", "collective");
     fprintf(f, "%-10s %5s ", "mapping", "ppn");
+    if (any_hosts)
+        fprintf(f, "%-30s ", "hosts");
     if (any_dist)
         fprintf(f, "%-22s ", "distribution:seed");
     if (any_groups)
@@ -178,6 +183,8 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
         if (multi_coll)
             fprintf(f, "%-14s ", x->collective);
         fprintf(f, "%-10s %5s ", x->mapping, ppn);
+        if (any_hosts)
+            fprintf(f, "%-30s ", x->hosts[0] ? x->hosts : "all");
         if (any_dist) {
             if (x->dist[0])
                 snprintf(dist, sizeof dist, "%s:%lu", x->dist, x->seed);

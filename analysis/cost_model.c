@@ -3,6 +3,7 @@
 #include "cost_model_intergroup.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int floor_log2(int p)
@@ -204,20 +205,53 @@ static int region_size(int p, const cs_cost_params *c)
     return c->ppn <= 0 ? 0 : c->ppn < p ? c->ppn : p;
 }
 
+/* The root (0 without a recorded placement: the models' assumption). */
+static int root_of(int p, const cs_cost_params *c)
+{
+    return c->region_of && c->root > 0 && c->root < p ? c->root : 0;
+}
+
+/* Whether ranks a and b share a region: the recorded placement's, else
+ * consecutive blocks of p_ℓ ranks; never when neither is known. */
+static int same_region(int p, const cs_cost_params *c, long a, long b)
+{
+    const int pl = region_size(p, c);
+    return c->region_of ? c->region_of[a] == c->region_of[b] : pl > 0 && a / pl == b / pl;
+}
+
+/* The root's binomial partner at distance mask (relative rank mask). */
+static long partner(int p, const cs_cost_params *c, long mask)
+{
+    return (root_of(p, c) + mask) % p;
+}
+
 /* K2 as a replay: the root's step of distance `mask` receives min(mask,
- * p-mask) blocks from rank mask, inside its region (C1, C2 steps: local)
- * when mask < p_ℓ, else across regions (C3 steps: net). Unknown p_ℓ: every
- * step non-local, MPICH's ceil(log2 p) α + (p-1) N β. */
+ * p-mask) blocks from its partner, inside its region (C1, C2 steps: local)
+ * or across regions (C3 steps: net). Unknown regions: every step
+ * non-local, MPICH's ceil(log2 p) α + (p-1) N β. */
 static double rooted_binomial(int p, long N, const cs_cost_params *c)
 {
     if (p <= 1 || N <= 0)
         return 0;
-    const int pl = region_size(p, c);
     double t = 0;
     for (long mask = 1; mask < p; mask <<= 1)
-        t += cs_level_msg(mask < pl ? &c->local : &c->net,
+        t += cs_level_msg(same_region(p, c, root_of(p, c), partner(p, c, mask)) ? &c->local : &c->net,
                           (double)(mask < p - mask ? mask : p - mask) * N);
     return t;
+}
+
+/* The regions of a recorded placement: their count, and each one's size
+ * in *sizes (malloc'ed, R entries). */
+static int region_sizes(int p, const cs_cost_params *c, int **sizes)
+{
+    int R = 0;
+    for (int r = 0; r < p; r++)
+        if (c->region_of[r] >= R)
+            R = c->region_of[r] + 1;
+    *sizes = calloc((size_t)(R > 0 ? R : 1), sizeof(int));
+    for (int r = 0; r < p && *sizes; r++)
+        (*sizes)[c->region_of[r]]++;
+    return *sizes ? R : 0;
 }
 
 /* The root's p-1 messages of N bytes, all posted at once: their start-ups
@@ -229,7 +263,10 @@ static double rooted_linear(int p, long N, const cs_cost_params *c)
     if (p <= 1 || N <= 0)
         return 0;
     const int pl = region_size(p, c);
-    const int nlocal = pl > 0 ? pl - 1 : 0;
+    int nlocal = pl > 0 ? pl - 1 : 0;
+    if (c->region_of) /* the root's region-mates */
+        for (int r = nlocal = 0; r < p; r++)
+            nlocal += r != root_of(p, c) && same_region(p, c, r, root_of(p, c));
     const double a = nlocal < p - 1 ? cs_level_msg(&c->net, 0) : cs_level_msg(&c->local, 0);
     return a + (cs_level_msg(&c->local, (double)N * nlocal) - cs_level_msg(&c->local, 0)) +
            (cs_level_msg(&c->net, (double)N * (p - 1 - nlocal)) - cs_level_msg(&c->net, 0));
@@ -247,6 +284,23 @@ static double rooted_topo_aware(int p, long N, const cs_cost_params *c)
 {
     if (p <= 1 || N <= 0)
         return 0;
+    if (c->region_of) { /* the recorded regions: leaders in region order from the root's */
+        int *n, R = region_sizes(p, c, &n), big = 0;
+        const int a = c->region_of[root_of(p, c)];
+        for (int j = 0; j < R; j++)
+            big = n[j] > big ? n[j] : big;
+        double t = 0;
+        for (long mask = 1; mask < big; mask <<= 1)
+            t += cs_level_msg(&c->local, (double)(mask < big - mask ? mask : big - mask) * N);
+        for (long mask = 1; mask < R; mask <<= 1) {
+            long blocks = 0;
+            for (long i = mask; i < 2 * mask && i < R; i++)
+                blocks += n[(a + i) % R];
+            t += cs_level_msg(&c->net, (double)blocks * N);
+        }
+        free(n);
+        return t;
+    }
     const int pl = region_size(p, c);
     if (pl <= 0)
         return NAN;
@@ -268,23 +322,30 @@ cs_kandalla cs_kandalla_models(int p, long N, const cs_cost_params *c)
     const int pl = region_size(p, c);
     memset(&k, 0, sizeof k);
     k.R = pl > 0 ? (p + pl - 1) / pl : 1;
-    for (long mask = 1; mask < p; mask <<= 1)
-        if (pl > 0 && mask < pl)
-            k.c_local++;
-        else
-            k.c3++;
-    /* the bytes of the root's non-local steps over all it receives: C3 δ */
+    long outside = pl > 0 ? p - pl : p - 1; /* ranks outside the root's region */
+    if (c->region_of && p > 0) {
+        int *n;
+        k.R = region_sizes(p, c, &n);
+        outside = p - n[c->region_of[root_of(p, c)]];
+        free(n);
+    }
+    /* the root's steps, and the bytes of its non-local ones over all it
+     * receives: C3 δ */
     double nonlocal = 0;
     for (long mask = 1; mask < p; mask <<= 1)
-        if (!(pl > 0 && mask < pl))
+        if (same_region(p, c, root_of(p, c), partner(p, c, mask)))
+            k.c_local++;
+        else {
+            k.c3++;
             nonlocal += (double)(mask < p - mask ? mask : p - mask);
+        }
     k.c3_delta = p > 1 ? nonlocal / p : 0;
     const cs_hockney *net = &c->net.eager;
     if (c->net.rdv_bytes > 0 && (double)N * p >= (double)c->net.rdv_bytes)
         net = &c->net.rdv;
     k.k2 = rooted_binomial(p, N, c);
     k.k3 = k.c3 * net->alpha + (double)N * p * k.c3_delta * net->beta;
-    k.k4 = coll_log2_ceil(k.R) * net->alpha + (1.0 - 1.0 / k.R) * (double)p * N * net->beta;
+    k.k4 = coll_log2_ceil(k.R) * net->alpha + (double)outside * N * net->beta;
     k.k5 = k.k4 > 0 ? k.k3 / k.k4 : NAN;
     return k;
 }

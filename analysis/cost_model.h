@@ -42,6 +42,14 @@ typedef struct {
     int gp, gq, ra, rb;
     int elem_bytes;
     int arithmetic;
+    /* Gather and scatter: each rank's region at the level that plays the
+     * paper's switch (region_of[0..p-1], numbered by first appearance in
+     * rank order, as a row's placement column records them:
+     * cs_placement_regions), and the root's rank. region_of NULL: regions
+     * of ppn consecutive ranks (the models' assumption without a recorded
+     * placement); root is then taken as 0. */
+    const int *region_of;
+    int root;
 } cs_cost_params;
 
 /* One level, one regime, unknown regions: what a simulated ping-pong gives. */
@@ -104,19 +112,21 @@ double cs_kang_eq5(const cs_cost_params *c, long bytes);
  * and M. Sets *lo <= *hi (the ratio's range); -1 without groups. */
 int cs_kang_finite_p(const cs_cost_params *c, long bytes, int v, double *lo, double *hi);
 /* Kandalla et al. 2010's bounds (the spec's B.1, typos fixed) for a gather
- * of N bytes per process over p processes in regions of p_ℓ = c->ppn
- * consecutive ranks (the paper's switches, R of them), root 0, with the
- * non-local level's α, β as t_s,inter-switch and t_w,inter-switch and the
- * contention factor α = 1. C3 counts the root's binomial steps that cross
- * regions (K2's C1 + C2 the others) and C3 δ the share of the p N bytes they
- * bring. */
+ * of N bytes per process over p processes in the regions of c->region_of
+ * (else of p_ℓ = c->ppn consecutive ranks; the paper's switches, R of
+ * them), root c->root, with the non-local level's α, β as t_s,inter-switch
+ * and t_w,inter-switch and the contention factor α = 1. C3 counts the
+ * root's binomial steps that cross regions (K2's C1 + C2 the others) and
+ * C3 δ the share of the p N bytes they bring. K4's (1 - 1/R) M, the bytes
+ * that leave the other regions, is (p - n_root) N: the same for equal
+ * regions, and what the leaders' step moves for unequal ones. */
 typedef struct {
     long R;
     int c_local, c3;
     double c3_delta;
     double k2; /* T_binomial, the schedule replay (the gather/binomial model) */
     double k3; /* T_binomial > t_s C3 + N p t_w C3 δ (N p: the total M) */
-    double k4; /* T_topo > t_s log2 R + (1 - 1/R) M t_w */
+    double k4; /* T_topo > t_s log2 R + (1 - 1/R) M t_w, (1 - 1/R) M = (p - n_root) N */
     double k5; /* K3 / K4: the speed-up the paper reads as R (bandwidth) or
                   R / log R (start-ups) */
 } cs_kandalla;

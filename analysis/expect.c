@@ -1,5 +1,6 @@
 #include "expect.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,9 +35,11 @@ static const cs_result *find(const cs_result **sorted, size_t n, const cs_result
 static void describe(char *buf, size_t len, const cs_expect_points *x, const cs_result *p,
                      const cs_result *a, const cs_result *b)
 {
-    char ppn[32] = "", region[48] = "", groups[120] = "";
+    char ppn[sizeof p->hosts + 48] = "", region[48] = "", groups[120] = "";
     if (p->ppn)
         snprintf(ppn, sizeof ppn, " ppn=%d", p->ppn);
+    if (p->hosts[0]) /* beside ppn: where the ranks are */
+        snprintf(ppn + strlen(ppn), sizeof ppn - strlen(ppn), " hosts=%s", p->hosts);
     if (p->region[0])
         snprintf(region, sizeof region, " region=%s", p->region);
     if (p->groups[0])
@@ -70,19 +73,109 @@ static void describe(char *buf, size_t len, const cs_expect_points *x, const cs_
 
 #define SHOW_FAILED 20
 
+/* One expectation's points as they were checked. */
+typedef struct {
+    size_t points, passed, skipped, failed;
+    char kept[640]; /* the passing point nearest to failing */
+    char failures[SHOW_FAILED][640];
+} tally;
+
+static void tally_fail(tally *t, const char *text)
+{
+    if (t->failed++ < SHOW_FAILED)
+        snprintf(t->failures[t->failed - 1], sizeof t->failures[0], "%s", text);
+}
+
+/* After the heading: the counts, the nearest pass (`kept_as` it) or the
+ * failures; 1 failed, 0 passed, -1 nothing was run. */
+static int tally_print(FILE *f, const tally *t, const char *kept_as)
+{
+    if (t->failed)
+        fprintf(f, "%zu of %zu points fail\n", t->failed, t->points - t->skipped);
+    else if (t->passed)
+        fprintf(f, "%zu of %zu points pass; %s: %s\n", t->passed, t->points - t->skipped, kept_as,
+                t->kept);
+    else
+        fprintf(f, "none of its %zu points was run\n", t->points);
+    for (size_t i = 0; i < t->failed && i < SHOW_FAILED; i++)
+        fprintf(f, "    %s\n", t->failures[i]);
+    if (t->failed > SHOW_FAILED)
+        fprintf(f, "    ... and %zu more\n", t->failed - SHOW_FAILED);
+    if (t->skipped && (t->failed || t->passed))
+        fprintf(f, "    (%zu points not run here: skipped)\n", t->skipped);
+    return t->failed ? 1 : t->passed ? 0 : -1;
+}
+
+static const char *verdict_of(const tally *t)
+{
+    return t->failed ? "FAIL" : t->passed ? "PASS" : "SKIP";
+}
+
+/* The point's case in words: "ranger sequential ppn=1 hosts=node-0+node-1 np=2 0 B" */
+static void point_text(char *buf, size_t len, const cs_result *p)
+{
+    char ppn[32] = "", hosts[sizeof p->hosts + 8] = "", bg[sizeof p->background + 16] = "";
+    if (p->ppn)
+        snprintf(ppn, sizeof ppn, " ppn=%d", p->ppn);
+    if (p->hosts[0])
+        snprintf(hosts, sizeof hosts, " hosts=%s", p->hosts);
+    if (p->background[0])
+        snprintf(bg, sizeof bg, " background=%s", p->background);
+    snprintf(buf, len, "%s %s%s%s%s np=%d %ld B", p->platform, p->mapping, ppn, hosts, bg, p->np,
+             p->bytes);
+}
+
+/* alg="A" time="T" within="W%": A's time at every point within W% of T */
+static int check_time(FILE *f, const char *path, const cs_expect_points *x,
+                      const cs_result **sorted, size_t n, int partial)
+{
+    tally t = {0};
+    double worst = -1;
+    for (size_t i = 0; i < x->npoints; i++) {
+        const cs_result *a = find(sorted, n, &x->points[i], x->faster, x->faster_no_region);
+        t.points++;
+        if (!a && partial) {
+            t.skipped++;
+            continue;
+        }
+        char where[512], text[640];
+        point_text(where, sizeof where, &x->points[i]);
+        const int ok = a && !strcmp(a->status, "ok");
+        const double v = ok ? metric_of(x, a) : 0, off = 100 * (v - x->time_us) / x->time_us;
+        if (!a)
+            snprintf(text, sizeof text, "%s: no result for %s", where, x->faster);
+        else if (!ok)
+            snprintf(text, sizeof text, "%s: %s has status %s", where, x->faster, a->status);
+        else
+            snprintf(text, sizeof text, "%s: %s %.4g us, %+.2f%% from %.4g us", where, x->faster, v,
+                     off, x->time_us);
+        if (ok && fabs(off) <= x->within_pct) {
+            if (!t.passed++ || fabs(off) > worst) {
+                worst = fabs(off);
+                snprintf(t.kept, sizeof t.kept, "%s", text);
+            }
+        } else {
+            tally_fail(&t, text);
+        }
+    }
+    fprintf(f, "%s %s:%ld: %s takes %.4g us within %g%%%s%s (%s): ", verdict_of(&t), path,
+            x->line, x->faster, x->time_us, x->within_pct, x->metric ? " in " : "",
+            x->metric ? cs_metric_names[x->metric] : "", x->scope);
+    return tally_print(f, &t, "farthest");
+}
+
 static int check_one(FILE *f, const char *path, const cs_expect_points *x,
                      const cs_result **sorted, size_t n, int partial)
 {
-    size_t points = 0, passed = 0, skipped = 0, failed = 0;
+    tally t = {0};
     double closest = 0;
-    char closest_text[512] = "", failures[SHOW_FAILED][512];
     for (size_t i = 0; i < x->npoints; i++) {
         cs_result probe = x->points[i];
         const cs_result *a = find(sorted, n, &probe, x->faster, x->faster_no_region);
         const cs_result *b = find(sorted, n, &probe, x->than, x->than_no_region);
-        points++;
+        t.points++;
         if ((!a || !b) && partial) {
-            skipped++;
+            t.skipped++;
             continue;
         }
         char text[512];
@@ -92,12 +185,12 @@ static int check_one(FILE *f, const char *path, const cs_expect_points *x,
         double gain = ok && tb > 0 ? 100.0 * (tb - ta) / tb : 0;
         /* a tie (best.h) is no win, whatever the last bits say */
         if (ok && ta < tb && !cs_times_tie(ta, tb) && gain >= x->by_pct) {
-            if (!passed++ || gain < closest) {
+            if (!t.passed++ || gain < closest) {
                 closest = gain;
-                snprintf(closest_text, sizeof closest_text, "%s", text);
+                snprintf(t.kept, sizeof t.kept, "%s", text);
             }
-        } else if (failed++ < SHOW_FAILED) {
-            snprintf(failures[failed - 1], sizeof failures[0], "%s", text);
+        } else {
+            tally_fail(&t, text);
         }
     }
     char by[64] = "";
@@ -105,23 +198,10 @@ static int check_one(FILE *f, const char *path, const cs_expect_points *x,
         snprintf(by, sizeof by, " by %gx", x->by_factor);
     else if (x->by_pct > 0)
         snprintf(by, sizeof by, " by %g%%", x->by_pct);
-    const char *verdict = failed ? "FAIL" : passed ? "PASS" : "SKIP";
-    fprintf(f, "%s %s:%ld: %s faster than %s%s%s%s (%s): ", verdict, path, x->line, x->faster,
-            x->than, by, x->metric ? " in " : "", x->metric ? cs_metric_names[x->metric] : "",
-            x->scope);
-    if (failed)
-        fprintf(f, "%zu of %zu points fail\n", failed, points - skipped);
-    else if (passed)
-        fprintf(f, "%zu of %zu points pass; closest: %s\n", passed, points - skipped, closest_text);
-    else
-        fprintf(f, "none of its %zu points was run\n", points);
-    for (size_t i = 0; i < failed && i < SHOW_FAILED; i++)
-        fprintf(f, "    %s\n", failures[i]);
-    if (failed > SHOW_FAILED)
-        fprintf(f, "    ... and %zu more\n", failed - SHOW_FAILED);
-    if (skipped && (failed || passed))
-        fprintf(f, "    (%zu points not run here: skipped)\n", skipped);
-    return failed ? 1 : passed ? 0 : -1;
+    fprintf(f, "%s %s:%ld: %s faster than %s%s%s%s (%s): ", verdict_of(&t), path, x->line,
+            x->faster, x->than, by, x->metric ? " in " : "",
+            x->metric ? cs_metric_names[x->metric] : "", x->scope);
+    return tally_print(f, &t, "closest");
 }
 
 int cs_expect_check(FILE *f, const char *path, const cs_expect_points *x, size_t nx,
@@ -133,7 +213,8 @@ int cs_expect_check(FILE *f, const char *path, const cs_expect_points *x, size_t
     int failed = 0, passed = 0, skipped = 0;
     fprintf(f, "# Expectations of %s\n", path);
     for (size_t i = 0; i < nx; i++) {
-        int r = check_one(f, path, &x[i], sorted, n, partial);
+        int r = x[i].time_us > 0 ? check_time(f, path, &x[i], sorted, n, partial)
+                                 : check_one(f, path, &x[i], sorted, n, partial);
         failed += r > 0;
         passed += r == 0;
         skipped += r < 0;

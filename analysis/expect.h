@@ -31,6 +31,9 @@ typedef struct {
     cs_result *points;
     size_t npoints;
     int faster_no_region, than_no_region;
+    /* time_us > 0: not a comparison, but `faster`'s time is time_us within
+     * within_pct percent of it (a published figure) */
+    double time_us, within_pct;
 } cs_expect_points;
 
 /* Prints one line per expectation, PASS, FAIL or SKIP, with the numbers

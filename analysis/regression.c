@@ -21,7 +21,7 @@ int cs_key_cmp(const cs_result *a, const cs_result *b)
         return a->seed < b->seed ? -1 : 1;
     if ((c = strcmp(a->groups, b->groups)) || (c = strcmp(a->layout, b->layout)) ||
         (c = strcmp(a->block_ratio, b->block_ratio)) || (c = strcmp(a->counts, b->counts)) ||
-        (c = strcmp(a->background, b->background)))
+        (c = strcmp(a->background, b->background)) || (c = strcmp(a->hosts, b->hosts)))
         return c;
     if (a->root != b->root)
         return a->root < b->root ? -1 : 1;
@@ -43,12 +43,14 @@ void cs_key_format(const cs_result *r, char *buf, size_t len)
         snprintf(groups, sizeof groups, " groups=%s layout=%s%s%s%s%s", r->groups, r->layout,
                  r->block_ratio[0] ? " block_ratio=" : "", r->block_ratio,
                  r->counts[0] ? " counts=" : "", r->counts);
-    char bg[80] = "";
+    char bg[sizeof r->background + 16] = "", hosts[sizeof r->hosts + 8] = "";
     if (r->background[0])
         snprintf(bg, sizeof bg, " background=%s", r->background);
-    snprintf(buf, len, "%s %s np=%d%s %s/%s%s %s %s%s%s%s%s %ld B", r->platform, r->mapping, r->np,
-             ppn, r->collective, r->algorithm, region, r->dtype, r->mode, dist, groups, root, bg,
-             r->bytes);
+    if (r->hosts[0])
+        snprintf(hosts, sizeof hosts, " hosts=%s", r->hosts);
+    snprintf(buf, len, "%s %s np=%d%s%s %s/%s%s %s %s%s%s%s%s %ld B", r->platform, r->mapping,
+             r->np, ppn, hosts, r->collective, r->algorithm, region, r->dtype, r->mode, dist,
+             groups, root, bg, r->bytes);
 }
 
 static int cmp_ptr(const void *pa, const void *pb)

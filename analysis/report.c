@@ -55,6 +55,7 @@ static void build_groups(report *r)
             g->collective = x->collective;
             g->mapping = x->mapping;
             g->ppn = x->ppn;
+            g->hosts = x->hosts;
             g->dist = x->dist;
             g->seed = x->seed;
             cs_groups_ratio(x->groups, g->gratio, sizeof g->gratio);
@@ -93,6 +94,13 @@ static void build_groups(report *r)
             if (x->root) {
                 size_t used = strlen(g->slug);
                 snprintf(g->slug + used, sizeof g->slug - used, "-root%d", x->root);
+            }
+            if (x->hosts[0]) { /* node-0..3+node-4..32: -hosts-node-0..3_node-4..32 */
+                size_t used = strlen(g->slug);
+                snprintf(g->slug + used, sizeof g->slug - used, "-hosts-%s", x->hosts);
+                for (char *q = g->slug + used; *q; q++)
+                    if (*q == '+')
+                        *q = '_';
             }
         }
         g->root_us_seen |= x->root_us >= 0;
@@ -276,6 +284,8 @@ int cs_report(const cs_report_opts *o, char *md_path, size_t md_len, cs_err *err
         if (!r.g[k].hidden && sec_group(&r, &r.g[k], multi_coll))
             goto out;
     if (r.ng && sec_models(&r, multi_coll))
+        goto out;
+    if (r.ng && sec_kandalla(&r))
         goto out;
     if (r.ng && sec_kang(&r))
         goto out;

@@ -105,6 +105,7 @@ static cs_result key_of(const group *g, long np, long bytes, const char *alg)
     snprintf(k.collective, sizeof k.collective, "%s", g->collective);
     snprintf(k.mapping, sizeof k.mapping, "%s", g->mapping);
     k.ppn = g->ppn;
+    snprintf(k.hosts, sizeof k.hosts, "%s", g->hosts);
     snprintf(k.dist, sizeof k.dist, "%s", g->dist);
     k.seed = g->seed;
     snprintf(k.groups, sizeof k.groups, "%s", g->gratio); /* compared as a ratio */
@@ -254,9 +255,11 @@ void md_figure(FILE *md, const char *name, const char *alt)
 void group_title(const report *r, const group *g, char *buf, size_t len, int multi_coll)
 {
     (void)r;
-    char extra[320] = "";
+    char extra[640] = "";
     if (g->ppn)
         snprintf(extra, sizeof extra, ", %d ranks per node", g->ppn);
+    if (g->hosts[0])
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ", hosts %s", g->hosts);
     if (g->dist[0])
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ", %s blocks (seed %lu)",
                  g->dist, g->seed);

@@ -536,7 +536,7 @@ int fig_model(const report *r, const group *g, const cs_hockney *h, long np,
         for (size_t s = 0; s < g->sizes.n; s++) {
             long b = g->sizes.v[s];
             const cs_result *x = b > 0 ? find(r, g, np, b, alg) : NULL;
-            double model = x ? group_predict(g, alg, np, b, h, NULL) * 1e6 : NAN;
+            double model = x ? group_predict(r, g, x, alg, np, b, h, NULL) * 1e6 : NAN;
             if (!(model > 0) || !(modelled_us(x) > 0))
                 continue;
             double ratio = modelled_us(x) / model;

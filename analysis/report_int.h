@@ -9,6 +9,7 @@
 #include "best.h"
 #include "cost_model.h"
 #include "cs_error.h"
+#include "fits.h"
 #include "platform_name.h"
 #include "report.h"
 #include "results.h"
@@ -39,6 +40,7 @@ typedef struct {
 typedef struct {
     const char *platform, *collective, *mapping;
     int ppn;              /* ranks per node; 0: the node's cores */
+    const char *hosts;    /* the nodes the job took (results column); "": every node */
     const char *dist;     /* v-collectives' block-size distribution; "": none */
     unsigned long seed;
     /* intergroup collectives: the groups' ratio in lowest terms (P:Q at each
@@ -160,9 +162,15 @@ int fig_model(const report *r, const group *g, const cs_hockney *h, long np,
 void clear_old_figures(const char *figdir);
 
 /* report_models.c */
+/* The fits `run` wrote beside the results (fits.h, platforms.csv): 0 with
+ * *n of them (none: 0), or -1 with r->err. */
+int report_fits(const report *r, cs_platform_fit **fits, size_t *n);
+/* A platform's fitted inter-node Hockney parameters (intra-node on a
+ * one-node platform); NULL when not measured. */
+const cs_hockney *fit_net(const cs_platform_fit *fits, size_t n, const char *platform);
 void group_groups(const group *g, long np, cs_cost_params *c);
-double group_predict(const group *g, const char *alg, long np, long bytes,
-                     const cs_hockney *net, const cs_hockney *local);
+double group_predict(const report *r, const group *g, const cs_result *x, const char *alg,
+                     long np, long bytes, const cs_hockney *net, const cs_hockney *local);
 int sec_models(const report *r, int multi_coll);
 
 /* report_tables.c */
@@ -185,6 +193,14 @@ void sec_failures(const report *r);
 
 /* report_kang.c */
 int sec_kang(const report *r);
+
+/* report_kandalla.c: K3-K5 of gather and scatter beside the simulation; and
+ * the regions of the row x's ranks at the level g's locality-aware rows ran
+ * at (else the coarsest recorded; its name to level), from x's placement
+ * column: 0, or -1 when not recorded */
+int sec_kandalla(const report *r);
+int group_region_of(const report *r, const group *g, const cs_result *x, int *region_of,
+                    char *level, size_t len);
 
 /* report_whatif.c */
 int sec_whatif(const report *r, int multi_coll);

@@ -60,12 +60,6 @@ static double off_range(double sim, double lo, double hi)
     return 0;
 }
 
-static const cs_hockney *fit_h(const cs_platform_fit *fits, size_t nfits, const char *platform)
-{
-    const cs_platform_fit *f = cs_fits_find(fits, nfits, platform);
-    return f && f->measured ? (f->has_inter ? &f->inter.h : &f->intra.h) : NULL;
-}
-
 static void groups_cell(const group *g, long np, char *buf, size_t len)
 {
     cs_cost_params c;
@@ -92,7 +86,7 @@ static void table(const report *r, const kang_pair *pp, const cs_platform_fit *f
                         "within 10%% of A.7 |\n|---|---|---:|---|---:|---:|---:|---:|---:|---:|"
                         "---:|---:|---:|---|\n",
                     pp->coll, oa, na);
-        const cs_hockney *h = fit_h(fits, nfits, g->platform);
+        const cs_hockney *h = fit_net(fits, nfits, g->platform);
         for (size_t p = 0; p < g->nps.n; p++)
             for (size_t s = 0; s < g->sizes.n; s++) {
                 long np = g->nps.v[p], b = g->sizes.v[s];
@@ -259,11 +253,9 @@ int sec_kang(const report *r)
             any += !r->g[k].hidden && has_pair(&r->g[k], &pairs[i], &oa, &na);
     if (!any)
         return 0;
-    char path[1200];
-    cs_fits_path_beside(r->o->results, path, sizeof path);
-    cs_platform_fit *fits = NULL;
-    size_t nfits = 0;
-    if (cs_fits_read(path, &fits, &nfits, r->err) < 0)
+    cs_platform_fit *fits;
+    size_t nfits;
+    if (report_fits(r, &fits, &nfits))
         return -1;
     fprintf(r->md,
             "## Kang et al.: root gathering over the new algorithms\n\n"

@@ -14,6 +14,20 @@ static const cs_hockney *model_params(const cs_platform_fit *pm)
     return pm && pm->measured ? (pm->has_inter ? &pm->inter.h : &pm->intra.h) : NULL;
 }
 
+int report_fits(const report *r, cs_platform_fit **fits, size_t *n)
+{
+    char path[1200];
+    cs_fits_path_beside(r->o->results, path, sizeof path);
+    *fits = NULL;
+    *n = 0;
+    return cs_fits_read(path, fits, n, r->err) < 0 ? -1 : 0;
+}
+
+const cs_hockney *fit_net(const cs_platform_fit *fits, size_t n, const char *platform)
+{
+    return model_params(cs_fits_find(fits, n, platform));
+}
+
 /* The intergroup case of g at np (its ratio scaled: P + Q = np), from its
  * rows' dtype. */
 void group_groups(const group *g, long np, cs_cost_params *c)
@@ -30,9 +44,11 @@ void group_groups(const group *g, long np, cs_cost_params *c)
  * (loc-Bruck's region = node; NaN when the default), the local level is the
  * intra-node ping-pong when known, and a window:R distribution gives the
  * mean block N (1 - R/200) (the others' mean is N/2, the model's default).
+ * Gather and scatter replay their schedules over the regions the case's
+ * row x recorded (its placement column; group_region_of) from its root.
  * ALG@LEVEL is modelled as ALG. */
-double group_predict(const group *g, const char *alg, long np, long bytes,
-                     const cs_hockney *net, const cs_hockney *local)
+double group_predict(const report *r, const group *g, const cs_result *x, const char *alg,
+                     long np, long bytes, const cs_hockney *net, const cs_hockney *local)
 {
     if (!net)
         return NAN;
@@ -49,7 +65,17 @@ double group_predict(const group *g, const char *alg, long np, long bytes,
     if (sscanf(g->dist, "window:%d", &R) == 1)
         c.mean_block = bytes * (1 - R / 200.0);
     group_groups(g, np, &c);
-    return cs_cost_predict_params(g->collective, name, (int)np, bytes, &c);
+    int *reg = NULL;
+    if (x && g->root_us_seen && x->placement[0]) {
+        reg = cs_xmalloc(sizeof(int) * (size_t)np);
+        if (!group_region_of(r, g, x, reg, NULL, 0)) {
+            c.region_of = reg;
+            c.root = g->root;
+        }
+    }
+    const double t = cs_cost_predict_params(g->collective, name, (int)np, bytes, &c);
+    free(reg);
+    return t;
 }
 
 /* Largest size of the group at np where `a` is faster than `b` while every
@@ -238,7 +264,7 @@ static void model_difference_row(const report *r, const group *g, const char *al
     for (size_t p = 0; p < g->nps.n; p++)
         for (size_t s = 0; s < g->sizes.n; s++) {
             const cs_result *x = find(r, g, g->nps.v[p], g->sizes.v[s], alg);
-            double model = x ? group_predict(g, alg, g->nps.v[p], g->sizes.v[s], h,
+            double model = x ? group_predict(r, g, x, alg, g->nps.v[p], g->sizes.v[s], h,
                                              pm->measured ? &pm->intra.h : NULL) * 1e6
                              : NAN;
             if (!(model > 0))
@@ -295,8 +321,10 @@ static void model_cases(const report *r, const group *g, const char *alg, const 
             const cs_result *x = find(r, g, nps[p], sizes[s], alg);
             if (!x)
                 continue;
-            double mi = group_predict(g, alg, nps[p], sizes[s], model_params(f), &f->intra.h) * 1e6;
-            double mn = group_predict(g, alg, nps[p], sizes[s], &f->intra.h, &f->intra.h) * 1e6;
+            double mi =
+                group_predict(r, g, x, alg, nps[p], sizes[s], model_params(f), &f->intra.h) * 1e6;
+            double mn =
+                group_predict(r, g, x, alg, nps[p], sizes[s], &f->intra.h, &f->intra.h) * 1e6;
             char lab[32], b1[32], b2[32], b3[32], b4[32], mc[160];
             fmt_us(b1, sizeof b1, mi);
             fmt_us(b2, sizeof b2, mn);

@@ -17,7 +17,8 @@ int in_group(const cs_result *x, const group *g)
 {
     char r[32];
     return !strcmp(x->platform, g->platform) && !strcmp(x->collective, g->collective) &&
-           !strcmp(x->mapping, g->mapping) && x->ppn == g->ppn && !strcmp(x->dist, g->dist) &&
+           !strcmp(x->mapping, g->mapping) && x->ppn == g->ppn && !strcmp(x->hosts, g->hosts) &&
+           !strcmp(x->dist, g->dist) &&
            x->seed == g->seed && !strcmp(x->background, g->background) && x->root == g->root &&
            !strcmp(cs_groups_ratio(x->groups, r, sizeof r), g->gratio) &&
            !strcmp(x->layout, g->layout) && !strcmp(x->block_ratio, g->block_ratio) &&
@@ -73,14 +74,15 @@ static cs_result *rows_with_metric(const report *r, int which /* 0 min, 2 max */
  * node, block-size distribution or background, those get columns (else rows
  * repeat). */
 typedef struct {
-    int ppn, dist, bg, groups;
+    int ppn, dist, bg, groups, hosts;
 } extra_cols;
 
 static extra_cols extra_cols_of(const report *r)
 {
-    extra_cols x = {0, 0, 0, 0};
+    extra_cols x = {0, 0, 0, 0, 0};
     for (size_t k = 0; k < r->ng; k++) {
         x.ppn |= r->g[k].ppn != 0;
+        x.hosts |= r->g[k].hosts[0] != 0;
         x.dist |= r->g[k].dist[0] != 0;
         x.groups |= r->g[k].gratio[0] != 0;
         x.bg |= r->g[k].background[0] != 0;
@@ -90,14 +92,15 @@ static extra_cols extra_cols_of(const report *r)
 
 static void extra_head(FILE *md, extra_cols x)
 {
-    fprintf(md, "%s%s%s%s", x.ppn ? " ppn |" : "", x.dist ? " blocks |" : "",
-            x.bg ? " background |" : "", x.groups ? " groups (layout, k_A:k_B, counts) |" : "");
+    fprintf(md, "%s%s%s%s%s", x.ppn ? " ppn |" : "", x.hosts ? " hosts |" : "",
+            x.dist ? " blocks |" : "", x.bg ? " background |" : "",
+            x.groups ? " groups (layout, k_A:k_B, counts) |" : "");
 }
 
 static void extra_rule(FILE *md, extra_cols x)
 {
-    fprintf(md, "%s%s%s%s", x.ppn ? "---:|" : "", x.dist ? "---|" : "", x.bg ? "---|" : "",
-            x.groups ? "---|" : "");
+    fprintf(md, "%s%s%s%s%s", x.ppn ? "---:|" : "", x.hosts ? "---|" : "", x.dist ? "---|" : "",
+            x.bg ? "---|" : "", x.groups ? "---|" : "");
 }
 
 /* blank: a continuation row (Table II's Avg and Max lines) */
@@ -111,6 +114,8 @@ static void extra_cells(FILE *md, extra_cols x, const group *g, int blank)
         else
             fprintf(md, " cores |");
     }
+    if (x.hosts)
+        fprintf(md, " %s |", blank ? "" : g->hosts[0] ? g->hosts : "all");
     if (x.dist) {
         if (blank || !g->dist[0])
             fprintf(md, "  |");

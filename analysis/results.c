@@ -29,14 +29,15 @@ static const column columns[] = {
     COL(layout, COL_STR, 0),        COL(block_ratio, COL_STR, 0),
     COL(counts, COL_STR, 0),        COL(size_unit, COL_STR, 0),
     COL(root, COL_INT, 0),          COL(background, COL_STR, 0),
-    COL(bytes, COL_LONG, 1),
+    COL(hosts, COL_STR, 0),         COL(bytes, COL_LONG, 1),
     COL(data_bytes, COL_LLONG, 0),  COL(avg_us, COL_DOUBLE, 1),
     COL(min_us, COL_DOUBLE, 1),     COL(max_us, COL_DOUBLE, 1),
     COL(call_max_us, COL_DOUBLE, 0), COL(root_us, COL_DOUBLE, 0),
     COL(iterations, COL_INT, 1),    COL(status, COL_STR, 1),
     COL(nonlocal_max_msgs, COL_LLONG, 0),   COL(nonlocal_max_bytes, COL_LLONG, 0),
     COL(nonlocal_total_msgs, COL_LLONG, 0), COL(nonlocal_total_bytes, COL_LLONG, 0),
-    COL(account, COL_STR, 0),       COL(smpi_cfg, COL_STR, 0),
+    COL(account, COL_STR, 0),       COL(placement, COL_STR, 0),
+    COL(smpi_cfg, COL_STR, 0),
     COL(note, COL_STR, 0),
 };
 #define NCOLUMNS (sizeof columns / sizeof columns[0])
@@ -85,6 +86,43 @@ const char *cs_result_alg_label(const cs_result *x, int several, char *buf, size
         return x->algorithm;
     snprintf(buf, len, "%s@%s", x->algorithm, x->region);
     return buf;
+}
+
+int cs_placement_regions(const char *placement, const char *level, int np, int *region_of,
+                         char *level_out, size_t out_len)
+{
+    for (const char *p = placement; p && *p;) {
+        p += strspn(p, "; ");
+        const char *colon = strchr(p, ':'), *end = p + strcspn(p, ";");
+        if (!colon || colon > end)
+            return -1;
+        const size_t n = (size_t)(colon - p);
+        if (level && level[0] && (strlen(level) != n || strncmp(level, p, n))) {
+            p = end;
+            continue;
+        }
+        if (level_out)
+            snprintf(level_out, out_len, "%.*s", (int)n, p);
+        int r = 0;
+        for (const char *q = colon + 1; q < end && r <= np;) {
+            char *stop;
+            q += strspn(q, " ");
+            if (q >= end)
+                break;
+            long reg = strtol(q, &stop, 10), run = 1;
+            if (stop == q || reg < 0)
+                return -1;
+            if (*stop == 'x')
+                run = strtol(stop + 1, &stop, 10);
+            if (run < 1 || r + run > np)
+                return -1; /* more ranks than np: another case's column */
+            for (long i = 0; i < run; i++)
+                region_of[r++] = (int)reg;
+            q = stop;
+        }
+        return r == np ? 0 : -1;
+    }
+    return -1;
 }
 
 void cs_results_write_header(FILE *f) { fprintf(f, "%s\n", CS_RESULTS_HEADER); }

@@ -12,9 +12,9 @@
 
 #define CS_RESULTS_HEADER                                                                         \
     "platform,mapping,np,ppn,collective,algorithm,region,dtype,mode,dist,seed,groups,layout,"     \
-    "block_ratio,counts,size_unit,root,background,bytes,data_bytes,"                                        \
+    "block_ratio,counts,size_unit,root,background,hosts,bytes,data_bytes,"                                  \
     "avg_us,min_us,max_us,call_max_us,root_us,iterations,status,nonlocal_max_msgs,nonlocal_max_bytes,"                \
-    "nonlocal_total_msgs,nonlocal_total_bytes,account,smpi_cfg,note"
+    "nonlocal_total_msgs,nonlocal_total_bytes,account,placement,smpi_cfg,note"
 
 typedef struct {
     char platform[128];
@@ -41,7 +41,10 @@ typedef struct {
     int root;            /* gather, scatter: the root's rank; 0 for the other collectives */
     /* the background traffic the case ran under (bench --background), in its
      * canonical spelling "alltoall:inter-switch:4M:96"; "": none (quiet) */
-    char background[64];
+    char background[192];
+    /* the nodes the case's job took (bench --hosts, hostspec.h) as given;
+     * "": every node, in platform order (the default) */
+    char hosts[128];
     long bytes;          /* per rank (per block); for v-collectives N, the largest block;
                             intergroup: a group A process's block, whatever size_unit */
     long long data_bytes; /* payload the collective defines: sum over ranks of the bytes
@@ -64,6 +67,14 @@ typedef struct {
     /* every locality level, finest first: LEVEL:max_msgs:max_bytes:total_msgs:total_bytes
      * joined by ';'; "": not measured */
     char account[512];
+    /* where the case's ranks were, at every locality level at or above the
+     * node, coarsest first: "switch:0x64 1x232; node:0x16 ..." (per level,
+     * each rank's region numbered by first appearance in rank order, run-
+     * length encoded: RxN = N consecutive ranks in region R); a level that
+     * does not fit is left out. Derived from the key (platform, mapping,
+     * ppn, hosts, np), so not part of it; "": not recorded (an older file).
+     * What the report's models of gather and scatter read (Kandalla's K3-K5). */
+    char placement[512];
     /* the SMPI options the case ran with beyond collsim's own (bench --smpi-cfg,
      * a scenario's <smpi>), NAME:VALUE joined by spaces; not part of the key:
      * the same case under another solver setting is compared, not added */
@@ -88,6 +99,13 @@ const char *cs_result_alg_label(const cs_result *x, int several, char *buf, size
 /* Sets r's column `column` from its text as a file spells it: 0, or -1 for an
  * unknown column or a value that does not read. */
 int cs_result_set(cs_result *r, const char *column, const char *text);
+
+/* A row's placement column read back: each of ranks 0..np-1's region at
+ * `level` (NULL or "": the coarsest recorded, whose name goes to level_out
+ * when not NULL) into region_of[0..np-1], numbered by first appearance: 0,
+ * or -1 when the column does not hold that level for np ranks. */
+int cs_placement_regions(const char *placement, const char *level, int np, int *region_of,
+                         char *level_out, size_t out_len);
 
 void cs_results_write_header(FILE *f);
 void cs_results_write_row(FILE *f, const cs_result *r);

@@ -32,7 +32,7 @@ std::string canonical(const char *text)
     cs_err e;
     if (cs_background_parse(text, &bg, &e))
         return std::string("error: ") + e.msg;
-    char out[96];
+    char out[256];
     cs_background_text(&bg, out, sizeof out);
     return out;
 }
@@ -53,6 +53,15 @@ TEST(Background, ParsesTheFormAndSpellsItOneWay)
     EXPECT_EQ(canonical("alltoall:inter-switch:4096K:96"), "alltoall:inter-switch:4M:96");
     EXPECT_EQ(canonical("alltoall:inter-node:1048576:8"), "alltoall:inter-node:1M:8");
     EXPECT_EQ(canonical("alltoall:inter-rack:1000:2"), "alltoall:inter-rack:1000:2");
+    // @HOSTS: the nodes it runs on, as given (checked against the platform by the host)
+    ASSERT_EQ(cs_background_parse("alltoall:inter-switch:4096K:96@node-33..36+node-37..39", &bg, &e), 0)
+        << e.msg;
+    EXPECT_STREQ(bg.hosts, "node-33..36+node-37..39");
+    EXPECT_EQ(bg.procs, 96);
+    EXPECT_EQ(canonical("alltoall:inter-switch:4096K:96@node-33..36+node-37..39"),
+              "alltoall:inter-switch:4M:96@node-33..36+node-37..39");
+    EXPECT_EQ(canonical("alltoall:inter-switch:4M:96@2-per-switch"),
+              "alltoall:inter-switch:4M:96@2-per-switch");
 }
 
 TEST(Background, BadValuesAreNamedWithWhatIsValid)
@@ -70,6 +79,11 @@ TEST(Background, BadValuesAreNamedWithWhatIsValid)
         {"alltoall:inter-switch:4M:9x", "processes '9x'"},
         {"alltoall:inter-switch:64:96", "use a size >= 96"},
         {"alltoall:inter-switch:4M:96:extra", "expected alltoall:inter-LEVEL:SIZE:PROCS"},
+        {"alltoall:inter-switch:4M:96@", "hosts '': expected a --hosts SPEC of at most 127 "
+                                         "characters (NAME, NAME..NAME, N-per-LEVEL[-cyclic], "
+                                         "joined by '+')"},
+        {"alltoall:inter-switch:4M:96@node-1,node-2", "hosts 'node-1,node-2': expected a --hosts SPEC"},
+        {"alltoall:inter-switch:4M@node-1", "expected alltoall:inter-LEVEL:SIZE:PROCS[@HOSTS]"},
     };
     for (auto &c : cases)
         EXPECT_NE(parse_error(c.text).find(c.want), std::string::npos)
@@ -146,7 +160,7 @@ TEST(Background, BenchRefusesBadValuesBeforeSimulating)
         << o.text;
     o = cli("bench --platform kandalla-testbed --np 16 --alg ring --sizes 8 --background 1M:96");
     EXPECT_EQ(o.code, 2) << o.text;
-    EXPECT_NE(o.text.find("--background '1M:96': expected alltoall:inter-LEVEL:SIZE:PROCS (e.g. "
+    EXPECT_NE(o.text.find("--background '1M:96': expected alltoall:inter-LEVEL:SIZE:PROCS[@HOSTS] (e.g. "
                           "alltoall:inter-switch:4M:96), or none"),
               std::string::npos)
         << o.text;
@@ -300,10 +314,12 @@ TEST(BackgroundSim, ScenariosSweepItAndResultsCarryIt)
     std::ifstream csv(d + "/out/results.csv");
     std::string header, line;
     std::getline(csv, header);
-    EXPECT_NE(header.find(",counts,size_unit,root,background,bytes,"), std::string::npos) << header;
+    EXPECT_NE(header.find(",counts,size_unit,root,background,hosts,bytes,"), std::string::npos)
+        << header;
     int quiet = 0, loaded = 0;
     while (std::getline(csv, line)) {
-        quiet += line.find(",,64,") != std::string::npos || line.find(",,4096,") != std::string::npos;
+        // ...,root,background,hosts,bytes,...: quiet rows have both empty
+        quiet += line.find(",0,,,64,") != std::string::npos || line.find(",0,,,4096,") != std::string::npos;
         loaded += line.find(",alltoall:inter-switch:64K:8,") != std::string::npos;
     }
     EXPECT_EQ(quiet, 4);

@@ -236,6 +236,55 @@ TEST(KandallaPlatforms, PingPongAtEveryBoundary)
     }
 }
 
+// Table 1 as a scenario (scenarios/kandalla-table1.xml): one ping-pong case per <hosts> value,
+// everything else equal, so the four times differ by placement alone: each case's hostfile names
+// its two nodes, each <expect> holds the paper's figure within 5%, and the times rise with the
+// hops (one more switch chip each: 1.57 < 2.04 < 2.45 < 2.85 us). The hosts are part of a case:
+// --only selects by them and --resume finds them. A few seconds: label sim.
+TEST(KandallaPlatforms, Table1ScenarioRunsEachPairOnItsHosts)
+{
+    char dir[] = "/tmp/collsim-table1-XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    const std::string d = dir, scen = std::string(COLLSIM_SOURCE_DIR) + "/scenarios/kandalla-table1.xml";
+    Out r = cli("run " + scen + " --out " + d + "/out");
+    ASSERT_EQ(r.code, 0) << r.text;
+    EXPECT_NE(r.text.find("# expectations: 4 passed, 0 failed, 0 skipped"), std::string::npos) << r.text;
+    const struct {
+        const char *second;
+        double table_us;
+    } table1[] = {{"node-1", 1.57}, {"node-12", 2.04}, {"node-48", 2.45}, {"node-96", 2.85}};
+    cs_result *rows;
+    size_t n;
+    char err[2048];
+    ASSERT_EQ(tw_read_results((d + "/out/results.csv").c_str(), &rows, &n, err, sizeof err), 0) << err;
+    ASSERT_EQ(n, 4u);
+    double last = 0;
+    for (auto &t : table1) {
+        const std::string hosts = std::string("node-0+") + t.second;
+        std::ifstream hf(d + "/out/cases/ranger-sequential-ppn1-" + hosts + "-np2-pingpong-send_recv/hostfile");
+        std::stringstream text;
+        text << hf.rdbuf();
+        EXPECT_EQ(text.str(), "node-0\n" + std::string(t.second) + "\n") << hosts;
+        const cs_result *x = nullptr;
+        for (size_t i = 0; i < n; i++)
+            if (hosts == rows[i].hosts)
+                x = &rows[i];
+        ASSERT_NE(x, nullptr) << hosts;
+        EXPECT_STREQ(x->status, "ok");
+        EXPECT_EQ(x->bytes, 0);
+        // the route's latency, SMPI's 16 bytes at 1 GB/s, 5 ns of MPI_Wtime
+        EXPECT_NEAR(x->avg_us, t.table_us + 0.016 + 0.005, 1e-3) << hosts;
+        EXPECT_GT(x->avg_us, last) << hosts;
+        last = x->avg_us;
+    }
+    tw_free_rows(rows);
+    r = cli("run " + scen + " --out " + d + "/out --resume");
+    EXPECT_NE(r.text.find("4 cases (4 already recorded)"), std::string::npos) << r.text;
+    r = cli("run " + scen + " --out " + d + "/o2 --only hosts=node-0+node-96");
+    EXPECT_NE(r.text.find("1 cases (0 already recorded)"), std::string::npos) << r.text;
+    tw_rmtree(dir);
+}
+
 // Writes calib-flat.xml with one line replaced (or a line inserted after it).
 std::string variant(const std::string &dir, const std::string &name, const std::string &from,
                     const std::string &to)

@@ -665,6 +665,99 @@ TEST(Expect, TheMaxMetricAndAFactor)
     EXPECT_EQ(verdict("b", "a", CS_METRIC_AVG, 0, 0).first, 1);
 }
 
+// alg="A" time="T" within="W%": A's time at every point within W% of T,
+// either side; a missing row or a failed one is a failure too.
+TEST(Expect, ATimeWithinAPercentage)
+{
+    cs_result row;
+    cs_result_init(&row);
+    snprintf(row.platform, sizeof row.platform, "ranger");
+    snprintf(row.mapping, sizeof row.mapping, "sequential");
+    snprintf(row.collective, sizeof row.collective, "pingpong");
+    snprintf(row.algorithm, sizeof row.algorithm, "send_recv");
+    snprintf(row.hosts, sizeof row.hosts, "node-0+node-96");
+    snprintf(row.status, sizeof row.status, "ok");
+    row.np = 2, row.ppn = 1, row.avg_us = row.min_us = row.max_us = 2.871;
+    auto verdict = [&](double t, double within, const cs_result &point) {
+        cs_expect_points x = {};
+        x.line = 9, x.faster = "send_recv", x.than = "", x.scope = "hosts=node-0+node-96";
+        x.time_us = t, x.within_pct = within, x.points = const_cast<cs_result *>(&point);
+        x.npoints = 1;
+        char *buf = nullptr;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        int failed = cs_expect_check(f, "t1.xml", &x, 1, &row, 1, 0);
+        fclose(f);
+        std::string text(buf);
+        free(buf);
+        return std::make_pair(failed, text);
+    };
+    auto pass = verdict(2.85, 5, row);
+    EXPECT_EQ(pass.first, 0) << pass.second;
+    EXPECT_NE(pass.second.find("PASS t1.xml:9: send_recv takes 2.85 us within 5% (hosts=node-0+node-96): "
+                               "1 of 1 points pass; farthest: ranger sequential ppn=1 hosts=node-0+node-96 "
+                               "np=2 0 B: send_recv 2.871 us, +0.74% from 2.85 us"),
+              std::string::npos) << pass.second;
+    // 2.871 is 4.3% below 3.0 and 0.74% above 2.85: within 5 and 4.5, not within 0.5 or 4
+    EXPECT_EQ(verdict(3.0, 5, row).first, 0);
+    EXPECT_EQ(verdict(3.0, 4, row).first, 1);
+    auto tight = verdict(2.85, 0.5, row);
+    EXPECT_EQ(tight.first, 1);
+    EXPECT_NE(tight.second.find("FAIL t1.xml:9: send_recv takes 2.85 us within 0.5%"), std::string::npos)
+        << tight.second;
+    cs_result other = row; // a point of another placement: no row
+    snprintf(other.hosts, sizeof other.hosts, "node-0+node-1");
+    auto missing = verdict(2.85, 5, other);
+    EXPECT_EQ(missing.first, 1);
+    EXPECT_NE(missing.second.find("hosts=node-0+node-1 np=2 0 B: no result for send_recv"),
+              std::string::npos) << missing.second;
+}
+
+// hosts="..." and background="..." narrow an expectation to one value of <hosts> and of
+// <background> (the other values are other cases, with other outcomes): here bruck wins under
+// the background on the chosen nodes only.
+TEST(Expect, HostsAndBackgroundNarrowTheScope)
+{
+    TempDir d;
+    std::vector<cs_result> rows;
+    for (const char *bg : {"", "alltoall:inter-switch:64K:8"})
+        for (const char *hosts : {"", "node-0+node-4"}) {
+            const bool win = bg[0] && hosts[0];
+            for (const char *alg : {"bruck", "ring"}) {
+                cs_result r = row(alg, 16, 64, (alg[0] == 'b') == win ? 10.0 : 20.0);
+                snprintf(r.platform, sizeof r.platform, "kandalla-testbed");
+                snprintf(r.background, sizeof r.background, "%s", bg);
+                snprintf(r.hosts, sizeof r.hosts, "%s", hosts);
+                rows.push_back(r);
+            }
+        }
+    write(d / "results.csv", rows);
+    auto check = [&](const std::string &attrs) {
+        std::ofstream(d / "x.xml")
+            << "<scenario>\n  <platform name=\"kandalla-testbed\"/>\n  <mappings>sequential</mappings>\n"
+               "  <processes>16</processes>\n  <sizes>64</sizes>\n"
+               "  <collective name=\"allgather\"><algorithms>ring bruck</algorithms></collective>\n"
+               "  <hosts>all node-0+node-4</hosts>\n"
+               "  <background>none alltoall:inter-switch:64K:8</background>\n"
+               "  <expect faster=\"bruck\" than=\"ring\" " << attrs << "/>\n</scenario>\n";
+        return cli("check " + d / "results.csv" + " --scenario " + d / "x.xml");
+    };
+    Out both = check(R"(hosts="node-0+node-4" background="alltoall:inter-switch:65536:8")");
+    EXPECT_EQ(both.code, 0) << both.text;
+    EXPECT_NE(both.text.find("1 of 1 points pass"), std::string::npos) << both.text;
+    Out one = check(R"(background="alltoall:inter-switch:64K:8")");
+    EXPECT_EQ(one.code, 1) << one.text;
+    EXPECT_NE(one.text.find("1 of 2 points fail"), std::string::npos) << one.text;
+    EXPECT_NE(one.text.find("kandalla-testbed sequential np=16 64 B: bruck 20.00 us vs ring 10.00 us"),
+              std::string::npos) << one.text;
+    Out all = check(R"(hosts="all")");
+    EXPECT_EQ(all.code, 1) << all.text;
+    EXPECT_NE(all.text.find("2 of 2 points fail"), std::string::npos) << all.text;
+    Out none = check(R"(hosts="node-0+node-4" background="none")");
+    EXPECT_NE(none.text.find("kandalla-testbed sequential hosts=node-0+node-4 np=16 64 B: bruck 20.00 us"),
+              std::string::npos) << none.text;
+}
+
 TEST(Expect, ErrorsNameTheLineAndTheValidChoices)
 {
     TempDir d;
@@ -678,7 +771,7 @@ TEST(Expect, ErrorsNameTheLineAndTheValidChoices)
         {R"(faster="bruck")", R"(<expect> needs faster="ALG" and than="ALG")"},
         {R"(faster="bruck" than="ring" speed="2")",
          "unknown attribute 'speed' (valid: faster, than, by, collective, platform, mapping, np, bytes, "
-         "metric, groups, block-ratio, counts)"},
+         "metric, groups, block-ratio, counts, hosts, background, alg, time, within)"},
         {R"(faster="bruck" than="ring" groups="1:1")",
          "<expect>: no <groups> of allgather matches its groups, block-ratio and counts (valid: none)"},
         {R"(faster="bruck" than="ring" metric="median")",
@@ -692,6 +785,20 @@ TEST(Expect, ErrorsNameTheLineAndTheValidChoices)
         {R"(faster="bruck" than="ring" mapping="cyclic")", "not a mapping of the scenario (valid: sequential)"},
         {R"(faster="bruck" than="ring" mapping="rr")", "unknown mapping 'rr' (valid: sequential, cyclic)"},
         {R"(faster="bruck" than="ring" collective="alltoall")", "not a collective of the scenario (valid: allgather)"},
+        // a published time instead of a comparison
+        {R"(alg="ring" time="1us")", R"(<expect> with a time needs alg="ALG", time="T" and within="W%")"},
+        {R"(alg="ring" faster="bruck" time="1us" within="5%")", "and no faster, than or by"},
+        {R"(alg="ring" time="fast" within="5%")", R"(<expect time="fast">: expected a time > 0 in us, ms or s)"},
+        {R"(alg="ring" time="-2us" within="5%")", R"(<expect time="-2us">: expected a time > 0)"},
+        {R"(alg="ring" time="2us" within="5")", R"(<expect within="5">: expected a percentage above 0 and below 100)"},
+        {R"(alg="sparbit" time="2us" within="5%")",
+         R"(<expect alg="sparbit">: not among the scenario's allgather algorithms (valid: ring, bruck))"},
+        {R"(alg="ring" time="2us" within="5%" hosts="node-0+node-1")",
+         R"(<expect hosts="node-0+node-1">: not a <hosts> value of the scenario (valid: all))"},
+        {R"(faster="bruck" than="ring" background="alltoall:inter-node:64K:4")",
+         R"(<expect background="alltoall:inter-node:64K:4">: not a <background> value of the scenario (valid: none))"},
+        {R"(faster="bruck" than="ring" background="alltoall:4M")",
+         R"(<expect background="alltoall:4M">: --background 'alltoall:4M': expected)"},
     };
     for (auto &c : cases) {
         std::string path = d / "x.xml";

@@ -298,7 +298,7 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
         {"bench --platform yahoo --np 129 --alg ring", "129 processes do not fit on platform 'yahoo' (16 nodes, 128 cores in all)"},
         {"bench --platform yahoo --np 4 --alg ring --sizes 1:x", "size list: cannot read '1:x'"},
         {"bench --platform yahoo --np 4 --alg ring --map block", "unknown mapping 'block' (valid: sequential, cyclic)"},
-        {"bench --platform yahoo --np 4 --alg ring --coll reduce", "unknown collective 'reduce' (valid: allgather, alltoall, alltoallv, inter_allgather, inter_allgatherv, gather, scatter)"},
+        {"bench --platform yahoo --np 4 --alg ring --coll reduce", "unknown collective 'reduce' (valid: allgather, alltoall, alltoallv, inter_allgather, inter_allgatherv, gather, scatter, pingpong)"},
         {"bench --platform yahoo --np 4 --alg binomial --coll gather --root 4",
          "--root 4 at 4 processes: the root must be a rank, 0..3"},
         {"bench --platform yahoo --np 4 --alg ring --root 1", "--root applies to gather, scatter only, not allgather"},

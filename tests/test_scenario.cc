@@ -196,6 +196,56 @@ TEST(Scenario, ListsRefuseDuplicates)
     tw_rmtree(dir);
 }
 
+// <hosts>: each value a --hosts SPEC checked against every platform at load (file, line, value,
+// what is valid); swept like <ppn>, each case carrying its value ("all": every node, recorded as
+// the default "").
+TEST(Scenario, HostsAreSweptAndCheckedAtLoad)
+{
+    char dir[256];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    const std::string head = "  <platform name=\"kandalla-testbed\"/>\n  <mappings>cyclic</mappings>\n"
+                             "  <processes>4</processes>\n  <sizes>8</sizes>\n"
+                             "  <collective name=\"allgather\"><algorithms>ring bruck</algorithms>"
+                             "</collective>\n";
+    struct { std::string body, want; } cases[] = {
+        {head + "  <hosts>node-0+node-40</hosts>\n",
+         "dup.xml:7: <hosts>: hosts 'node-0+node-40': 'node-40': platform 'kandalla-testbed' has "
+         "no node 'node-40' (its nodes: node-0 .. node-39)"},
+        {head + "  <hosts>2-per-rack</hosts>\n",
+         "dup.xml:7: <hosts>: hosts '2-per-rack': '2-per-rack': 'rack' is not a level of platform "
+         "'kandalla-testbed' at or above node (valid: node, switch)"},
+        {head + "  <hosts>node-0,node-1</hosts>\n", "dup.xml:7: <hosts>: hosts 'node-0,node-1': "},
+        {head + "  <hosts>node-0+node-1 all node-0+node-1</hosts>\n",
+         "dup.xml:7: <hosts>: 'node-0+node-1' listed twice"},
+        {head + "  <hosts> </hosts>\n", "dup.xml:7: <hosts> is empty (valid: all, or a list of nodes"},
+        {head + "  <hosts>all</hosts>\n  <hosts>all</hosts>\n",
+         "dup.xml:8: <hosts> given twice (first on line 7"},
+        {head + "  <hosts kind=\"x\">all</hosts>\n", "dup.xml:7: <hosts>: unknown attribute 'kind'"},
+        {head + "  <background>alltoall:inter-switch:64K:8@node-30+node-99</background>\n",
+         "dup.xml:7: <background> alltoall:inter-switch:64K:8@node-30+node-99: hosts "
+         "'node-30+node-99': 'node-99': platform 'kandalla-testbed' has no node 'node-99'"},
+        {head + "  <hosts>all</hosts>\n  <expect faster=\"bruck\" than=\"ring\" hosts=\"node-0\"/>\n",
+         "dup.xml:8: <expect hosts=\"node-0\">: not a <hosts> value of the scenario (valid: all)"},
+    };
+    for (auto &c : cases) {
+        std::string e = scenario_error(dir, c.body);
+        EXPECT_NE(e.find(c.want), std::string::npos) << c.want << "\n" << e;
+    }
+    // three placements x two algorithms
+    std::string path = std::string(dir) + "/hosts.xml";
+    std::ofstream(path) << "<scenario>\n" << head
+                        << "  <hosts>all node-4..32+node-0..3 2-per-switch-cyclic</hosts>\n"
+                        << "  <expect faster=\"bruck\" than=\"ring\" hosts=\"all\"/>\n</scenario>\n";
+    char values[4096], err[4096];
+    ASSERT_EQ(tw_expand_field(path.c_str(), nullptr, CS_F_hosts, values, sizeof values, err,
+                              sizeof err), 6) << err;
+    EXPECT_STREQ(values, "  node-4..32+node-0..3 node-4..32+node-0..3 2-per-switch-cyclic "
+                         "2-per-switch-cyclic");
+    ASSERT_EQ(tw_expand_field(path.c_str(), "hosts=2-per-switch-cyclic", CS_F_hosts, values,
+                              sizeof values, err, sizeof err), 2) << err;
+    tw_rmtree(dir);
+}
+
 // Every case field case_fields.def gives a scenario attribute ("<buffers
 // dtype>") is read through the table: a good value reaches every case, a bad
 // one is an error naming file, line, element, attribute, value and what is

@@ -9,6 +9,7 @@
 #include "best.h"
 #include "calibrate.h"
 #include "distributions.h"
+#include "hostspec.h"
 #include "regression.h"
 #include "mapping.h"
 #include "numlist.h"
@@ -58,7 +59,7 @@ int tw_map(const char *platform, const char *mapping, int np, int oversubscribe,
     cs_err e;
     if (cs_mapping_parse(mapping, &m, &e) || load(platform, &pf, &e))
         return fail(&e, errbuf, errlen);
-    int rc = cs_map_ranks(&pf, m, np, oversubscribe, 0, node_of_rank, &e);
+    int rc = cs_map_ranks(&pf, NULL, 0, m, np, oversubscribe, 0, node_of_rank, &e);
     cs_platform_free(&pf);
     return rc ? fail(&e, errbuf, errlen) : 0;
 }
@@ -71,7 +72,7 @@ int tw_map_ppn(const char *platform, const char *mapping, int np, int oversubscr
     cs_err e;
     if (cs_mapping_parse(mapping, &m, &e) || load(platform, &pf, &e))
         return fail(&e, errbuf, errlen);
-    int rc = cs_map_ranks(&pf, m, np, oversubscribe, ppn, node_of_rank, &e);
+    int rc = cs_map_ranks(&pf, NULL, 0, m, np, oversubscribe, ppn, node_of_rank, &e);
     if (!rc && host_of_rank) {
         cs_hosts_of_ranks(&pf, node_of_rank, np, host_of_rank);
         for (int r = 0; r < np; r++) /* a single-host node: its host */
@@ -95,11 +96,65 @@ int tw_map_background(const char *platform, const char *mapping, int np, const c
     for (int i = 0; i < pf.nlevels; i++)
         if (!strcmp(pf.levels[i], level))
             l = i;
-    int rc = cs_map_ranks(&pf, m, np, 0, 0, map, &e) ||
-             cs_map_background(&pf, map, np, l, k, node_of_bg, spread, spread_len, &e);
+    int rc = cs_map_ranks(&pf, NULL, 0, m, np, 0, 0, map, &e) ||
+             cs_map_background(&pf, map, np, NULL, 0, l, k, NULL, node_of_bg, spread, spread_len,
+                               &e);
     free(map);
     cs_platform_free(&pf);
     return rc ? fail(&e, errbuf, errlen) : 0;
+}
+
+int tw_hosts(const char *platform, const char *spec, int *nodes, int max, char *errbuf,
+             size_t errlen)
+{
+    cs_platform pf;
+    cs_err e;
+    int *v, n;
+    if (load(platform, &pf, &e))
+        return fail(&e, errbuf, errlen);
+    int rc = cs_hostspec_select(&pf, spec, "--hosts", &v, &n, &e);
+    cs_platform_free(&pf);
+    if (rc)
+        return fail(&e, errbuf, errlen);
+    memcpy(nodes, v, sizeof(int) * (size_t)(n < max ? n : max));
+    free(v);
+    return n;
+}
+
+int tw_case_map(const char *platform, const char *mapping, int np, int ppn, const char *hosts,
+                const char *background, int *node_of_rank, char *errbuf, size_t errlen)
+{
+    cs_platform pf;
+    cs_case c;
+    cs_err e;
+    cs_case_init(&c);
+    if (cs_mapping_parse(mapping, &c.mapping, &e) || load(platform, &pf, &e))
+        return fail(&e, errbuf, errlen);
+    c.platform = &pf;
+    c.np = np;
+    c.ppn = ppn;
+    c.hosts = hosts;
+    c.background = background;
+    int rc = cs_case_map(&c, node_of_rank, NULL, 0, &e);
+    cs_platform_free(&pf);
+    return rc ? fail(&e, errbuf, errlen) : 0;
+}
+
+int tw_placement(const char *platform, const char *mapping, int np, int ppn, const char *hosts,
+                 char *out, size_t len, char *errbuf, size_t errlen)
+{
+    int *map = cs_xmalloc(sizeof(int) * (size_t)np);
+    int rc = tw_case_map(platform, mapping, np, ppn, hosts, NULL, map, errbuf, errlen);
+    cs_platform pf;
+    cs_err e;
+    if (!rc && load(platform, &pf, &e))
+        rc = fail(&e, errbuf, errlen);
+    else if (!rc) {
+        cs_placement_text(&pf, map, np, out, len);
+        cs_platform_free(&pf);
+    }
+    free(map);
+    return rc;
 }
 
 int tw_case_files(const char *platform, const char *mapping, int np, int ppn,
@@ -116,7 +171,7 @@ int tw_case_files(const char *platform, const char *mapping, int np, int ppn,
     if (node_of_rank)
         memcpy(map, node_of_rank, (size_t)np * sizeof(int));
     else
-        rc = cs_mapping_parse(mapping, &m, &e) || cs_map_ranks(&pf, m, np, 0, ppn, map, &e);
+        rc = cs_mapping_parse(mapping, &m, &e) || cs_map_ranks(&pf, NULL, 0, m, np, 0, ppn, map, &e);
     if (!rc)
         rc = cs_write_case_files(&pf, map, np, hostfile, locality, &e);
     free(map);

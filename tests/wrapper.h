@@ -33,6 +33,20 @@ int tw_map_ppn(const char *platform, const char *mapping, int np, int oversubscr
 int tw_map_background(const char *platform, const char *mapping, int np, const char *level, int k,
                       int *node_of_bg, char *spread, size_t spread_len, char *errbuf,
                       size_t errlen);
+/* The nodes a --hosts SPEC chooses on a platform (hostspec.h), in order:
+ * their count (at most max written to nodes), or -1 with errbuf. */
+int tw_hosts(const char *platform, const char *spec, int *nodes, int max, char *errbuf,
+             size_t errlen);
+/* The placement a case runs with (bench_case.h, cs_case_map): np ranks
+ * mapped by mapping and ppn over the nodes hosts chooses (NULL: every node),
+ * then a background (NULL: none): node_of_rank gets np node indices and
+ * the background's after them. 0, or -1 with errbuf. */
+int tw_case_map(const char *platform, const char *mapping, int np, int ppn, const char *hosts,
+                const char *background, int *node_of_rank, char *errbuf, size_t errlen);
+/* The placement column of that case's rows (mapping.h, cs_placement_text),
+ * into out: 0, or -1 with errbuf. */
+int tw_placement(const char *platform, const char *mapping, int np, int ppn, const char *hosts,
+                 char *out, size_t len, char *errbuf, size_t errlen);
 /* The files cs_case_start writes for a case (mapping.h, cs_write_case_files):
  * the hostfile and the driver's locality file, for np ranks mapped by
  * mapping and ppn, or placed on the nodes node_of_rank when not NULL.

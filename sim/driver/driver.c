@@ -161,7 +161,7 @@ static const cs_field drv_fields[CS_NFIELDS] = {
 static void usage(void)
 {
     fprintf(stderr, "usage: " DRIVER_NAME " --coll COLL --alg NAME|native --sizes B1,B2,... [options]\n"
-                    "    (COLL: %s|pingpong)\n", cs_coll_names("|"));
+                    "    (COLL: %s)\n", cs_coll_names("|"));
     cs_fields_usage(drv_fields, stderr, 1);
     fprintf(stderr,
             "    --np-list P1,P2,...                  each p: the first p ranks\n"
@@ -252,7 +252,7 @@ static int parse_args(int argc, char **argv, driver_opts *o)
         if (!strcmp(coll_descs[k].name, o->coll))
             o->desc = &coll_descs[k];
     if (!o->desc && !o->pingpong) {
-        fprintf(stderr, "collsim-driver: unknown collective '%s' (valid: %s, pingpong)\n", o->coll,
+        fprintf(stderr, "collsim-driver: unknown collective '%s' (valid: %s)\n", o->coll,
                 cs_coll_names(", "));
         return -1;
     }

@@ -1,5 +1,7 @@
 #include "bench_case.h"
 
+#include "hostspec.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -100,8 +102,8 @@ double cs_mem_available(void)
 
 /* The driver's command line: the SPECIAL fields by hand, the others from
  * the table. */
-static void driver_args_fmt(const cs_case *c, char buf[][64], char **sizes, char **nps,
-                            const char *csv, const char *locality, const char **argv)
+static void driver_args_fmt(const cs_case *c, char buf[][CS_FIELD_TEXT_MAX], char **sizes,
+                            char **nps, const char *csv, const char *locality, const char **argv)
 {
     int n = 0;
     argv[n++] = "--coll";
@@ -158,7 +160,7 @@ static void fill_launch(const cs_case *c, const char *workdir, cs_launch *l, cha
 char *cs_case_cmdline(const cs_case *c, const char *workdir)
 {
     cs_launch l;
-    char paths[6][1024], nums[CS_NFIELDS][64], *sizes, *nps;
+    char paths[6][1024], nums[CS_NFIELDS][CS_FIELD_TEXT_MAX], *sizes, *nps;
     const char *argv[2 * CS_NFIELDS + 14];
     fill_launch(c, workdir, &l, paths);
     driver_args_fmt(c, nums, &sizes, &nps, paths[1], paths[5], argv);
@@ -215,42 +217,40 @@ int cs_groups_case_check(const char *coll, const char *alg, const char *groups, 
     return 0;
 }
 
-/* The background's level against the platform, and its placement after
- * the np measured ranks of map (which holds np + its ranks). */
-static int background_check(const cs_case *c, int *map, cs_err *err)
+int cs_case_map(const cs_case *c, int *map, char *spread, size_t spread_len, cs_err *err)
 {
-    cs_background bg;
-    cs_err why;
-    if (cs_background_parse(c->background, &bg, err))
+    int *list = NULL, nlist = 0, rc = 0;
+    const int given = c->hosts && c->hosts[0];
+    if (given && cs_hostspec_select(c->platform, c->hosts, "--hosts", &list, &nlist, err))
         return -1;
-    int level = -1;
-    for (int l = 0; l < c->platform->nlevels; l++)
-        if (!strcmp(c->platform->levels[l], bg.level))
-            level = l;
-    char where[96];
-    snprintf(where, sizeof where, "--background %s: ", c->background);
-    if (level < 0)
-        return cs_region_check(c->platform, bg.level, where, err);
-    if (cs_map_background(c->platform, map, c->np, level, bg.procs, map + c->np, NULL, 0, &why))
-        return cs_fail(err, "--background %s: %s", c->background, why.msg);
-    return 0;
+    rc = cs_map_ranks(c->platform, list, nlist, c->mapping, c->np, c->oversubscribe, c->ppn, map,
+                      err);
+    cs_background bg;
+    if (!rc && background_procs(c) && !cs_background_parse(c->background, &bg, err)) {
+        int level = -1;
+        for (int l = 0; l < c->platform->nlevels; l++)
+            if (!strcmp(c->platform->levels[l], bg.level))
+                level = l;
+        char where[CS_FIELD_TEXT_MAX + 32];
+        cs_err why;
+        snprintf(where, sizeof where, "--background %s: ", c->background);
+        if (level < 0)
+            rc = cs_region_check(c->platform, bg.level, where, err);
+        else if (cs_map_background(c->platform, map, c->np, list, nlist, level, bg.procs, bg.hosts,
+                                   map + c->np, spread, spread_len, &why))
+            rc = cs_fail(err, "%s%s", where, why.msg);
+    }
+    free(list);
+    return rc;
 }
 
 void cs_case_background_spread(const cs_case *c, char *out, size_t len)
 {
     const int nbg = background_procs(c);
-    cs_background bg;
+    int *map = cs_xmalloc((size_t)(c->np + nbg) * sizeof(int));
     cs_err ignored;
     out[0] = 0;
-    if (!nbg || cs_background_parse(c->background, &bg, &ignored))
-        return;
-    int *map = cs_xmalloc((size_t)(c->np + nbg) * sizeof(int)), level = -1;
-    for (int l = 0; l < c->platform->nlevels; l++)
-        if (!strcmp(c->platform->levels[l], bg.level))
-            level = l;
-    if (level < 0 ||
-        cs_map_ranks(c->platform, c->mapping, c->np, c->oversubscribe, c->ppn, map, &ignored) ||
-        cs_map_background(c->platform, map, c->np, level, nbg, map + c->np, out, len, &ignored))
+    if (!nbg || cs_case_map(c, map, out, len, &ignored))
         out[0] = 0;
     free(map);
 }
@@ -293,9 +293,7 @@ static int case_check(const cs_case *c, int *node_of_rank, cs_err *err)
                 return -1;
     const int nbg = background_procs(c);
     int *map = node_of_rank ? node_of_rank : cs_xmalloc((size_t)(c->np + nbg) * sizeof(int));
-    int rc = cs_map_ranks(c->platform, c->mapping, c->np, c->oversubscribe, c->ppn, map, err);
-    if (!rc && nbg)
-        rc = background_check(c, map, err);
+    int rc = cs_case_map(c, map, NULL, 0, err);
     if (map != node_of_rank)
         free(map);
     if (rc)
@@ -327,7 +325,7 @@ pid_t cs_case_start(const cs_case *c, const char *workdir, int show_table, cs_er
     const int nall = c->np + background_procs(c);
     int *node_of_rank = cs_xmalloc((size_t)nall * sizeof(int));
     cs_launch l;
-    char paths[6][1024], nums[CS_NFIELDS][64], *sizes, *nps;
+    char paths[6][1024], nums[CS_NFIELDS][CS_FIELD_TEXT_MAX], *sizes, *nps;
     const char *argv[2 * CS_NFIELDS + 14];
     fill_launch(c, workdir, &l, paths);
     int rc = case_check(c, node_of_rank, err);
@@ -467,6 +465,10 @@ void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int t
     snprintf(path, sizeof path, "%s/stderr.txt", workdir);
     error_tail(path, tail, sizeof tail);
 
+    /* where the ranks were: the case's placement, recomputed (deterministic) */
+    int *map = cs_xmalloc(sizeof(int) * (size_t)(c->np + background_procs(c) + 1));
+    cs_err ignored;
+    const int placed = !cs_case_map(c, map, NULL, 0, &ignored);
     size_t nnp = c->np_list ? c->np_list->n : 1;
     *nrows = nnp * c->sizes->n;
     *rows = cs_xmalloc(*nrows * sizeof(cs_result));
@@ -479,6 +481,10 @@ void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int t
                 if (got[k].bytes == c->sizes->v[i] && got[k].np == np)
                     g = &got[k];
             cs_case_row(c, np, c->sizes->v[i], r);
+            if (placed && i == 0)
+                cs_placement_text(c->platform, map, np, r->placement, sizeof r->placement);
+            else if (placed) /* the same ranks at every size */
+                memcpy(r->placement, r[-1].placement, sizeof r->placement);
             if (g) {
                 /* the case defines the key; the driver's row brings what it measured */
                 r->data_bytes = g->data_bytes;
@@ -516,6 +522,7 @@ void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int t
                 !driver_diagnosis(path, np, c->sizes->v[i], r->note, sizeof r->note))
                 snprintf(r->note, sizeof r->note, "%s", tail);
         }
+    free(map);
     free(got);
 }
 

@@ -74,6 +74,13 @@ int cs_case_check(const cs_case *c, cs_err *err);
  * with an error listing them (`where`: a prefix such as "file:line: ", or ""). */
 int cs_region_check(const cs_platform *pf, const char *level, const char *where, cs_err *err);
 
+/* The one placement of a case, which its files are written from: its nodes
+ * (--hosts, hostspec.h), its ranks on them (--map, --ppn: mapping.h), then
+ * the background's ranks (cs_map_background) after the measured ones in
+ * map, which holds np + theirs. spread (may be NULL) receives the
+ * background's placement in words. 0, or -1 with err. */
+int cs_case_map(const cs_case *c, int *map, char *spread, size_t spread_len, cs_err *err);
+
 /* Where the case's background job runs (mapping.h, cs_map_background), in
  * words: "48 on node-33..node-35 (switch region 0), ..."; "" without one. */
 void cs_case_background_spread(const cs_case *c, char *out, size_t len);

@@ -189,7 +189,8 @@ long long cs_groups_total_bytes(const cs_groups *g, int group, long bytes, int t
 
 /* ---- background traffic ---- */
 
-#define BG_FORM "alltoall:inter-LEVEL:SIZE:PROCS (e.g. alltoall:inter-switch:4M:96), or none"
+#define BG_FORM                                                                                   \
+    "alltoall:inter-LEVEL:SIZE:PROCS[@HOSTS] (e.g. alltoall:inter-switch:4M:96), or none"
 
 /* A size with an optional binary suffix K, M or G (1M = 1048576), >= 1. */
 static int parse_size(const char *t, size_t len, long *out)
@@ -215,7 +216,20 @@ int cs_background_parse(const char *text, cs_background *bg, cs_err *err)
     memset(bg, 0, sizeof *bg);
     if (!text || !text[0] || !strcmp(text, "none"))
         return 0;
-    const char *part[4], *p = text;
+    const char *at = strchr(text, '@');
+    if (at) { /* @HOSTS: its terms are checked against the platform (hostspec.h) */
+        size_t n = strlen(at + 1);
+        if (!n || n >= sizeof bg->hosts || strspn(at + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM"
+                                                           "NOPQRSTUVWXYZ0123456789.+-_") != n)
+            return cs_fail(err, "--background '%s': hosts '%s': expected a --hosts SPEC of at "
+                                "most %zu characters (NAME, NAME..NAME, N-per-LEVEL[-cyclic], "
+                                "joined by '+')",
+                           text, at + 1, sizeof bg->hosts - 1);
+        snprintf(bg->hosts, sizeof bg->hosts, "%s", at + 1);
+    }
+    char head[128];
+    snprintf(head, sizeof head, "%.*s", (int)(at ? (size_t)(at - text) : strlen(text)), text);
+    const char *part[4], *p = head;
     size_t len[4];
     int n = 0;
     for (; n < 4; n++) {
@@ -226,7 +240,7 @@ int cs_background_parse(const char *text, cs_background *bg, cs_err *err)
             break;
         p++;
     }
-    if (n != 3)
+    if (n != 3 || strlen(text) >= sizeof head + sizeof bg->hosts)
         return cs_fail(err, "--background '%s': expected %s", text, BG_FORM);
     if (len[0] != 8 || strncmp(part[0], "alltoall", 8))
         return cs_fail(err, "--background '%s': unknown pattern '%.*s' (valid: alltoall)", text,
@@ -267,8 +281,8 @@ void cs_background_text(const cs_background *bg, char *out, size_t len)
         x /= 1024;
         u++;
     }
-    snprintf(out, len, "alltoall:inter-%s:%ld%.*s:%d", bg->level, x, u > 0, suffix + u,
-             bg->procs);
+    snprintf(out, len, "alltoall:inter-%s:%ld%.*s:%d%s%s", bg->level, x, u > 0, suffix + u,
+             bg->procs, bg->hosts[0] ? "@" : "", bg->hosts);
 }
 
 /* background: its canonical spelling ("" for none), or -1 with the error */
@@ -369,7 +383,7 @@ static int dist_canonical(const char *v, char *out, size_t len, cs_err *err)
  * values are checked here too (scenarios), not left to cs_fields_check. */
 static int convert(const cs_field *f, void *obj, const char *v, int full, char *want, size_t len)
 {
-    char *end, valid[256], canon[64];
+    char *end, valid[256], canon[CS_FIELD_TEXT_MAX];
     cs_err e;
     errno = 0;
     switch (f->kind) {
@@ -486,7 +500,7 @@ int cs_fields_check(const cs_field *t, const void *obj, const char *collective,
         const char *s = f->kind == CS_FK_WORD || f->kind == CS_FK_TEXT
                             ? *AT_C(f, obj, char *) : NULL;
         int set = (given >> k & 1) || (f->kind == CS_FK_TEXT && s && s[0]);
-        char valid[256], canon[64];
+        char valid[256], canon[CS_FIELD_TEXT_MAX];
         if (f->kind == CS_FK_INT && *AT_C(f, obj, int) < f->min && *AT_C(f, obj, int) != f->dflt_n)
             return cs_fail(err, "%s must be >= %ld (got %d)", f->bench ? f->bench : f->name,
                            f->min, *AT_C(f, obj, int));
@@ -569,13 +583,13 @@ static int applies(const cs_field *f, const char *collective)
 }
 
 int cs_fields_argv(const cs_field *t, const void *obj, const char *collective,
-                   char buf[][64], const char **argv, int n)
+                   char buf[][CS_FIELD_TEXT_MAX], const char **argv, int n)
 {
     for (int k = 0; k < CS_NFIELDS; k++) {
         const cs_field *f = &t[k];
         if (!f->driver || !applies(f, collective))
             continue;
-        cs_field_text(f, obj, buf[k], 64);
+        cs_field_text(f, obj, buf[k], CS_FIELD_TEXT_MAX);
         if (f->kind == CS_FK_FLAG) {
             if (*AT_C(f, obj, int))
                 argv[n++] = f->driver;
@@ -600,7 +614,7 @@ void cs_fields_row(const cs_field *t, const void *obj, const char *collective, c
         const cs_field *f = &t[k];
         if (!f->csv || !applies(f, collective))
             continue;
-        char text[64];
+        char text[CS_FIELD_TEXT_MAX];
         cs_err ignored;
         if (k == CS_F_dist) {
             if (dist_canonical(*AT_C(f, obj, char *), text, sizeof text, &ignored))
@@ -610,6 +624,8 @@ void cs_fields_row(const cs_field *t, const void *obj, const char *collective, c
                 continue;
         } else {
             cs_field_text(f, obj, text, sizeof text);
+            if (k == CS_F_hosts && !strcmp(text, "all")) /* the default, said in words */
+                text[0] = 0;
         }
         if (cs_result_set(r, f->csv, text) && !column_known(f->csv)) {
             /* a typo in case_fields.def would otherwise lose the column */
@@ -640,7 +656,7 @@ void cs_fields_label(const cs_field *t, const void *obj, char sep, char *out, si
     out[0] = 0;
     for (int k = 0; k < CS_NFIELDS; k++) {
         const cs_field *f = &t[k];
-        char v[64];
+        char v[CS_FIELD_TEXT_MAX];
         if (!f->only || k == CS_F_np || f->kind == CS_FK_SPECIAL)
             continue;
         cs_field_text(f, obj, v, sizeof v);
@@ -653,7 +669,7 @@ void cs_fields_label(const cs_field *t, const void *obj, char sep, char *out, si
         if (sep == '-')
             snprintf(out + u, len - u, "-%s%s", f->kind == CS_FK_INT ? f->only : "", v);
         else
-            snprintf(out + u, len - u, "%c%s=%.*s", sep, f->only, k == CS_F_background ? 40 : 12,
+            snprintf(out + u, len - u, "%c%s=%.*s", sep, f->only, k == CS_F_background || k == CS_F_hosts ? 40 : 12,
                      v);
     }
 }

@@ -138,10 +138,13 @@ int cs_fields_check_sizes(const char *dtype, const long *sizes, size_t n, cs_err
 /* Bytes of one element of a datatype of the table (0: unknown). */
 int cs_dtype_size(const char *dtype);
 
+/* The longest text of a field's value (a background with its hosts). */
+#define CS_FIELD_TEXT_MAX 256
+
 /* Appends the driver flags of the generated fields to argv from index n;
  * buf holds the numbers' text (CS_NFIELDS entries). Returns the new count. */
 int cs_fields_argv(const cs_field *t, const void *obj, const char *collective,
-                   char buf[][64], const char **argv, int n);
+                   char buf[][CS_FIELD_TEXT_MAX], const char **argv, int n);
 
 /* Sets every column the generated fields have (VAR ones for v-collectives
  * only; dist in its canonical spelling); aborts on a column results.c lacks. */
@@ -208,28 +211,34 @@ int cs_size_unit_node(const char *unit);
  * does not divide, or a ppn not given (ppn <= 0: the default, every core,
  * is refused so that the division is explicit). */
 int cs_sizes_per_process(const cs_numlist *per_node, int ppn, cs_numlist *out, cs_err *err);
-/* ---- background traffic: --background alltoall:inter-LEVEL:SIZE:PROCS ----
- * A second job of PROCS ranks in the same simulation, on nodes the measured
- * job leaves free, dealt round-robin over the LEVEL regions that have free
- * nodes (mapping.h, cs_map_background); it runs an alltoall of SIZE bytes
- * per process (SIZE / peers to each peer) restricted to pairs in different
- * LEVEL regions, round after round, from before the first timed call until
- * every measured rank has finished (sim/driver/background.h). Kandalla et
- * al. 2010, Section 5.1: alltoall:inter-switch:4M:96. */
+/* ---- background traffic: --background alltoall:inter-LEVEL:SIZE:PROCS[@HOSTS] ----
+ * A second job of PROCS ranks in the same simulation, on nodes of its own:
+ * those HOSTS chooses (a --hosts SPEC, hostspec.h), or by default every node
+ * the measured job leaves free; its ranks are dealt round-robin over the
+ * LEVEL regions of those nodes (mapping.h, cs_map_background); it runs an
+ * alltoall of SIZE bytes per process (SIZE / peers to each peer) restricted
+ * to pairs in different LEVEL regions, round after round, from before the
+ * first timed call until every measured rank has finished
+ * (sim/driver/background.h). Kandalla et al. 2010, Section 5.1:
+ * alltoall:inter-switch:4M:96. */
 typedef struct {
     char level[32]; /* pairs only between regions of this level */
     long bytes;     /* SIZE: each process's send buffer per round */
     int procs;      /* PROCS; 0: no background (quiet) */
+    char hosts[128]; /* HOSTS as given; "": the nodes the measured job leaves free */
 } cs_background;
 
 /* "" or "none": procs 0. Otherwise the four parts, SIZE with an optional
  * binary K, M or G suffix, PROCS >= 2, SIZE >= PROCS (a byte per peer at
- * least): 0, or -1 with an error naming the value and the form expected.
- * The level is checked against a platform by the host (bench_case.c). */
+ * least), and optionally @HOSTS (names, '.', '+', '-', '_'; at most 127
+ * characters): 0, or -1 with an error naming the value and the form
+ * expected. The level and HOSTS are checked against a platform by the host
+ * (bench_case.c). */
 int cs_background_parse(const char *text, cs_background *bg, cs_err *err);
 
 /* The canonical spelling, as results.csv records it: "" for none, else
- * "alltoall:inter-switch:4M:96" (SIZE with the largest exact suffix). */
+ * "alltoall:inter-switch:4M:96" (SIZE with the largest exact suffix), then
+ * "@HOSTS" as given when HOSTS is. */
 void cs_background_text(const cs_background *bg, char *out, size_t len);
 
 /* "allgather, alltoall, alltoallv" (sep ", ") or "allgather|alltoall|..." */

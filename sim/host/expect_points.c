@@ -8,8 +8,8 @@
 
 /* The points of one expectation: the scenario's values, narrowed by the
  * expectation's filters (an empty filter keeps every value). Every ranks-per-
- * node value, region level and background of the scenario (none given: the
- * one default, 0, "" and quiet) is a point of its own; an algorithm that takes no region is read
+ * node value, hosts value, region level and background of the scenario (none
+ * given: the one default, 0, every node, "" and quiet) is a point of its own; an algorithm that takes no region is read
  * at region "" (the one case `run` makes of it), and when neither takes one
  * the levels are a single point. */
 static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_expect_points *out)
@@ -21,14 +21,16 @@ static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_e
     int levels = s->nregions && !(a_no && b_no);
     size_t nppn = s->ppns.n ? s->ppns.n : 1, nreg = levels ? (size_t)s->nregions : 1;
     size_t nbg = s->nbackgrounds ? (size_t)s->nbackgrounds : 1; /* every <background> value */
+    size_t nhs = s->nhost_specs ? (size_t)s->nhost_specs : 1;   /* every <hosts> value */
     const cs_coll_props *cp = cs_coll_find(x->collective);
     int groups = cp && cp->groups && s->ngsets;
     size_t ngs = groups ? (size_t)s->ngsets : 1;
-    size_t cap = (size_t)s->nplatforms * (size_t)s->nmappings * nppn * nreg * nbg * nps->n *
-                 sizes->n * ngs;
+    size_t cap = (size_t)s->nplatforms * (size_t)s->nmappings * nppn * nhs * nreg * nbg *
+                 nps->n * sizes->n * ngs;
     *out = (cs_expect_points){.line = x->line, .faster = x->faster, .than = x->than,
                               .by_pct = x->by_pct, .scope = x->scope, .metric = x->metric,
-                              .by_factor = x->by_factor,
+                              .by_factor = x->by_factor, .time_us = x->time_us,
+                              .within_pct = x->within_pct,
                               .points = cs_xmalloc((cap ? cap : 1) * sizeof(cs_result)),
                               .faster_no_region = a_no, .than_no_region = b_no};
     cs_result probe;
@@ -58,12 +60,19 @@ static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_e
                 if (x->mapping >= 0 && (int)s->mappings[m] != x->mapping)
                     continue;
                 snprintf(probe.mapping, sizeof probe.mapping, "%s", cs_mapping_name(s->mappings[m]));
+                for (size_t h = 0; h < nhs; h++)
                 for (size_t w = 0; w < nppn * nreg * nbg; w++)
                     for (size_t q = 0; q < nps->n; q++)
                         for (size_t z = 0; z < sizes->n; z++) {
+                            const char *hs = s->nhost_specs ? s->host_specs[h] : "";
+                            if (x->hosts && strcmp(x->hosts, hs))
+                                continue;
+                            snprintf(probe.hosts, sizeof probe.hosts, "%s", hs);
                             probe.ppn = s->ppns.n ? (int)s->ppns.v[w / nreg % nppn] : 0;
                             snprintf(probe.background, sizeof probe.background, "%s",
                                      s->nbackgrounds ? s->backgrounds[w / (nreg * nppn)] : "");
+                            if (x->background && strcmp(x->background, probe.background))
+                                continue;
                             snprintf(probe.region, sizeof probe.region, "%s",
                                      levels ? s->regions[w % nreg] : "");
                             probe.np = (int)nps->v[q];

@@ -114,6 +114,9 @@ static int cmd_list(int argc, char **argv)
             snprintf(src, sizeof src, "%s", r[i].section);
             printf("%-32s %-30s %s\n    paper: %s\n", name, src, r[i].restriction, r[i].paper);
         }
+        printf("%-32s %-30s %s\n    paper: %s\n", "pingpong/" CS_PINGPONG_ALG,
+               "sim/driver/pingpong.c", "ranks 0 and 1 only; one-way time = round trip / 2",
+               "none (a point-to-point benchmark: latencies by location, --hosts)");
         printf("\n# SMPI 3.32 built-in baselines (native:NAME)\n");
         const char *const *sel = cs_native_selectors();
         for (const char *const *coll = cs_collectives(); *coll; coll++) {

@@ -80,9 +80,10 @@ int cs_postal_points(const cs_platform *pf, const char *host_a, const char *host
     c.platform = &view;
     c.mapping = CS_MAP_SEQUENTIAL;
     c.np = 2;
-    snprintf(c.alg.collective, sizeof c.alg.collective, "pingpong");
-    snprintf(c.alg.name, sizeof c.alg.name, "pingpong");
-    snprintf(c.alg.driver_alg, sizeof c.alg.driver_alg, "pingpong");
+    if (cs_resolve_alg("pingpong", CS_PINGPONG_ALG, &c.alg, err)) {
+        cs_numlist_free(&dflt);
+        return -1;
+    }
     c.sizes = sizes;
     c.iters = 10; /* as the measurements in platforms/README.md */
     c.warmup = 1;

@@ -87,6 +87,8 @@ static const char *const selectors[] = {"ompi", "mpich", "mvapich2", "impi", NUL
 /* SMPI 3.32 has no intercommunicators: no built-in intergroup collective */
 static const char *const native_inter_allgather[] = {NULL};
 static const char *const native_inter_allgatherv[] = {NULL};
+/* the ping-pong is the driver's own: no built-in, and one algorithm */
+static const char *const native_pingpong[] = {NULL};
 
 /* The collectives (collectives.def), each with its SMPI built-ins. */
 static const char *const *natives_of(const char *coll)
@@ -163,6 +165,14 @@ int cs_resolve_alg(const char *coll, const char *spec, cs_alg_sel *out, cs_err *
     snprintf(out->collective, sizeof out->collective, "%s", coll);
     snprintf(out->name, sizeof out->name, "%s", spec);
     const cs_coll_props *cp = cs_coll_find(coll);
+    if (!strcmp(coll, "pingpong")) { /* no registry row: not an algorithm of algorithms/ */
+        snprintf(out->driver_alg, sizeof out->driver_alg, "pingpong");
+        if (!strcmp(spec, CS_PINGPONG_ALG))
+            return 0;
+        return cs_fail(err, "unknown pingpong algorithm '%s' (valid: %s: ranks 0 and 1 bounce "
+                            "each size with MPI_Send and MPI_Recv)",
+                       spec, CS_PINGPONG_ALG);
+    }
     if (!strncmp(spec, "native:", 7) && cp && cp->groups)
         return cs_fail(err, "%s has no native:... baseline: SMPI 3.32 has no intercommunicators "
                             "(collsim's own root_gather_* algorithms are the library baselines)",

@@ -115,9 +115,10 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
         free(variant);
     }
 
-    /* expand: platform x mapping x ppn x background x np x region x
-     * algorithm, in that order (no <ppn>: one value, 0 = the default; no
-     * <region>: one, ""; no <background>: one, quiet).
+    /* expand: platform x mapping x ppn x hosts x background x np x region
+     * x algorithm, in that order (no <ppn>: one value, 0 = the default; no
+     * <hosts>: one, every node; no <region>: one, ""; no <background>: one,
+     * quiet).
      * An algorithm that takes no region (algorithms.def: no_regions; every
      * native:) runs once, at the first level's place, with no region (what
      * bench gives it without --region): the level would change nothing. */
@@ -129,7 +130,8 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
             per_np += (g == 0 || cs_alg_locality_aware(s->algs[a].collective, s->algs[a].name)) *
                       (size_t)groupsets_of(s, s->algs[a].collective, NULL);
     size_t nbg = s->nbackgrounds ? (size_t)s->nbackgrounds : 1;
-    size_t ncases = (size_t)npfs * (size_t)s->nmappings * nppn * nbg * s->nps.n * per_np;
+    size_t nhs = s->nhost_specs ? (size_t)s->nhost_specs : 1;
+    size_t ncases = (size_t)npfs * (size_t)s->nmappings * nppn * nhs * nbg * s->nps.n * per_np;
     /* <sizes unit="node">: the intergroup cases' sizes per process, one list
      * per ranks-per-node value (checked at load) */
     cs_numlist *per_process = NULL;
@@ -152,6 +154,7 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
     for (int p = 0; p < npfs; p++)
         for (int m = 0; m < s->nmappings; m++)
             for (size_t q = 0; q < nppn; q++)
+                for (size_t h = 0; h < nhs; h++)
                 for (size_t b = 0; b < nbg; b++)
                 for (size_t n = 0; n < s->nps.n; n++)
                     for (size_t g = 0; g < nreg; g++)
@@ -180,6 +183,7 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
                         c->sizes = &s->sizes;
                         c->region = s->nregions && takes_region ? s->regions[g] : NULL;
                         c->background = s->nbackgrounds ? s->backgrounds[b] : NULL;
+                        c->hosts = s->nhost_specs ? s->host_specs[h] : NULL;
                         cs_fields_scope(cs_case_fields, c, c->alg.collective);
                         if (cs_size_unit_node(c->size_unit))
                             c->sizes = &per_process[q];

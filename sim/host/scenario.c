@@ -38,7 +38,7 @@ int scn_check_attrs(scn_ctx *c, xmlNode *n, const char *const *allowed)
     return 0;
 }
 
-static char *text_of(xmlNode *n)
+char *scn_text_of(xmlNode *n)
 {
     xmlChar *t = xmlNodeGetContent(n);
     char *s = cs_xstrdup(t ? (const char *)t : "");
@@ -105,7 +105,7 @@ static int add_platform(scn_ctx *c, cs_scenario *s, xmlNode *n)
 
 static int parse_mappings(scn_ctx *c, cs_scenario *s, xmlNode *n)
 {
-    char *text = text_of(n), *save = NULL;
+    char *text = scn_text_of(n), *save = NULL;
     int rc = 0;
     for (char *tok = strtok_r(text, " \t\r\n,", &save); tok && !rc;
          tok = strtok_r(NULL, " \t\r\n,", &save)) {
@@ -147,7 +147,7 @@ static int parse_collective(scn_ctx *c, cs_scenario *s, xmlNode *n)
             break;
         }
         found = 1;
-        char *text = text_of(k), *save = NULL;
+        char *text = scn_text_of(k), *save = NULL;
         for (char *tok = strtok_r(text, " \t\r\n,", &save); tok && !rc;
              tok = strtok_r(NULL, " \t\r\n,", &save)) {
             s->algs = cs_xrealloc(s->algs, (size_t)(s->nalgs + 1) * sizeof(cs_alg_sel));
@@ -176,7 +176,7 @@ static int parse_collective(scn_ctx *c, cs_scenario *s, xmlNode *n)
 
 static int parse_list(scn_ctx *c, xmlNode *n, const char *what, int suffix, long min, cs_numlist *out)
 {
-    char *text = text_of(n);
+    char *text = scn_text_of(n);
     cs_err e;
     int rc = 0;
     if (out->n)
@@ -340,7 +340,7 @@ static int parse_regions(scn_ctx *c, cs_scenario *s, xmlNode *n, long *line)
                                "in one)",
                        c->path, scn_line_of(n), *line);
     *line = scn_line_of(n);
-    char *text = text_of(n), *save = NULL;
+    char *text = scn_text_of(n), *save = NULL;
     int rc = 0;
     for (char *tok = strtok_r(text, " \t\r\n,", &save); tok && !rc;
          tok = strtok_r(NULL, " \t\r\n,", &save)) {
@@ -359,71 +359,6 @@ static int parse_regions(scn_ctx *c, cs_scenario *s, xmlNode *n, long *line)
                              "such as node or socket)",
                      c->path, *line);
     free(text);
-    return rc;
-}
-
-/* <background>none alltoall:inter-switch:1M:96</background>: each value as
- * bench --background takes it, each once (in any spelling), kept in
- * canonical spelling; levels are checked against the platforms once the
- * whole file is read (check_backgrounds). */
-static int parse_backgrounds(scn_ctx *c, cs_scenario *s, xmlNode *n)
-{
-    if (s->background_line)
-        return cs_fail(c->err, "%s:%ld: <background> given twice (first on line %ld; list the "
-                               "values in one)",
-                       c->path, scn_line_of(n), s->background_line);
-    const long line = s->background_line = scn_line_of(n);
-    char *text = text_of(n), *save = NULL, canon[64];
-    int rc = 0;
-    cs_background bg;
-    cs_err e;
-    for (char *tok = strtok_r(text, " \t\r\n,", &save); tok && !rc;
-         tok = strtok_r(NULL, " \t\r\n,", &save)) {
-        if (cs_background_parse(tok, &bg, &e)) {
-            rc = cs_fail(c->err, "%s:%ld: <background>: %s", c->path, line, e.msg);
-            break;
-        }
-        cs_background_text(&bg, canon, sizeof canon);
-        for (int i = 0; i < s->nbackgrounds && !rc; i++)
-            if (!strcmp(s->backgrounds[i], canon))
-                rc = cs_fail(c->err, "%s:%ld: <background>: '%s' listed twice (as '%s')", c->path,
-                             line, tok, canon[0] ? canon : "none");
-        if (!rc && s->nbackgrounds == CS_MAX_BACKGROUNDS)
-            rc = cs_fail(c->err, "%s:%ld: <background>: at most %d values", c->path, line,
-                         CS_MAX_BACKGROUNDS);
-        if (!rc)
-            snprintf(s->backgrounds[s->nbackgrounds++], sizeof s->backgrounds[0], "%s", canon);
-    }
-    if (!rc && !s->nbackgrounds)
-        rc = cs_fail(c->err, "%s:%ld: <background> is empty (valid: none, or "
-                             "alltoall:inter-LEVEL:SIZE:PROCS such as alltoall:inter-switch:4M:96)",
-                     c->path, line);
-    free(text);
-    return rc;
-}
-
-/* Every <background> level must be declared by every platform (where its
- * ranks go depends on each case's mapping: checked per case). */
-static int check_backgrounds(scn_ctx *c, const cs_scenario *s)
-{
-    int rc = 0;
-    for (int i = 0; i < s->nplatforms && !rc; i++) {
-        cs_platform pf;
-        cs_err e;
-        char where[160];
-        if (cs_platform_load(s->platforms[i], &pf, &e))
-            return cs_fail(c->err, "%s:%ld: <background>: %s", c->path, s->background_line,
-                           e.msg);
-        for (int k = 0; k < s->nbackgrounds && !rc; k++) {
-            cs_background bg;
-            if (cs_background_parse(s->backgrounds[k], &bg, &e) || !bg.procs)
-                continue; /* read already; none has no level */
-            snprintf(where, sizeof where, "%s:%ld: <background> %s: ", c->path,
-                     s->background_line, s->backgrounds[k]);
-            rc = cs_region_check(&pf, bg.level, where, c->err);
-        }
-        cs_platform_free(&pf);
-    }
     return rc;
 }
 
@@ -471,8 +406,8 @@ static int check_regions(scn_ctx *c, const cs_scenario *s, long line)
 static const char *elements(char *out, size_t len)
 {
     char elem[32], attr[32], delimited[40];
-    snprintf(out, len, "description, platform, mappings, processes, ppn, region, background, "
-                       "collective, sizes, expect, vary, distribution, smpi");
+    snprintf(out, len, "description, platform, mappings, processes, ppn, hosts, region, "
+                       "background, collective, sizes, expect, vary, distribution, smpi");
     for (int k = 0; k < CS_NFIELDS; k++) {
         if (!field_elem(&cs_scenario_fields[k], elem, attr, sizeof elem))
             continue;
@@ -528,7 +463,7 @@ static int parse_element(scn_ctx *c, cs_scenario *s, xmlNode *n, long *region_li
     const char *name = (const char *)n->name;
     if (!strcmp(name, "description")) {
         free(s->description);
-        s->description = text_of(n);
+        s->description = scn_text_of(n);
         return scn_check_attrs(c, n, none);
     }
     if (!strcmp(name, "platform"))
@@ -544,7 +479,9 @@ static int parse_element(scn_ctx *c, cs_scenario *s, xmlNode *n, long *region_li
     if (!strcmp(name, "region"))
         return scn_check_attrs(c, n, none) || parse_regions(c, s, n, region_line) ? -1 : 0;
     if (!strcmp(name, "background"))
-        return scn_check_attrs(c, n, none) || parse_backgrounds(c, s, n) ? -1 : 0;
+        return scn_check_attrs(c, n, none) || scn_parse_backgrounds(c, s, n) ? -1 : 0;
+    if (!strcmp(name, "hosts"))
+        return scn_check_attrs(c, n, none) || scn_parse_hosts(c, s, n) ? -1 : 0;
     if (!strcmp(name, "collective"))
         return parse_collective(c, s, n);
     if (!strcmp(name, "sizes"))
@@ -658,8 +595,8 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
             rc = cs_fail(err, "%s: the scenario needs %s", path, missing);
         if (!rc && region_line)
             rc = check_regions(&c, s, region_line);
-        if (!rc && s->nbackgrounds)
-            rc = check_backgrounds(&c, s);
+        if (!rc && (s->nbackgrounds || s->nhost_specs))
+            rc = scn_check_placements(&c, s);
         /* sizes against the datatype and an MPI count, before any case runs */
         cs_err se;
         if (!rc && cs_fields_check_sizes(s->dtype, s->sizes.v, s->sizes.n, &se))
@@ -782,6 +719,8 @@ void cs_scenario_free(cs_scenario *s)
         free(s->expects[i].groups);
         free(s->expects[i].block_ratio);
         free(s->expects[i].counts);
+        free(s->expects[i].hosts);
+        free(s->expects[i].background);
     }
     free(s->expects);
     for (int i = 0; i < s->ngsets; i++) {

@@ -12,8 +12,10 @@
 
 /* <expect faster="A" than="B" .../>: A's average time is below B's, by at
  * least by_pct percent of B's time, at every point of its scope (platform,
- * mapping, np, bytes); a filter left empty covers every value of the
- * scenario. Checked by analysis/expect.c. */
+ * mapping, hosts, np, bytes); a filter left empty covers every value of the
+ * scenario. <expect alg="A" time="T" within="W%" .../>: A's time is T
+ * within W percent of T at every point (a published figure; then `faster`
+ * holds A and `than` is ""). Checked by analysis/expect.c. */
 typedef struct {
     long line;
     char collective[32];
@@ -28,6 +30,9 @@ typedef struct {
     char *groups, *block_ratio, *counts;
     double by_factor;          /* by="5x": than's time >= 5 x faster's; 0: by is a percentage */
     char *scope;               /* the filters as written, for reports */
+    char *hosts;               /* one <hosts> value ("" for all); NULL: every one */
+    char *background;          /* one <background> value, canonical ("" for none); NULL: every one */
+    double time_us, within_pct; /* alg="A" time="T" within="W%": T in us; 0: a comparison */
 } cs_expect;
 
 /* One <groups> element: the intergroup cases' groups, layout, block ratio
@@ -54,9 +59,15 @@ typedef struct {
     /* <background>: background traffic (case_fields.h, cs_background), swept,
      * in canonical spelling ("" = none, quiet); nbackgrounds == 0: quiet only */
 #define CS_MAX_BACKGROUNDS 8
-    char backgrounds[CS_MAX_BACKGROUNDS][64];
+    char backgrounds[CS_MAX_BACKGROUNDS][192];
     int nbackgrounds;
     long background_line;
+    /* <hosts>: the nodes the measured job takes (hostspec.h), swept, as
+     * given ("" = all, every node); nhost_specs == 0: every node only */
+#define CS_MAX_HOST_SPECS 16
+    char host_specs[CS_MAX_HOST_SPECS][128];
+    int nhost_specs;
+    long host_specs_line;
     cs_alg_sel *algs; /* each with its collective */
     int nalgs;
     cs_numlist sizes;

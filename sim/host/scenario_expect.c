@@ -9,76 +9,119 @@
 
 /* Reads an <expect>; names are checked against the rest of the scenario by
  * scn_check_expect once the whole file is read (elements come in any order). */
+/* time="1.57us" (us, ms or s; us when bare): in us, > 0; -1 when not */
+static double parse_time_us(const char *v)
+{
+    char *end;
+    double t = strtod(v, &end);
+    double unit = !strcmp(end, "") || !strcmp(end, "us") ? 1 : !strcmp(end, "ms") ? 1e3
+                  : !strcmp(end, "s")                      ? 1e6
+                                                           : -1;
+    return end == v || unit < 0 || !(t > 0) ? -1 : t * unit;
+}
+
 int scn_parse_expect(scn_ctx *c, cs_scenario *s, xmlNode *n)
 {
-    static const char *const attrs[] = {"faster", "than",   "by",          "collective", "platform",
-                                        "mapping", "np",    "bytes",       "metric",     "groups",
-                                        "block-ratio", "counts", NULL};
-    if (scn_check_attrs(c, n, attrs))
+    static const char *const names[] = {"faster",  "than",   "by",     "collective", "platform",
+                                        "mapping", "np",     "bytes",  "metric",     "groups",
+                                        "block-ratio", "counts", "hosts", "background", "alg",
+                                        "time", "within", NULL};
+    enum { FASTER, THAN, BY, COLL, PLATFORM, MAPPING, NP, BYTES, METRIC, GROUPS, RATIO, COUNTS,
+           HOSTS, BACKGROUND, ALG, TIME, WITHIN, NV };
+    if (scn_check_attrs(c, n, names))
         return -1;
     s->expects = cs_xrealloc(s->expects, (size_t)(s->nexpects + 1) * sizeof *s->expects);
     cs_expect *x = &s->expects[s->nexpects++];
     memset(x, 0, sizeof *x);
     x->line = scn_line_of(n);
     x->mapping = -1;
-    const char *names[] = {"faster", "than",  "by",     "collective", "platform",   "mapping",
-                           "np",     "bytes", "metric", "groups",     "block-ratio", "counts"};
-    enum { NV = sizeof names / sizeof names[0] };
     char *v[NV];
     char scope[512] = "";
     for (int i = 0; i < NV; i++) {
         v[i] = scn_attr_dup(n, names[i]);
         size_t u = strlen(scope);
-        if (v[i] && i >= 4 && i != 8)
+        if (v[i] && i >= PLATFORM && i != METRIC && i <= BACKGROUND)
             snprintf(scope + u, sizeof scope - u, "%s%s=%s", u ? " " : "", names[i], v[i]);
     }
     x->scope = cs_xstrdup(scope[0] ? scope : "every point");
     cs_err e;
     cs_mapping m;
+    cs_background bg;
     int rc = 0;
     char *end = NULL;
-    if (v[2])
-        x->by_pct = strtod(v[2], &end);
+    if (v[BY])
+        x->by_pct = strtod(v[BY], &end);
     /* by="5x": a factor, the same test as by = 100 (1 - 1/5) = 80% */
-    int factor = v[2] && end != v[2] && !strcmp(end, "x") && x->by_pct >= 1;
+    int factor = v[BY] && end != v[BY] && !strcmp(end, "x") && x->by_pct >= 1;
     if (factor) {
         x->by_factor = x->by_pct;
         x->by_pct = 100 * (1 - 1 / x->by_factor);
         static char pct[] = "%";
         end = pct;
     }
-    for (int k = 0; v[8] && k < 3; k++)
-        if (!strcmp(v[8], cs_metric_names[k]))
+    for (int k = 0; v[METRIC] && k < 3; k++)
+        if (!strcmp(v[METRIC], cs_metric_names[k]))
             x->metric = k + 1; /* + 1: found; set back below */
-    if (v[8] && !x->metric)
+    const int absolute = v[ALG] || v[TIME] || v[WITHIN];
+    char *wend = NULL;
+    if (v[WITHIN])
+        x->within_pct = strtod(v[WITHIN], &wend);
+    if (v[METRIC] && !x->metric)
         rc = cs_fail(c->err, "%s:%ld: <expect metric=\"%s\">: expected avg, max or min (the "
                              "average, maximum or minimum over processes)",
-                     c->path, x->line, v[8]);
-    else if (v[8])
+                     c->path, x->line, v[METRIC]);
+    else if (v[METRIC])
         x->metric--;
-    if (!v[0] || !v[1])
-        rc = cs_fail(c->err, "%s:%ld: <expect> needs faster=\"ALG\" and than=\"ALG\" (two of the "
-                             "scenario's algorithms)",
+    if (rc) {
+    } else if (absolute && (v[FASTER] || v[THAN] || v[BY] || !v[ALG] || !v[TIME] || !v[WITHIN]))
+        rc = cs_fail(c->err, "%s:%ld: <expect> with a time needs alg=\"ALG\", time=\"T\" and "
+                             "within=\"W%%\" (e.g. alg=\"send_recv\" time=\"1.57us\" "
+                             "within=\"5%%\"), and no faster, than or by",
                      c->path, x->line);
-    else if (!rc && v[2] && (end == v[2] || strcmp(end, "%") || !(x->by_pct >= 0 && x->by_pct < 100)))
+    else if (absolute && (x->time_us = parse_time_us(v[TIME])) < 0)
+        rc = cs_fail(c->err, "%s:%ld: <expect time=\"%s\">: expected a time > 0 in us, ms or s "
+                             "(e.g. 1.57us; a bare number is us)",
+                     c->path, x->line, v[TIME]);
+    else if (absolute && (wend == v[WITHIN] || strcmp(wend, "%") ||
+                          !(x->within_pct > 0 && x->within_pct < 100)))
+        rc = cs_fail(c->err, "%s:%ld: <expect within=\"%s\">: expected a percentage above 0 and "
+                             "below 100, such as within=\"5%%\"",
+                     c->path, x->line, v[WITHIN]);
+    else if (!absolute && (!v[FASTER] || !v[THAN]))
+        rc = cs_fail(c->err, "%s:%ld: <expect> needs faster=\"ALG\" and than=\"ALG\" (two of the "
+                             "scenario's algorithms), or alg=\"ALG\" time=\"T\" within=\"W%%\"",
+                     c->path, x->line);
+    else if (v[BY] && (end == v[BY] || strcmp(end, "%") || !(x->by_pct >= 0 && x->by_pct < 100)))
         rc = cs_fail(c->err, "%s:%ld: <expect by=\"%s\">: expected a percentage from 0 to 100, "
                              "such as by=\"10%%\", or a factor of at least 1, such as by=\"5x\"",
-                     c->path, x->line, v[2]);
-    else if (v[5] && cs_mapping_parse(v[5], &m, &e))
-        rc = cs_fail(c->err, "%s:%ld: <expect mapping=\"%s\">: %s", c->path, x->line, v[5], e.msg);
-    else if (v[6] && cs_numlist_parse(v[6], "np", 0, 1, &x->nps, &e))
-        rc = cs_fail(c->err, "%s:%ld: <expect np=\"%s\">: %s", c->path, x->line, v[6], e.msg);
-    else if (v[7] && cs_numlist_parse(v[7], "bytes", 1, 0, &x->bytes, &e))
-        rc = cs_fail(c->err, "%s:%ld: <expect bytes=\"%s\">: %s", c->path, x->line, v[7], e.msg);
+                     c->path, x->line, v[BY]);
+    else if (v[MAPPING] && cs_mapping_parse(v[MAPPING], &m, &e))
+        rc = cs_fail(c->err, "%s:%ld: <expect mapping=\"%s\">: %s", c->path, x->line, v[MAPPING],
+                     e.msg);
+    else if (v[NP] && cs_numlist_parse(v[NP], "np", 0, 1, &x->nps, &e))
+        rc = cs_fail(c->err, "%s:%ld: <expect np=\"%s\">: %s", c->path, x->line, v[NP], e.msg);
+    else if (v[BYTES] && cs_numlist_parse(v[BYTES], "bytes", 1, 0, &x->bytes, &e))
+        rc = cs_fail(c->err, "%s:%ld: <expect bytes=\"%s\">: %s", c->path, x->line, v[BYTES],
+                     e.msg);
+    else if (v[BACKGROUND] && cs_background_parse(v[BACKGROUND], &bg, &e))
+        rc = cs_fail(c->err, "%s:%ld: <expect background=\"%s\">: %s", c->path, x->line,
+                     v[BACKGROUND], e.msg);
     if (!rc) {
-        if (v[5])
+        if (v[MAPPING])
             x->mapping = (int)m;
-        snprintf(x->faster, sizeof x->faster, "%s", v[0]);
-        snprintf(x->than, sizeof x->than, "%s", v[1]);
-        snprintf(x->collective, sizeof x->collective, "%s", v[3] ? v[3] : "");
-        snprintf(x->platform, sizeof x->platform, "%s", v[4] ? v[4] : "");
-        x->groups = v[9], x->block_ratio = v[10], x->counts = v[11];
-        v[9] = v[10] = v[11] = NULL;
+        snprintf(x->faster, sizeof x->faster, "%s", absolute ? v[ALG] : v[FASTER]);
+        snprintf(x->than, sizeof x->than, "%s", absolute ? "" : v[THAN]);
+        snprintf(x->collective, sizeof x->collective, "%s", v[COLL] ? v[COLL] : "");
+        snprintf(x->platform, sizeof x->platform, "%s", v[PLATFORM] ? v[PLATFORM] : "");
+        x->groups = v[GROUPS], x->block_ratio = v[RATIO], x->counts = v[COUNTS];
+        v[GROUPS] = v[RATIO] = v[COUNTS] = NULL;
+        if (v[HOSTS]) /* "all": the default, recorded as "" */
+            x->hosts = cs_xstrdup(strcmp(v[HOSTS], "all") ? v[HOSTS] : "");
+        if (v[BACKGROUND]) { /* in its canonical spelling, as <background> keeps it */
+            char canon[sizeof s->backgrounds[0]];
+            cs_background_text(&bg, canon, sizeof canon);
+            x->background = cs_xstrdup(canon);
+        }
     }
     for (int i = 0; i < NV; i++)
         free(v[i]);
@@ -154,6 +197,30 @@ int cs_expect_covers(const cs_expect *x, const cs_groupset *g)
            (!x->counts || !strcmp(x->counts, counts));
 }
 
+/* A filter on a swept element (<hosts>, <background>): value (NULL: none)
+ * must be one of its n values (rows `stride` apart from `list`; "" spelled
+ * `empty`, the only value when the element is absent). */
+static int check_swept(scn_ctx *c, const cs_expect *x, const char *elem, const char *value,
+                       const char *list, size_t stride, int n, const char *empty)
+{
+    if (!value)
+        return 0;
+    int found = !n && !value[0];
+    char valid[1024] = "";
+    for (int i = 0; i < n; i++) {
+        const char *v = list + (size_t)i * stride;
+        found |= !strcmp(v, value);
+        size_t u = strlen(valid);
+        snprintf(valid + u, sizeof valid - u, "%s%s", u ? ", " : "", v[0] ? v : empty);
+    }
+    if (found)
+        return 0;
+    return cs_fail(c->err, "%s:%ld: <expect %s=\"%s\">: not a <%s> value of the scenario "
+                           "(valid: %s)",
+                   c->path, x->line, elem, value[0] ? value : empty, elem,
+                   valid[0] ? valid : empty);
+}
+
 int scn_check_expect(scn_ctx *c, const cs_scenario *s, cs_expect *x)
 {
     char valid[1024];
@@ -172,10 +239,16 @@ int scn_check_expect(scn_ctx *c, const cs_scenario *s, cs_expect *x)
                                "scenario (valid: %s)",
                        c->path, x->line, x->collective, valid);
     }
-    if (check_expect_alg(c, s, x, "faster", x->faster, sizeof x->faster) ||
-        check_expect_alg(c, s, x, "than", x->than, sizeof x->than))
+    const int absolute = x->time_us > 0;
+    if (check_expect_alg(c, s, x, absolute ? "alg" : "faster", x->faster, sizeof x->faster) ||
+        (!absolute && check_expect_alg(c, s, x, "than", x->than, sizeof x->than)))
         return -1;
-    if (!strcmp(x->faster, x->than))
+    if (check_swept(c, x, "hosts", x->hosts, s->host_specs[0], sizeof s->host_specs[0],
+                    s->nhost_specs, "all") ||
+        check_swept(c, x, "background", x->background, s->backgrounds[0],
+                    sizeof s->backgrounds[0], s->nbackgrounds, "none"))
+        return -1;
+    if (!absolute && !strcmp(x->faster, x->than))
         return cs_fail(c->err, "%s:%ld: <expect>: faster and than both name '%s' (two different "
                                "algorithms are compared)",
                        c->path, x->line, x->faster);

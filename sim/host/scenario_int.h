@@ -21,6 +21,15 @@ char *scn_attr_dup(xmlNode *n, const char *name);
 /* Equal strings, NULL being "". */
 int scn_same_text(const char *a, const char *b);
 
+/* The element's text (malloc'ed). */
+char *scn_text_of(xmlNode *n);
+
+/* scenario_place.c: <background> and <hosts>, read; then checked against
+ * every platform once the whole file is read. */
+int scn_parse_backgrounds(scn_ctx *c, cs_scenario *s, xmlNode *n);
+int scn_parse_hosts(scn_ctx *c, cs_scenario *s, xmlNode *n);
+int scn_check_placements(scn_ctx *c, const cs_scenario *s);
+
 /* Reads an <expect>; scn_check_expect checks its names against the scenario
  * once the whole file is read. */
 int scn_parse_expect(scn_ctx *c, cs_scenario *s, xmlNode *n);

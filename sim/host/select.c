@@ -62,6 +62,8 @@ static int has_value(const cs_case *c, const term *t)
             return !strcmp(ca, cb);
         }
     }
+    if (t->key == CS_F_hosts && !strcmp(t->value, "all")) /* every node: the default */
+        return !v[0];
     if (t->key == CS_F_algorithm) { /* NAME or COLLECTIVE/NAME */
         char full[160];
         snprintf(full, sizeof full, "%s/%s", c->alg.collective, c->alg.name);

@@ -1,0 +1,133 @@
+/* Where a scenario's jobs run: <hosts> (the measured job's nodes) and
+ * <background> (a second job), each a list of values swept like the other
+ * case parameters (scenario.h). Read first, then checked against every
+ * platform once the whole file is read. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_case.h"
+#include "hostspec.h"
+#include "platform.h"
+#include "scenario_int.h"
+
+/* An element given once: its line in *line, or an error naming both. */
+static int once(scn_ctx *c, xmlNode *n, long *line)
+{
+    if (*line)
+        return cs_fail(c->err, "%s:%ld: <%s> given twice (first on line %ld; list the values in "
+                               "one)",
+                       c->path, scn_line_of(n), (const char *)n->name, *line);
+    *line = scn_line_of(n);
+    return 0;
+}
+
+/* <background>none alltoall:inter-switch:1M:96</background>: each value as
+ * bench --background takes it, each once (in any spelling), kept in
+ * canonical spelling; levels and hosts are checked against the platforms
+ * once the whole file is read (scn_check_placements). */
+int scn_parse_backgrounds(scn_ctx *c, cs_scenario *s, xmlNode *n)
+{
+    if (once(c, n, &s->background_line))
+        return -1;
+    const long line = s->background_line;
+    char *text = scn_text_of(n), *save = NULL, canon[sizeof s->backgrounds[0]];
+    int rc = 0;
+    cs_background bg;
+    cs_err e;
+    for (char *tok = strtok_r(text, " \t\r\n,", &save); tok && !rc;
+         tok = strtok_r(NULL, " \t\r\n,", &save)) {
+        if (cs_background_parse(tok, &bg, &e)) {
+            rc = cs_fail(c->err, "%s:%ld: <background>: %s", c->path, line, e.msg);
+            break;
+        }
+        cs_background_text(&bg, canon, sizeof canon);
+        for (int i = 0; i < s->nbackgrounds && !rc; i++)
+            if (!strcmp(s->backgrounds[i], canon))
+                rc = cs_fail(c->err, "%s:%ld: <background>: '%s' listed twice (as '%s')", c->path,
+                             line, tok, canon[0] ? canon : "none");
+        if (!rc && s->nbackgrounds == CS_MAX_BACKGROUNDS)
+            rc = cs_fail(c->err, "%s:%ld: <background>: at most %d values", c->path, line,
+                         CS_MAX_BACKGROUNDS);
+        if (!rc)
+            snprintf(s->backgrounds[s->nbackgrounds++], sizeof s->backgrounds[0], "%s", canon);
+    }
+    if (!rc && !s->nbackgrounds)
+        rc = cs_fail(c->err, "%s:%ld: <background> is empty (valid: none, or "
+                             "alltoall:inter-LEVEL:SIZE:PROCS[@HOSTS] such as "
+                             "alltoall:inter-switch:4M:96)",
+                     c->path, line);
+    free(text);
+    return rc;
+}
+
+/* <hosts>all node-0..3+node-4..32</hosts>: each value a --hosts SPEC
+ * (hostspec.h; "all": every node, the default), each once; whitespace
+ * separates them (a SPEC joins its terms with '+'). */
+int scn_parse_hosts(scn_ctx *c, cs_scenario *s, xmlNode *n)
+{
+    if (once(c, n, &s->host_specs_line))
+        return -1;
+    const long line = s->host_specs_line;
+    char *text = scn_text_of(n), *save = NULL;
+    int rc = 0;
+    cs_err e;
+    for (char *tok = strtok_r(text, " \t\r\n", &save); tok && !rc;
+         tok = strtok_r(NULL, " \t\r\n", &save)) {
+        const char *v = strcmp(tok, "all") ? tok : ""; /* recorded as the default */
+        if (cs_hostspec_check(tok, "hosts", &e))
+            rc = cs_fail(c->err, "%s:%ld: <hosts>: %s", c->path, line, e.msg);
+        for (int i = 0; i < s->nhost_specs && !rc; i++)
+            if (!strcmp(s->host_specs[i], v))
+                rc = cs_fail(c->err, "%s:%ld: <hosts>: '%s' listed twice", c->path, line, tok);
+        if (!rc && s->nhost_specs == CS_MAX_HOST_SPECS)
+            rc = cs_fail(c->err, "%s:%ld: <hosts>: at most %d values", c->path, line,
+                         CS_MAX_HOST_SPECS);
+        if (!rc)
+            snprintf(s->host_specs[s->nhost_specs++], sizeof s->host_specs[0], "%s", v);
+    }
+    if (!rc && !s->nhost_specs)
+        rc = cs_fail(c->err, "%s:%ld: <hosts> is empty (valid: all, or a list of nodes: %s)",
+                     c->path, line, CS_HOSTSPEC_FORM);
+    free(text);
+    return rc;
+}
+
+/* Every <hosts> value must choose nodes of every platform, every
+ * <background> level be declared by every platform and its hosts choose
+ * nodes there (whether a job fits its nodes, and the background apart from
+ * the measured job, depends on each case's mapping: checked per case). */
+int scn_check_placements(scn_ctx *c, const cs_scenario *s)
+{
+    int rc = 0;
+    for (int i = 0; i < s->nplatforms && !rc; i++) {
+        cs_platform pf;
+        cs_err e;
+        char where[CS_FIELD_TEXT_MAX + 96];
+        if (cs_platform_load(s->platforms[i], &pf, &e))
+            return cs_fail(c->err, "%s:%ld: <%s>: %s", c->path,
+                           s->host_specs_line ? s->host_specs_line : s->background_line,
+                           s->host_specs_line ? "hosts" : "background", e.msg);
+        for (int k = 0; k < s->nhost_specs && !rc; k++) {
+            int *nodes, n;
+            if (cs_hostspec_select(&pf, s->host_specs[k], "hosts", &nodes, &n, &e))
+                rc = cs_fail(c->err, "%s:%ld: <hosts>: %s", c->path, s->host_specs_line, e.msg);
+            else
+                free(nodes);
+        }
+        for (int k = 0; k < s->nbackgrounds && !rc; k++) {
+            cs_background bg;
+            if (cs_background_parse(s->backgrounds[k], &bg, &e) || !bg.procs)
+                continue; /* read already; none has no level */
+            snprintf(where, sizeof where, "%s:%ld: <background> %s: ", c->path,
+                     s->background_line, s->backgrounds[k]);
+            rc = cs_region_check(&pf, bg.level, where, c->err);
+            int *nodes, n;
+            if (!rc && bg.hosts[0] && cs_hostspec_select(&pf, bg.hosts, "hosts", &nodes, &n, &e))
+                rc = cs_fail(c->err, "%s%s", where, e.msg);
+            else if (!rc && bg.hosts[0])
+                free(nodes);
+        }
+        cs_platform_free(&pf);
+    }
+    return rc;
+}
