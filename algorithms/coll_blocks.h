@@ -35,4 +35,15 @@ static inline long long coll_bruck_allgather_blocks(long long p)
  * floor(p/2) blocks, checked for every p up to 5000). */
 static inline long long coll_half_blocks(long long p) { return p / 2 > 1 ? p / 2 : 1; }
 
+/* The bytes that store one block size of at most n bytes: 1, 2 or 4 (what
+ * two-phase Bruck keeps per waiting block; its memory estimate too). */
+static inline int coll_v_size_width(long long n) { return n < 256 ? 1 : n < 65536 ? 2 : 4; }
+
+/* For the memory estimate (algorithms.def, state_bytes): SMPI 3.32 sends a
+ * message below smpi/send-is-detached-thresh (64 KiB) eagerly, copying it into
+ * a buffer of its own that lives until the receiver has it; every rank's
+ * messages of one step are in flight together. The copy of a message of
+ * `bytes`, 0 above the threshold. */
+static inline double coll_smpi_eager(double bytes) { return bytes < 65536 ? bytes : 0; }
+
 #endif

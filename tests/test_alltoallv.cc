@@ -85,6 +85,19 @@ INSTANTIATE_TEST_SUITE_P(Alltoallv, AlltoallvEveryP,
                                             ::testing::Values("sequential", "cyclic")),
                          param_name);
 
+// The Toeplitz count matrix (distributions.h): the same checks, every p in
+// 1..64 (powers of two and not), each algorithm under one of the mappings.
+std::vector<std::tuple<std::string, std::string, std::string>> toeplitz_cases()
+{
+    std::vector<std::tuple<std::string, std::string, std::string>> v;
+    for (const std::string &alg : alltoallv_algorithms())
+        v.emplace_back(alg, "toeplitz:uniform", v.size() % 2 ? "cyclic" : "sequential");
+    return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(AlltoallvToeplitz, AlltoallvEveryP, ::testing::ValuesIn(toeplitz_cases()),
+                         param_name);
+
 TEST(AlltoallvRegistry, HasThePapersAlgorithms)
 {
     std::vector<std::string> v = alltoallv_algorithms();
@@ -253,11 +266,56 @@ TEST(Distributions, PureFunctionOfSeedAndPair)
     EXPECT_GT(differ, 9800 - 100);
 }
 
+// toeplitz:D: block (i, j) is D's block (0, j - i), constant along each
+// diagonal; hankel:D: D's block (0, i + j), constant along anti-diagonals.
+// Each row and column is still P independent draws of D (rows far apart
+// share no draw, so their totals differ as iid rows' do).
+TEST(Distributions, NamedLayoutsAreConstantAlongDiagonals)
+{
+    for (const char *layout : {"toeplitz", "hankel"})
+        for (const char *inner : {"uniform", "window:50", "gaussian", "powerlaw:0.99"}) {
+            const std::string spec = std::string(layout) + ":" + inner;
+            const bool toeplitz = std::string(layout) == "toeplitz";
+            Dist t(spec.c_str()), d(inner);
+            EXPECT_EQ(std::string(tw_dist_name(t.d)), spec);
+            for (long i = 0; i < 40; i++)
+                for (long j = 0; j < 40; j++) {
+                    EXPECT_EQ(t(3, i, j, 500), d(3, 0, toeplitz ? j - i : i + j, 500))
+                        << spec << " " << i << " " << j;
+                    EXPECT_EQ(t(3, i, j, 500), t(3, i + 7, toeplitz ? j + 7 : j - 7, 500)) << spec;
+                }
+            // O(p) total of the diagonals against the sum over every pair
+            for (int p : {1, 2, 7, 64, 100}) {
+                long long sum = 0;
+                for (int i = 0; i < p; i++)
+                    for (int j = 0; j < p; j++)
+                        sum += i != j ? t(3, i, j, 500) : 0;
+                EXPECT_EQ(tw_dist_total(t.d, 3, p, 500), sum) << spec << " p " << p;
+            }
+            if (inner == std::string("uniform")) {
+                Stats s = sample(t, 1000, 5, 300); // 599 diagonals' draws, weighted
+                EXPECT_EQ(s.min, 0) << spec;
+                EXPECT_EQ(s.max, 1000) << spec;
+            }
+            std::set<long long> row_totals;
+            for (int i = 0; i < 1000; i += 100) {
+                long long sum = 0;
+                for (int j = 0; j < 1000; j++)
+                    sum += t(5, i, j, 1000);
+                row_totals.insert(sum);
+            }
+            EXPECT_EQ(row_totals.size(), 10u) << spec;
+        }
+}
+
 TEST(Distributions, BadSpellingsNameTheValueAndTheForms)
 {
     for (const char *bad : {"", "gauss", "window:", "window:101", "window:-1", "window:5x",
                             "powerlaw:", "powerlaw:1", "powerlaw:0", "powerlaw:abc",
-                            "powerlaw:0.9:0", "uniform:3"}) {
+                            "powerlaw:0.9:0", "uniform:3", "toeplitz", "toeplitz:",
+                            "toeplitz:gauss", "toeplitz:window:101", "toeplitz:toeplitz:uniform",
+                            "hankel:toeplitz:uniform", "hankel:", "hankel:powerlaw:2",
+                            "toeplitz:powerlaw:0.12345678901234"}) {
         char err[512];
         EXPECT_EQ(tw_dist_new(bad, err, sizeof err), nullptr) << bad;
         std::string e = err;
@@ -355,12 +413,41 @@ TEST(AlltoallvDataCheck, CatchesAWriteIntoAGap)
         << r[0].note;
 }
 
-// Folding changes memory, not predicted times.
+// Folding changes memory, not predicted times; with a Toeplitz matrix fold
+// mode reads every rank's counts from the two shared arrays of diagonals
+// (fold_v_toeplitz), check mode from arrays of its own.
 TEST(AlltoallvFoldMode, SamePredictedTimesAsRealBuffers)
 {
     for (const char *alg : {"two_phase_bruck", "padded_bruck", "spread_out"}) {
         tw_run_spec s = v_spec(alg, "cyclic", "powerlaw:0.99");
         expect_fold_same_times(s, "1,300");
+    }
+    for (const char *alg : {"two_phase_bruck", "spread_out"}) {
+        tw_run_spec s = v_spec(alg, "sequential", "toeplitz:uniform");
+        expect_fold_same_times(s, "1,300");
+    }
+}
+
+// The driver's Toeplitz counts, both modes: data_bytes is the sum of the
+// definition over every pair at each p of a sweep (sub-communicators of
+// 2, 5 and 12 ranks take their own windows), several sizes in one run.
+TEST(AlltoallvDriver, ToeplitzCountsAreTheDefinitionInBothModes)
+{
+    for (int fold : {0, 1}) {
+        tw_run_spec s = v_spec("two_phase_bruck", "sequential", "toeplitz:gaussian");
+        s.np = 12;
+        s.np_list = "2,5,12";
+        s.sizes = "40,100";
+        s.seed = 42;
+        s.fold = fold;
+        std::vector<cs_result> a = run_rows(s);
+        ASSERT_EQ(a.size(), 6u);
+        for (auto &r : a) {
+            EXPECT_STREQ(r.status, "ok") << r.note;
+            EXPECT_STREQ(r.dist, "toeplitz:gaussian");
+            EXPECT_EQ(r.data_bytes, host_total("toeplitz:gaussian", 42, r.np, r.bytes))
+                << "fold " << fold << " np " << r.np << " size " << r.bytes;
+        }
     }
 }
 

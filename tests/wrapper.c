@@ -430,6 +430,11 @@ long tw_dist_block(const tw_dist *d, unsigned long seed, long src, long dst, lon
     return cs_dist_block(&d->d, seed, src, dst, max);
 }
 
+long long tw_dist_total(const tw_dist *d, unsigned long seed, int p, long max)
+{
+    return cs_dist_total(&d->d, seed, p, max);
+}
+
 const char *tw_dist_name(const tw_dist *d) { return d->d.name; }
 
 void tw_dist_free(tw_dist *d) { free(d); }

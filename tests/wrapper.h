@@ -141,6 +141,7 @@ int tw_report(const char *results, const char *out_dir, const char *focus, const
 typedef struct tw_dist tw_dist;
 tw_dist *tw_dist_new(const char *spec, char *errbuf, size_t errlen);
 long tw_dist_block(const tw_dist *d, unsigned long seed, long src, long dst, long max);
+long long tw_dist_total(const tw_dist *d, unsigned long seed, int p, long max);
 const char *tw_dist_name(const tw_dist *d);
 void tw_dist_free(tw_dist *d);
 

@@ -25,21 +25,44 @@
  * the block currently under index i, then room for one step's outgoing and
  * incoming blocks (floor(p/2) slots each), through coll_scratch_alloc. Unlike
  * the paper's pseudocode (line 32) and its public code, the caller's
- * sendcounts are never written: the current sizes live in a private p-int
- * array (plain malloc: metadata must stay per rank even when buffers are
- * folded). The own block is a local copy. MPI_IN_PLACE: MPI_ERR_ARG.
+ * sendcounts are never written: a block that has not moved yet takes its
+ * size from them, and the sizes of the blocks waiting in the working buffer
+ * live in a private array (plain malloc: metadata must stay per rank even
+ * when buffers are folded), each in the fewest bytes that hold N (1, 2 or 4:
+ * they never exceed N). The own block is a local copy. MPI_IN_PLACE:
+ * MPI_ERR_ARG.
  *
  * Cost (analysis/cost_model.c, two_phase_bruck; the paper's Eq. (2)):
  * 2 α log p + 4 β log p (p+1)/2 + n̄ β log p (p+1)/2, n̄ the mean block (N/2
  * uniform), log rounded up; the Allreduce of N is not counted. Memory: the
  * buffers, the working buffer of (p + 2 floor(p/2)) N bytes, and per rank the
- * p + 2 floor(p/2) ints of metadata. Restrictions: any p; contiguous types;
- * no MPI_IN_PLACE. */
+ * metadata: one step's sizes out and in, 2 floor(p/2) ints (the size
+ * messages), and p sizes of 1, 2 or 4 bytes (coll_v_size_width): 5p bytes
+ * for N < 256, where p + 2 floor(p/2) ints took 8p (measured in
+ * docs/simulation-cost.md). Restrictions: any p; contiguous types; no
+ * MPI_IN_PLACE. */
 #include "../coll_util.h"
 #include "../collsim_algorithms.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Size i of an array of sizes stored w bytes each (coll_v_size_width). */
+static size_t held_get(const unsigned char *held, int w, int i)
+{
+    return w == 1 ? held[i] : w == 2 ? ((const uint16_t *)held)[i] : ((const uint32_t *)held)[i];
+}
+
+static void held_set(unsigned char *held, int w, int i, size_t v)
+{
+    if (w == 1)
+        held[i] = (unsigned char)v;
+    else if (w == 2)
+        ((uint16_t *)held)[i] = (uint16_t)v;
+    else
+        ((uint32_t *)held)[i] = (uint32_t)v;
+}
 
 int collsim_alltoallv_two_phase_bruck(COLLSIM_ALLTOALLV_ARGS)
 {
@@ -53,35 +76,39 @@ int collsim_alltoallv_two_phase_bruck(COLLSIM_ALLTOALLV_ARGS)
     if (err != MPI_SUCCESS || n == 0)
         return err; /* every block empty, on every rank */
 
-    const int p = a.size, r = a.rank, half = p / 2;
+    const int p = a.size, r = a.rank, half = p / 2, w = coll_v_size_width((long long)n);
     int truncated = 0;
-    int *size = malloc(sizeof *size * (size_t)(p + 2 * half));
+    /* one step's sizes out and in (the size messages), then held: the sizes
+     * of the blocks in the working buffer, by index */
+    int *meta_out = malloc(sizeof *meta_out * (size_t)(2 * half) + (size_t)p * (size_t)w);
     unsigned char *work = coll_scratch_alloc((size_t)(p + 2 * half) * n);
-    if (size == NULL || work == NULL) {
-        free(size);
+    if (meta_out == NULL || work == NULL) {
+        free(meta_out);
         coll_scratch_free(work);
         return MPI_ERR_NO_MEM;
     }
-    int *meta_out = size + p, *meta_in = meta_out + half;
+    int *meta_in = meta_out + half;
+    unsigned char *held = (unsigned char *)(meta_in + half);
     unsigned char *out = work + (size_t)p * n, *in = out + (size_t)half * n;
-    for (int i = 0; i < p; i++)
-        size[i] = (int)coll_v_send_bytes(&a, coll_mod(r - i, p));
 
     for (int d = 1; d < p && err == MPI_SUCCESS; d *= 2) {
         const int dest = coll_mod(r - d, p), src = coll_mod(r + d, p);
         int m = 0;
-        COLL_FOR_BRUCK_STEP(i, d, p) meta_out[m++] = size[i];
+        /* a block with no bit of i below d set has not moved: its size is the caller's */
+        COLL_FOR_BRUCK_STEP(i, d, p) meta_out[m++] =
+            (i & (d - 1)) ? (int)held_get(held, w, i) : (int)coll_v_send_bytes(&a, coll_mod(r - i, p));
         err = MPI_Sendrecv(meta_out, m, MPI_INT, dest, COLL_TAG_ALLTOALLV_META, meta_in, m, MPI_INT,
                            src, COLL_TAG_ALLTOALLV_META, comm, MPI_STATUS_IGNORE);
         if (err != MPI_SUCCESS)
             break;
 
         size_t out_bytes = 0, in_bytes = 0;
+        m = 0;
         COLL_FOR_BRUCK_STEP(i, d, p) {
             const void *from = (i & (d - 1)) ? coll_block(work, i, n)
                                              : coll_v_send_block(&a, coll_mod(r - i, p));
-            memcpy(out + out_bytes, from, (size_t)size[i]);
-            out_bytes += (size_t)size[i];
+            memcpy(out + out_bytes, from, (size_t)meta_out[m]);
+            out_bytes += (size_t)meta_out[m++];
         }
         for (int k = 0; k < m; k++) {
             if (meta_in[k] < 0 || (size_t)meta_in[k] > n)
@@ -115,12 +142,12 @@ int collsim_alltoallv_two_phase_bruck(COLLSIM_ALLTOALLV_ARGS)
                     memcpy(coll_v_recv_block(&a, from), in + off, bytes);
             } else { /* travels on in a later step */
                 memcpy(coll_block(work, i, n), in + off, bytes);
-                size[i] = (int)bytes;
+                held_set(held, w, i, bytes);
             }
             off += bytes;
         }
     }
     coll_scratch_free(work);
-    free(size);
+    free(meta_out);
     return err == MPI_SUCCESS && truncated ? MPI_ERR_TRUNCATE : err;
 }

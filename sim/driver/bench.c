@@ -359,7 +359,7 @@ static int bench_size(bench_ctx *b, long bytes, FILE *csv)
 int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbuf,
                unsigned char *recvbuf, FILE *csv)
 {
-    bench_ctx b = {o,       comm,    0,    0, 0, 0, sendbuf, recvbuf, {NULL, NULL, NULL, NULL, NULL, 0, 0},
+    bench_ctx b = {o,       comm,    0,    0, 0, 0, sendbuf, recvbuf, {NULL, NULL, NULL, NULL, NULL, NULL, 0, 0},
                    NULL, {0, NULL, NULL, 0, 0}};
     int failures = 0;
     MPI_Comm_rank(comm, &b.rank);
@@ -373,7 +373,7 @@ int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbuf,
 #else
     b.counted = strcmp(o->alg, "native") != 0;
 #endif
-    b.L = v_layout_alloc(o, b.p, fold_v_displs());
+    const int layout_err = v_layout_alloc(o, b.p, fold_v_displs(), &b.L);
     if (o->rfn && o->root >= b.p) {
         if (b.rank == 0)
             fprintf(stderr, "collsim-driver: --root %d at %d processes: the root must be a rank, "
@@ -386,7 +386,7 @@ int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbuf,
         driver_barrier(comm);
         b.ig = ig_prepare(o, comm);
     }
-    if (o->vfn && !b.L.scounts) {
+    if (o->vfn && layout_err) {
         fprintf(stderr, "collsim-driver: rank %d cannot allocate its alltoallv counts (%d ranks)\n",
                 b.rank, b.p);
         MPI_Abort(MPI_COMM_WORLD, 3);
@@ -395,7 +395,7 @@ int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbuf,
         print_header(o, b.p);
     for (int s = 0; s < o->nsizes; s++)
         failures += bench_size(&b, o->sizes[s], csv);
-    free(b.L.scounts);
+    v_layout_free(&b.L);
     if (b.ig) {
         ig_size_free(&b.I);
         collsim_intergroup_free(&b.ig);

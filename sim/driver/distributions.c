@@ -34,10 +34,9 @@ static double unit(unsigned long seed, long i, long j, uint64_t c)
 
 static long clamp(long v, long max) { return v < 0 ? 0 : v > max ? max : v; }
 
-long cs_dist_block(const cs_dist *d, unsigned long seed, long src, long dst, long max)
+/* Block (src, dst) of the iid matrix of d. */
+static long iid_block(const cs_dist *d, unsigned long seed, long src, long dst, long max)
 {
-    if (max <= 0)
-        return 0;
     switch (d->kind) {
     case CS_DIST_UNIFORM:
         return clamp((long)(unit(seed, src, dst, 0) * (double)(max + 1)), max);
@@ -69,9 +68,30 @@ long cs_dist_block(const cs_dist *d, unsigned long seed, long src, long dst, lon
     return 0;
 }
 
+long cs_dist_block(const cs_dist *d, unsigned long seed, long src, long dst, long max)
+{
+    if (max <= 0)
+        return 0;
+    return d->matrix == CS_MATRIX_TOEPLITZ ? iid_block(d, seed, 0, dst - src, max)
+           : d->matrix == CS_MATRIX_HANKEL ? iid_block(d, seed, 0, src + dst, max)
+                                           : iid_block(d, seed, src, dst, max);
+}
+
 long long cs_dist_total(const cs_dist *d, unsigned long seed, int p, long max)
 {
     long long sum = 0;
+    if (d->matrix == CS_MATRIX_TOEPLITZ) { /* diagonal k = j - i holds p - |k| blocks */
+        for (long k = 1 - p; k < p; k++)
+            if (k != 0)
+                sum += (long long)(p - labs(k)) * cs_dist_block(d, seed, 0, k, max);
+        return sum;
+    }
+    if (d->matrix == CS_MATRIX_HANKEL) { /* anti-diagonal s = i + j, less (i, i) */
+        for (long s = 0; s <= 2L * (p - 1); s++)
+            sum += (long long)((s < p ? s : 2L * (p - 1) - s) + 1 - (s % 2 == 0)) *
+                   cs_dist_block(d, seed, 0, s, max);
+        return sum;
+    }
     for (int i = 0; i < p; i++)
         for (int j = 0; j < p; j++)
             if (i != j)
@@ -100,11 +120,12 @@ static int whole_long(const char *s, long min, long max, long *out)
     return 0;
 }
 
-int cs_dist_parse(const char *text, cs_dist *out, char *err, size_t errlen)
+/* The distributions themselves, without a layout prefix. */
+static int parse_iid(const char *text, const char *full, cs_dist *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (!text)
-        text = "";
+        text = full = "";
     if (!strcmp(text, "uniform")) {
         out->kind = CS_DIST_UNIFORM;
         snprintf(out->name, sizeof out->name, "uniform");
@@ -118,7 +139,7 @@ int cs_dist_parse(const char *text, cs_dist *out, char *err, size_t errlen)
     if (!strncmp(text, "window:", 7)) {
         long r;
         if (whole_long(text + 7, 0, 100, &r))
-            return bad(text, "R must be an integer from 0 to 100", err, errlen);
+            return bad(full, "R must be an integer from 0 to 100", err, errlen);
         out->kind = CS_DIST_WINDOW;
         out->window_pct = (int)r;
         snprintf(out->name, sizeof out->name, "window:%d", out->window_pct);
@@ -129,17 +150,17 @@ int cs_dist_parse(const char *text, cs_dist *out, char *err, size_t errlen)
         const char *colon = strchr(text + 9, ':');
         size_t len = colon ? (size_t)(colon - (text + 9)) : strlen(text + 9);
         if (len == 0 || len >= sizeof num)
-            return bad(text, "B must be a number with 0 < B < 1", err, errlen);
+            return bad(full, "B must be a number with 0 < B < 1", err, errlen);
         memcpy(num, text + 9, len);
         num[len] = 0;
         char *end;
         errno = 0;
         double b = strtod(num, &end);
         if (*end || errno || !(b > 0.0 && b < 1.0) || num[0] == ' ')
-            return bad(text, "B must be a number with 0 < B < 1", err, errlen);
+            return bad(full, "B must be a number with 0 < B < 1", err, errlen);
         long k = CS_DIST_POWERLAW_DEFAULT_K;
         if (colon && whole_long(colon + 1, 1, 1L << 30, &k))
-            return bad(text, "K must be an integer >= 1", err, errlen);
+            return bad(full, "K must be an integer >= 1", err, errlen);
         out->kind = CS_DIST_POWERLAW;
         out->base = b;
         out->exponents = k;
@@ -152,8 +173,34 @@ int cs_dist_parse(const char *text, cs_dist *out, char *err, size_t errlen)
                     ? snprintf(out->name, sizeof out->name, "powerlaw:%s", bs)
                     : snprintf(out->name, sizeof out->name, "powerlaw:%s:%ld", bs, k);
         if (n >= (int)sizeof out->name) /* results keep 31 characters of it */
-            return bad(text, "B has too many digits", err, errlen);
+            return bad(full, "B has too many digits", err, errlen);
         return 0;
     }
-    return bad(text, "", err, errlen);
+    return bad(full, "", err, errlen);
+}
+
+int cs_dist_parse(const char *text, cs_dist *out, char *err, size_t errlen)
+{
+    static const struct {
+        const char *prefix;
+        cs_dist_matrix matrix;
+    } layouts[] = {{"toeplitz:", CS_MATRIX_TOEPLITZ}, {"hankel:", CS_MATRIX_HANKEL}};
+    for (size_t k = 0; text && k < sizeof layouts / sizeof layouts[0]; k++) {
+        const size_t len = strlen(layouts[k].prefix);
+        if (strncmp(text, layouts[k].prefix, len))
+            continue;
+        if (!strncmp(text + len, "toeplitz:", 9) || !strncmp(text + len, "hankel:", 7))
+            return bad(text, "a layout takes one of the other distributions", err, errlen);
+        if (parse_iid(text + len, text, out, err, errlen))
+            return -1;
+        char inner[sizeof out->name];
+        memcpy(inner, out->name, sizeof inner);
+        if (snprintf(out->name, sizeof out->name, "%s%s", layouts[k].prefix, inner) >=
+            (int)sizeof out->name)
+            return bad(text, "the spelling is longer than results keep (31 characters)", err,
+                       errlen);
+        out->matrix = layouts[k].matrix;
+        return 0;
+    }
+    return parse_iid(text, text, out, err, errlen);
 }

@@ -26,7 +26,21 @@
  *                 each process the P sizes N*B^0 .. N*B^(P-1), shuffled over
  *                 its receivers, with bases 0.99 and 0.999; here each block
  *                 draws its exponent independently from a range that does
- *                 not depend on p: the paper's distribution at P = K. */
+ *                 not depend on p: the paper's distribution at P = K.
+ *
+ * Count matrices: each of the above is drawn independently for every pair
+ * (i, j) (the default, "iid"). A named layout draws one value per diagonal
+ * instead, D one of the above:
+ *   toeplitz:D    block (i, j) is D's block (0, j - i): constant along
+ *                 diagonals
+ *   hankel:D      block (i, j) is D's block (0, i + j): constant along
+ *                 anti-diagonals (so i sends j what j sends i)
+ * Each row and each column is still P independent draws of D (and per-rank
+ * totals still differ), but neighbouring ranks' rows overlap, so every rank's
+ * send counts (row i) and receive counts (column j) are windows of arrays of
+ * 2P - 1 ints that all ranks can share: what lets fold mode run alltoallv at
+ * 32K ranks without 8 P^2 bytes of counts (docs/simulation-cost.md measures
+ * how far predicted times move). */
 #ifndef COLLSIM_DISTRIBUTIONS_H
 #define COLLSIM_DISTRIBUTIONS_H
 
@@ -34,6 +48,7 @@
 #include <stdint.h>
 
 typedef enum { CS_DIST_UNIFORM, CS_DIST_WINDOW, CS_DIST_GAUSSIAN, CS_DIST_POWERLAW } cs_dist_kind;
+typedef enum { CS_MATRIX_IID, CS_MATRIX_TOEPLITZ, CS_MATRIX_HANKEL } cs_dist_matrix;
 
 #define CS_DIST_POWERLAW_DEFAULT_K 4096L
 
@@ -42,13 +57,15 @@ typedef struct {
     int window_pct;  /* window:R */
     double base;     /* powerlaw:B */
     long exponents;  /* powerlaw's K */
+    cs_dist_matrix matrix; /* iid, or toeplitz:D / hankel:D */
     char name[32];   /* canonical spelling, as results record it */
 } cs_dist;
 
 /* The valid spellings, for error messages. */
 #define CS_DIST_VALID                                                                              \
     "uniform, window:R (R an integer 0..100), gaussian, powerlaw:B[:K] (0 < B < 1, K >= 1, "     \
-    "e.g. powerlaw:0.99)"
+    "e.g. powerlaw:0.99), toeplitz:D and hankel:D (D one of those; block (i, j) is D's block "   \
+    "(0, j - i), resp. (0, i + j))"
 
 /* Parses a spelling; 0, or -1 with a one-line message (naming the value and
  * the valid forms) in err. */
@@ -61,7 +78,8 @@ long cs_dist_block(const cs_dist *d, unsigned long seed, long src, long dst, lon
 uint64_t cs_dist_draw(unsigned long seed, long i, long j, uint64_t c);
 
 /* Sum over src != dst of cs_dist_block for p ranks: the payload the
- * collective defines (self blocks excluded), in elements. */
+ * collective defines (self blocks excluded), in elements (O(p) for the named
+ * layouts, O(p^2) for iid). */
 long long cs_dist_total(const cs_dist *d, unsigned long seed, int p, long max);
 
 #endif

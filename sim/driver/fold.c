@@ -32,6 +32,16 @@ static unsigned char *folded;
  * still use them) until the last rank is done. Ranks run one at a time. */
 static unsigned char *fold_scratch;
 static int *fold_vdispls; /* v-collectives' shared displacements (v_fold_displs) */
+/* The shared counts of the named layouts (fold_v_layout_counts), one array
+ * per process count and largest block asked for: a rank may still read one
+ * size's counts while another builds the next size's */
+typedef struct {
+    int p;
+    long max_count;
+    int *counts;
+} fold_counts;
+static fold_counts *fold_cnt;
+static int fold_ncnt;
 static size_t fold_scratch_bytes;
 static unsigned char **fold_retired;
 static int fold_nretired;
@@ -64,6 +74,11 @@ static void fold_release(void)
         SMPI_SHARED_FREE(fold_scratch);
     free(fold_vdispls);
     fold_vdispls = NULL;
+    for (int i = 0; i < fold_ncnt; i++)
+        free(fold_cnt[i].counts);
+    free(fold_cnt);
+    fold_cnt = NULL;
+    fold_ncnt = 0;
     fold_scratch = NULL;
     fold_scratch_bytes = 0;
 }
@@ -93,3 +108,24 @@ void fold_buffers_release(void)
 }
 
 int *fold_v_displs(void) { return fold_vdispls; }
+
+int *fold_v_layout_counts(const driver_opts *o, int p, long max_count)
+{
+    for (int i = 0; i < fold_ncnt; i++)
+        if (fold_cnt[i].p == p && fold_cnt[i].max_count == max_count)
+            return fold_cnt[i].counts;
+    const int toeplitz = o->vdist.matrix == CS_MATRIX_TOEPLITZ, n = 2 * p - 1;
+    fold_counts *t = realloc(fold_cnt, sizeof *t * (size_t)(fold_ncnt + 1));
+    int *c = malloc(sizeof *c * (size_t)(toeplitz ? 2 * n : n));
+    if (!t || !c)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    fold_cnt = t;
+    /* Toeplitz: c[k] = block (0, k - (p - 1)), then the same in reverse
+     * order; Hankel: c[s] = block (0, s) */
+    for (int k = 0; k < n; k++)
+        c[k] = (int)cs_dist_block(&o->vdist, o->seed, 0, toeplitz ? k - (p - 1) : k, max_count);
+    for (int k = 0; toeplitz && k < n; k++)
+        c[n + k] = c[n - 1 - k];
+    fold_cnt[fold_ncnt++] = (fold_counts){p, max_count, c};
+    return c;
+}

@@ -18,5 +18,12 @@ unsigned char *fold_buffers(const driver_opts *o, int wsize, long maxbytes, size
 void fold_buffers_release(void);
 /* The displacements every rank uses for alltoallv in fold mode (v_fold_displs). */
 int *fold_v_displs(void);
+/* The counts of a named layout (o->vdist.matrix, distributions.h) for p
+ * ranks and blocks of up to max_count elements, shared by every rank.
+ * Toeplitz: 2 (2p - 1) ints, the diagonals k = 1-p..p-1 in order, then in
+ * reverse order; rank r's send counts are the p ints at p - 1 - r, its
+ * receive counts the p ints at 3p - 2 - r. Hankel: the 2p - 1 anti-diagonals
+ * s = 0..2p-2; rank r's send and receive counts are both the p ints at r. */
+int *fold_v_layout_counts(const driver_opts *o, int p, long max_count);
 
 #endif

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "coll_util.h"
+#include "fold.h"
 
 #define V_GAP_MAX 3
 #define V_GUARD_SEND 0xa5
@@ -32,8 +33,9 @@ size_t v_buffer_bytes(int p, long bytes, int tsize)
 static int v_send_order(int rank, int q, int p) { return coll_mod(rank - 1 - q, p); }
 static int v_recv_order(int rank, int q, int p) { return coll_mod(rank + 1 + q, p); }
 
-/* Fold mode: the counts stay per rank (they set the message sizes, hence the
- * predicted times), but the displacements are one array shared by every rank:
+/* Fold mode: iid counts stay per rank (they set the message sizes, hence the
+ * predicted times; a named layout's are shared, fold_v_layout_counts), but the
+ * displacements are one array shared by every rank:
  * slot j of a buffer at j (N + V_GAP_MAX) + 1 elements, N the largest block of
  * the run, so every size fits the folded buffer (v_buffer_bytes). Per-rank
  * displacements and their pristine copy would take 24 p^2 bytes: 26 GB at 32K
@@ -48,21 +50,32 @@ int *v_fold_displs(int p, long max_count)
     return d;
 }
 
-v_layout v_layout_alloc(const driver_opts *o, int p, int *fold_displs)
+int v_layout_alloc(const driver_opts *o, int p, int *fold_displs, v_layout *L)
 {
-    v_layout L = {NULL, NULL, NULL, NULL, NULL, 0, 0};
-    if (o->vfn && o->fold) { /* per-rank counts, shared displacements (v_fold_displs) */
-        L.scounts = malloc(2 * sizeof(int) * (size_t)p);
-        L.rcounts = L.scounts + p;
-        L.sdispls = L.rdispls = fold_displs;
+    *L = (v_layout){NULL, NULL, NULL, NULL, NULL, NULL, 0, 0};
+    if (o->vfn && o->fold && o->vdist.matrix != CS_MATRIX_IID) { /* all shared */
+        L->sdispls = L->rdispls = fold_displs;
+    } else if (o->vfn && o->fold) { /* per-rank counts, shared displacements (v_fold_displs) */
+        L->own = L->scounts = malloc(2 * sizeof(int) * (size_t)p);
+        L->rcounts = L->scounts ? L->scounts + p : NULL;
+        L->sdispls = L->rdispls = fold_displs;
+        return L->own ? 0 : -1;
     } else if (o->vfn) { /* per-rank counts and displacements: private memory */
-        L.scounts = malloc(8 * sizeof(int) * (size_t)p);
-        L.sdispls = L.scounts + p;
-        L.rcounts = L.sdispls + p;
-        L.rdispls = L.rcounts + p;
-        L.pristine = L.rdispls + p;
+        L->own = L->scounts = malloc(8 * sizeof(int) * (size_t)p);
+        if (!L->own)
+            return -1;
+        L->sdispls = L->scounts + p;
+        L->rcounts = L->sdispls + p;
+        L->rdispls = L->rcounts + p;
+        L->pristine = L->rdispls + p;
     }
-    return L;
+    return 0;
+}
+
+void v_layout_free(v_layout *L)
+{
+    free(L->own);
+    L->own = L->scounts = L->rcounts = NULL;
 }
 
 /* One buffer's counts and displacements, in buffer order, each block after
@@ -84,6 +97,13 @@ static long v_side_build(const driver_opts *o, int *counts, int *displs, int ran
 
 void v_layout_build(const driver_opts *o, v_layout *L, int rank, int p, long max_count, int tsize)
 {
+    if (o->fold && o->vdist.matrix != CS_MATRIX_IID) { /* windows of the shared diagonals */
+        int *diag = fold_v_layout_counts(o, p, max_count);
+        const int toeplitz = o->vdist.matrix == CS_MATRIX_TOEPLITZ;
+        L->scounts = diag + (toeplitz ? p - 1 - rank : rank);
+        L->rcounts = diag + (toeplitz ? 3 * p - 2 - rank : rank);
+        return;
+    }
     if (o->fold) { /* counts only; displacements: v_fold_displs */
         for (int j = 0; j < p; j++) {
             L->scounts[j] = (int)cs_dist_block(&o->vdist, o->seed, rank, j, max_count);

@@ -11,6 +11,7 @@
 typedef struct {
     int *scounts, *sdispls, *rcounts, *rdispls; /* p each, in elements */
     int *pristine;                               /* a copy of the four, 4p ints */
+    int *own;     /* this rank's own arrays (one allocation); NULL: all shared */
     long send_end, recv_end;                     /* bytes used, gaps included */
 } v_layout;
 
@@ -20,9 +21,11 @@ size_t v_buffer_bytes(int p, long bytes, int tsize);
 /* Fold mode's displacements, one array for every rank (see vlayout.c). */
 int *v_fold_displs(int p, long max_count);
 /* The arrays of a layout for p ranks (none unless o->vfn): in fold mode the
- * counts, with fold_displs as displacements, otherwise all four and their
- * pristine copy. One allocation, at L.scounts (NULL if it failed). */
-v_layout v_layout_alloc(const driver_opts *o, int p, int *fold_displs);
+ * counts, with fold_displs as displacements (a named layout's counts are
+ * shared too: fold_v_layout_counts, set by v_layout_build), otherwise all four and
+ * their pristine copy. 0, or -1 if the allocation failed. */
+int v_layout_alloc(const driver_opts *o, int p, int *fold_displs, v_layout *L);
+void v_layout_free(v_layout *L);
 /* This rank's counts (and, unless folded, displacements) for blocks of up to
  * max_count elements. */
 void v_layout_build(const driver_opts *o, v_layout *L, int rank, int p, long max_count,
