@@ -85,17 +85,19 @@ INSTANTIATE_TEST_SUITE_P(Alltoallv, AlltoallvEveryP,
                                             ::testing::Values("sequential", "cyclic")),
                          param_name);
 
-// The Toeplitz count matrix (distributions.h): the same checks, every p in
-// 1..64 (powers of two and not), each algorithm under one of the mappings.
-std::vector<std::tuple<std::string, std::string, std::string>> toeplitz_cases()
+// The named count layouts (distributions.h): the same checks, every p in
+// 1..64 (powers of two and not), each algorithm with hankel: under one of the
+// mappings, two-phase Bruck with toeplitz: too.
+std::vector<std::tuple<std::string, std::string, std::string>> layout_cases()
 {
     std::vector<std::tuple<std::string, std::string, std::string>> v;
     for (const std::string &alg : alltoallv_algorithms())
-        v.emplace_back(alg, "toeplitz:uniform", v.size() % 2 ? "cyclic" : "sequential");
+        v.emplace_back(alg, "hankel:uniform", v.size() % 2 ? "cyclic" : "sequential");
+    v.emplace_back("two_phase_bruck", "toeplitz:gaussian", "cyclic");
     return v;
 }
 
-INSTANTIATE_TEST_SUITE_P(AlltoallvToeplitz, AlltoallvEveryP, ::testing::ValuesIn(toeplitz_cases()),
+INSTANTIATE_TEST_SUITE_P(AlltoallvLayouts, AlltoallvEveryP, ::testing::ValuesIn(layout_cases()),
                          param_name);
 
 TEST(AlltoallvRegistry, HasThePapersAlgorithms)
@@ -413,28 +415,30 @@ TEST(AlltoallvDataCheck, CatchesAWriteIntoAGap)
         << r[0].note;
 }
 
-// Folding changes memory, not predicted times; with a Toeplitz matrix fold
-// mode reads every rank's counts from the two shared arrays of diagonals
-// (fold_v_toeplitz), check mode from arrays of its own.
+// Folding changes memory, not predicted times; with a named layout fold mode
+// reads every rank's counts from the shared arrays of diagonals
+// (fold_v_layout_counts), check mode from arrays of its own.
 TEST(AlltoallvFoldMode, SamePredictedTimesAsRealBuffers)
 {
     for (const char *alg : {"two_phase_bruck", "padded_bruck", "spread_out"}) {
         tw_run_spec s = v_spec(alg, "cyclic", "powerlaw:0.99");
         expect_fold_same_times(s, "1,300");
     }
-    for (const char *alg : {"two_phase_bruck", "spread_out"}) {
-        tw_run_spec s = v_spec(alg, "sequential", "toeplitz:uniform");
-        expect_fold_same_times(s, "1,300");
-    }
+    for (const char *dist : {"toeplitz:uniform", "hankel:uniform"})
+        for (const char *alg : {"two_phase_bruck", "spread_out"}) {
+            tw_run_spec s = v_spec(alg, "sequential", dist);
+            expect_fold_same_times(s, "1,300");
+        }
 }
 
-// The driver's Toeplitz counts, both modes: data_bytes is the sum of the
-// definition over every pair at each p of a sweep (sub-communicators of
-// 2, 5 and 12 ranks take their own windows), several sizes in one run.
-TEST(AlltoallvDriver, ToeplitzCountsAreTheDefinitionInBothModes)
+// A named layout's data_bytes (cs_dist_total's O(p) sum over the diagonals)
+// is the definition summed over every pair, at each p of a sweep
+// (sub-communicators of 2, 5 and 12 ranks) and each size, in both modes; the
+// check mode's runs pass their data check.
+TEST(AlltoallvDriver, LayoutCountsAreTheDefinitionInBothModes)
 {
     for (int fold : {0, 1}) {
-        tw_run_spec s = v_spec("two_phase_bruck", "sequential", "toeplitz:gaussian");
+        tw_run_spec s = v_spec("two_phase_bruck", "sequential", "hankel:gaussian");
         s.np = 12;
         s.np_list = "2,5,12";
         s.sizes = "40,100";
@@ -444,8 +448,8 @@ TEST(AlltoallvDriver, ToeplitzCountsAreTheDefinitionInBothModes)
         ASSERT_EQ(a.size(), 6u);
         for (auto &r : a) {
             EXPECT_STREQ(r.status, "ok") << r.note;
-            EXPECT_STREQ(r.dist, "toeplitz:gaussian");
-            EXPECT_EQ(r.data_bytes, host_total("toeplitz:gaussian", 42, r.np, r.bytes))
+            EXPECT_STREQ(r.dist, "hankel:gaussian");
+            EXPECT_EQ(r.data_bytes, host_total("hankel:gaussian", 42, r.np, r.bytes))
                 << "fold " << fold << " np " << r.np << " size " << r.bytes;
         }
     }

@@ -135,11 +135,29 @@ TEST(Registry, CapabilitiesAreConsistent)
 
 TEST(Registry, PerRankStateAsTheCodeAllocatesIt)
 {
-    EXPECT_EQ(cs_alg_rank_state_bytes("alltoallv", "two_phase_bruck", 11), 4.0 * (11 + 10));
-    EXPECT_EQ(cs_alg_rank_state_bytes("alltoallv", "spread_out", 11), 16.0 * 11);
-    EXPECT_EQ(cs_alg_rank_state_bytes("alltoall", "spread_out", 8), 16.0 * 8);
-    EXPECT_EQ(cs_alg_rank_state_bytes("allgather", "sparbit", 8), 0.0);
-    EXPECT_EQ(cs_alg_rank_state_bytes("alltoall", "native", 8), 0.0);
+    // two-phase Bruck: a step's sizes out and in (2 floor(p/2) ints), then
+    // p sizes of 1, 2 or 4 bytes as the largest block n needs, then SMPI's
+    // copies of a step's messages below 64 KiB (the sizes, the data at n/2
+    // per block)
+    EXPECT_EQ(cs_alg_rank_state_bytes("alltoallv", "two_phase_bruck", 11, 255),
+              4.0 * 10 + 11 + 4.0 * 5 + 5 * 127.5);
+    EXPECT_EQ(cs_alg_rank_state_bytes("alltoallv", "two_phase_bruck", 11, 256),
+              4.0 * 10 + 22 + 4.0 * 5 + 5 * 128.0);
+    EXPECT_EQ(cs_alg_rank_state_bytes("alltoallv", "two_phase_bruck", 11, 65535),
+              4.0 * 10 + 22 + 4.0 * 5); // 5 blocks of n/2: above 64 KiB
+    EXPECT_EQ(cs_alg_rank_state_bytes("alltoallv", "two_phase_bruck", 11, 65536),
+              4.0 * 10 + 44 + 4.0 * 5);
+    // at 32K ranks no message is eager; at 16K the size message is
+    EXPECT_EQ(cs_alg_rank_state_bytes("alltoallv", "two_phase_bruck", 32768, 16),
+              4.0 * 32768 + 32768);
+    EXPECT_EQ(cs_alg_rank_state_bytes("alltoallv", "two_phase_bruck", 16384, 64),
+              4.0 * 16384 + 16384 + 4.0 * 8192);
+    EXPECT_EQ(cs_alg_rank_state_bytes("alltoallv", "padded_bruck", 16, 8), 8.0 * 8);
+    EXPECT_EQ(cs_alg_rank_state_bytes("alltoallv", "padded_bruck", 32768, 16), 0.0);
+    EXPECT_EQ(cs_alg_rank_state_bytes("alltoallv", "spread_out", 11, 8), 16.0 * 11 + 10 * 4.0);
+    EXPECT_EQ(cs_alg_rank_state_bytes("alltoall", "spread_out", 8, 8), 16.0 * 8);
+    EXPECT_EQ(cs_alg_rank_state_bytes("allgather", "sparbit", 8, 8), 0.0);
+    EXPECT_EQ(cs_alg_rank_state_bytes("alltoall", "native", 8, 8), 0.0);
 }
 
 // The largest count one MPI call carries (algorithms.def, msg_blocks and

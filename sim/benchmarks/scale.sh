@@ -9,7 +9,9 @@
 # process here, so it is its true footprint) and the machine's used memory
 # (MemTotal - MemAvailable) minus what was used before the run, and print the
 # peaks of both with the peak RSS for comparison. The used-memory figure is
-# only meaningful when nothing else runs on the machine.
+# only meaningful when nothing else runs on the machine. GB are 10^9 bytes, as
+# in `bench`'s own estimate (its line "# memory: about ..." in the output);
+# figures of this script before it printed cpu= were GiB (7% less).
 #
 # usage: sim/benchmarks/scale.sh [ALG] [NP] [PLATFORM] [SIZES] [BENCH OPTIONS...]
 #   e.g. sim/benchmarks/scale.sh sparbit 32768 fattree-32k 8
@@ -30,10 +32,10 @@ descendants() {
 }
 used_kb() { awk '/MemTotal/ {t=$2} /MemAvailable/ {a=$2} END {print t-a}' /proc/meminfo; }
 base=$(used_kb)
-log=$(mktemp)
+log=$(mktemp) cpu=$(mktemp)
 start=$(date +%s.%N)
-"$cli" bench --platform "$platform" --np "$np" --alg "$alg" --sizes "$sizes" --fold \
-  --iters 1 --warmup 0 "$@" >"$log" 2>&1 &
+/usr/bin/time -o "$cpu" -f "%U %S" "$cli" bench --platform "$platform" --np "$np" --alg "$alg" \
+  --sizes "$sizes" --fold --iters 1 --warmup 0 "$@" >"$log" 2>&1 &
 pid=$!
 peak_pss=0 peak_rss=0 peak_used=0
 while kill -0 "$pid" 2>/dev/null; do
@@ -52,9 +54,10 @@ rc=0
 wait "$pid" || rc=$?
 end=$(date +%s.%N)
 cat "$log"
+read -r ucpu scpu < <(tail -1 "$cpu") || true
 awk -v a="$alg" -v n="$np" -v p="$platform" -v s="$sizes" -v rc="$rc" -v t0="$start" -v t1="$end" \
-    -v pss="$peak_pss" -v used="$peak_used" -v rss="$peak_rss" 'BEGIN {
-  printf "scale: alg=%s np=%s platform=%s sizes=%s exit=%d wall=%.1f s peak_pss=%.2f GB peak_used=%.2f GB peak_rss=%.2f GB\n",
-         a, n, p, s, rc, t1 - t0, pss / 1048576, used / 1048576, rss / 1048576 }'
-rm -f "$log"
+    -v pss="$peak_pss" -v used="$peak_used" -v rss="$peak_rss" -v u="${ucpu:-0}" -v k="${scpu:-0}" 'BEGIN {
+  printf "scale: alg=%s np=%s platform=%s sizes=%s exit=%d wall=%.1f s cpu=%.1f s peak_pss=%.2f GB peak_used=%.2f GB peak_rss=%.2f GB\n",
+         a, n, p, s, rc, t1 - t0, u + k, pss * 1024 / 1e9, used * 1024 / 1e9, rss * 1024 / 1e9 }'
+rm -f "$log" "$cpu"
 exit "$rc"

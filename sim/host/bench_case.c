@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "distributions.h"
+
 
 const cs_field cs_case_fields[CS_NFIELDS] = {
 #define CS_CASE_FIELD(...) CS_FIELD_ENTRY(cs_case, __VA_ARGS__)
@@ -31,10 +33,14 @@ static int background_procs(const cs_case *c)
     return cs_background_parse(c->background, &bg, &ignored) ? 0 : bg.procs;
 }
 
-/* Per simulated rank, beyond its buffers: its actor stack as configured, plus
- * SMPI's own bookkeeping (ASSUMPTION: 100 KiB, an upper figure measured on
- * empty programs; see README "Scale"). */
-#define RANK_OVERHEAD_BYTES (100.0 * 1024)
+/* Per simulated rank, beyond its buffers: SimGrid's actor, SMPI's per-rank
+ * bookkeeping and the pages of its stack it touches (the stack's configured
+ * size is reserved, not used: smpirun.c). With BASE_BYTES, the simulator's
+ * libraries and tables, fitted to the measured PSS of folded alltoallv runs
+ * of 4,096 to 32,768 ranks on theta (docs/simulation-cost.md, "Memory in
+ * general"). */
+#define RANK_BYTES 25.6e3
+#define BASE_BYTES 18e6
 
 long cs_case_max_block(const cs_case *c, long bytes)
 {
@@ -48,8 +54,7 @@ long cs_case_max_block(const cs_case *c, long bytes)
     return b > bytes ? b : bytes;
 }
 
-/* The largest block over the case's sizes (cs_case_max_block). */
-static long largest_block(const cs_case *c)
+long cs_case_largest_block(const cs_case *c)
 {
     long maxsize = 0;
     for (size_t i = 0; i < c->sizes->n; i++)
@@ -58,33 +63,88 @@ static long largest_block(const cs_case *c)
     return maxsize;
 }
 
-double cs_case_memory_bytes(const cs_case *c) { return cs_case_memory_at(c, largest_block(c)); }
+double cs_case_memory_bytes(const cs_case *c)
+{
+    return cs_case_memory_at(c, cs_case_largest_block(c));
+}
 
 double cs_case_memory_at(const cs_case *c, long maxsize)
 {
-    char cfg[16][96];
+    cs_mem_parts m;
+    return cs_case_memory_parts(c, maxsize, &m);
+}
+
+/* Whether the case's alltoallv counts are per rank: an iid matrix (a named
+ * layout's are windows of arrays every rank shares in fold mode). */
+static int own_counts(const cs_case *c)
+{
+    cs_dist d;
+    char ignored[256];
+    return !c->fold || cs_dist_parse(c->dist && c->dist[0] ? c->dist : "uniform", &d, ignored,
+                                     sizeof ignored) || d.matrix == CS_MATRIX_IID;
+}
+
+double cs_case_memory_parts(const cs_case *c, long maxsize, cs_mem_parts *m)
+{
     const int nbg = background_procs(c);
-    int n = cs_smpi_default_cfg(c->np + nbg, cfg, 16);
-    double stack = 8192.0 * 1024;
-    for (int i = 0; i < n; i++)
-        if (!strncmp(cfg[i], "contexts/stack-size:", 20))
-            stack = atof(cfg[i] + 20) * 1024;
-    double per_rank = RANK_OVERHEAD_BYTES + stack;
+    memset(m, 0, sizeof *m);
+    /* a background rank: an actor like the others (its buffer is folded) */
+    m->ranks = BASE_BYTES + (c->np + nbg) * RANK_BYTES;
     /* folded buffers exist once; real ones once per rank (send + p blocks) */
-    double buffers = (double)maxsize * (cs_collective_send_blocks(c->alg.collective, c->np) + c->np);
-    /* a background rank: its stack and SMPI's bookkeeping (its buffer is folded) */
-    double total = (c->np + nbg) * per_rank + (c->fold ? buffers : buffers * c->np);
-    /* alltoallv: every rank holds p counts each way, 8 p bytes (with real
-     * buffers also p displacements each way and a pristine copy of the four:
-     * 32 p bytes): 8.6 GB at 32K ranks in fold mode */
-    if (cs_collective_variable(c->alg.collective))
-        total += (double)c->np * c->np * (c->fold ? 8.0 : 32.0);
-    total += c->np * cs_alg_rank_state_bytes(c->alg.collective, c->alg.driver_alg, c->np);
+    const double buffers =
+        (double)maxsize * (cs_collective_send_blocks(c->alg.collective, c->np) + c->np);
+    m->buffers = c->fold ? buffers : buffers * c->np;
+    /* alltoallv: every rank's p counts each way, 8 p bytes (with real buffers
+     * also p displacements each way and a pristine copy of the four: 32 p
+     * bytes): 8.6 GB at 32K ranks in fold mode with iid counts; a named
+     * layout's shared arrays are negligible */
+    if (cs_collective_variable(c->alg.collective) && own_counts(c))
+        m->counts = (double)c->np * c->np * (c->fold ? 8.0 : 32.0);
+    /* the algorithm's own per-rank state, SMPI's copies of its eager messages
+     * included (algorithms.def) */
+    m->state = c->np * cs_alg_rank_state_bytes(c->alg.collective, c->alg.driver_alg, c->np, maxsize);
     /* SMPI's pack buffers for derived datatypes, all ranks' messages of a
      * step in flight: up to p/2 blocks each (registry.h) */
     if (cs_alg_sends_derived(c->alg.collective, c->alg.driver_alg))
-        total += (double)c->np * (c->np / 2.0) * maxsize;
-    return total;
+        m->packs = (double)c->np * (c->np / 2.0) * maxsize;
+    return m->ranks + m->buffers + m->counts + m->state + m->packs;
+}
+
+void cs_mem_parts_fmt(const cs_mem_parts *m, char *out, size_t len)
+{
+    const struct {
+        const char *name;
+        double bytes;
+    } part[] = {{"ranks", m->ranks},       {"buffers", m->buffers},       {"counts", m->counts},
+                {"algorithm state", m->state}, {"datatype packing", m->packs}};
+    const double total = m->ranks + m->buffers + m->counts + m->state + m->packs;
+    size_t used = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < sizeof part / sizeof part[0] && used < len; i++) {
+        char b[32];
+        if (part[i].bytes < 0.01 * total) /* what matters only */
+            continue;
+        used += (size_t)snprintf(out + used, len - used, "%s%s %s", used ? ", " : "", part[i].name,
+                                 cs_fmt_bytes(part[i].bytes, b, sizeof b));
+    }
+}
+
+void cs_mem_refusal(const cs_case *c, long maxsize, double limit, const char *limit_why, char *out,
+                    size_t len)
+{
+    cs_mem_parts m;
+    char need[32], lim[32], parts[256];
+    const double total = cs_case_memory_parts(c, maxsize, &m);
+    cs_mem_parts_fmt(&m, parts, sizeof parts);
+    const char *todo = !c->fold ? "use --fold (folded buffers, no data check) at this scale"
+                       : m.counts > 0.25 * total
+                           ? "most of it is the ranks' own alltoallv counts: a named count layout "
+                             "shares them (--dist hankel:D, docs/simulation-cost.md), or use "
+                             "fewer ranks"
+                           : "use fewer ranks or smaller sizes";
+    snprintf(out, len, "%d ranks at %ld bytes need about %s (%s), more than the limit of %s (%s): %s",
+             c->np, maxsize, cs_fmt_bytes(total, need, sizeof need), parts,
+             cs_fmt_bytes(limit, lim, sizeof lim), limit_why, todo);
 }
 
 double cs_mem_available(void)
@@ -144,7 +204,7 @@ static void fill_launch(const cs_case *c, const char *workdir, cs_launch *l, cha
         /* SMPI maps a folded allocation in chunks of this size (default 1 MiB);
          * keep the chunk count near 1024 so that huge folded buffers do not
          * exhaust the kernel's memory maps */
-        double total = (double)largest_block(c) * (c->np + 1.0);
+        double total = (double)cs_case_largest_block(c) * (c->np + 1.0);
         long block = 1L << 20;
         while (block < total / 1024)
             block <<= 1;
@@ -298,21 +358,19 @@ static int case_check(const cs_case *c, int *node_of_rank, cs_err *err)
         free(map);
     if (rc)
         return -1;
-    double need = cs_case_memory_bytes(c), have = cs_mem_available();
-    const char *hint = c->fold ? "; use fewer ranks or smaller sizes"
-                               : "; use --fold (folded buffers, no data check) at this scale";
-    char n[32], l[32], h[32];
-    if (c->mem_budget > 0 && need > c->mem_budget)
-        return cs_fail(err, "%d ranks with these sizes need about %s, more than the %s this sweep "
-                            "may use (run --memory)%s",
-                       c->np, cs_fmt_bytes(need, n, sizeof n),
-                       cs_fmt_bytes(c->mem_budget, l, sizeof l), hint);
-    /* the limit is 90% of what is available, not all of it: say both */
-    if (c->mem_budget <= 0 && have > 0 && need > 0.9 * have)
-        return cs_fail(err, "%d ranks with these sizes need about %s, more than the limit of %s "
-                            "(90%% of the %s available now)%s",
-                       c->np, cs_fmt_bytes(need, n, sizeof n), cs_fmt_bytes(0.9 * have, l, sizeof l),
-                       cs_fmt_bytes(have, h, sizeof h), hint);
+    const double need = cs_case_memory_bytes(c), have = cs_mem_available();
+    const double limit = c->mem_budget > 0 ? c->mem_budget : 0.9 * have;
+    if (limit > 0 && need > limit) {
+        char why[160], h[32], msg[1024];
+        /* the limit is 90% of what is available, not all of it: say both */
+        if (c->mem_budget > 0)
+            snprintf(why, sizeof why, "--memory");
+        else
+            snprintf(why, sizeof why, "90%% of the %s available now; --memory SIZE sets another",
+                     cs_fmt_bytes(have, h, sizeof h));
+        cs_mem_refusal(c, cs_case_largest_block(c), limit, why, msg, sizeof msg);
+        return cs_fail(err, "%s", msg);
+    }
     return 0;
 }
 

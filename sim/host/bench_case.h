@@ -35,7 +35,8 @@ typedef struct {
     const cs_numlist *np_list;
     /* host memory the case may use, in bytes; 0: 90% of what /proc/meminfo
      * says is available now (the runner sets it from its budget, so that a
-     * case's fate does not depend on what the other workers happen to hold) */
+     * case's fate does not depend on what the other workers happen to hold;
+     * bench from --memory) */
     double mem_budget;
 } cs_case;
 
@@ -50,9 +51,27 @@ void cs_case_init(cs_case *c);
 double cs_case_memory_bytes(const cs_case *c);
 double cs_case_memory_at(const cs_case *c, long maxsize);
 
+/* The estimate's terms, in bytes (their sum is the estimate): */
+typedef struct {
+    double ranks;   /* the simulator and every rank's actor, bookkeeping, stack pages */
+    double buffers; /* the user buffers: once folded, once per rank otherwise */
+    double counts;  /* alltoallv: each rank's own counts (and, checked, displacements) */
+    double state;   /* the algorithm's per-rank state and SMPI's copies of its eager sends */
+    double packs;   /* SMPI's pack buffers for derived datatypes */
+} cs_mem_parts;
+double cs_case_memory_parts(const cs_case *c, long maxsize, cs_mem_parts *parts);
+/* "ranks 1.1 GB, counts 8.6 GB, ...": the terms of at least 1% of the total */
+void cs_mem_parts_fmt(const cs_mem_parts *parts, char *out, size_t len);
+/* Why the case does not fit at maxsize: "N ranks at B bytes need about X
+ * (terms), more than the limit of L (limit_why): what to do". */
+void cs_mem_refusal(const cs_case *c, long maxsize, double limit, const char *limit_why, char *out,
+                    size_t len);
+
 /* The largest block of a size: `bytes` itself, or for an intergroup
  * collective the larger of group A's (`bytes`) and group B's (--block-ratio). */
 long cs_case_max_block(const cs_case *c, long bytes);
+/* The largest block over the case's sizes (cs_case_max_block). */
+long cs_case_largest_block(const cs_case *c);
 
 /* An intergroup case (collectives.def, groups): groups given and well
  * formed, P + Q = np, group B's blocks whole elements for each size

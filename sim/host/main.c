@@ -71,6 +71,8 @@ static void usage_of(FILE *f, size_t i)
         return;
     cs_fields_usage(cs_case_fields, f, 0);
     fprintf(f, "    %-36s %s\n", "--smpi-cfg NAME:VALUE", "an SMPI 3.32 option (repeatable)");
+    fprintf(f, "    %-36s %s\n", "--memory SIZE",
+            "the host memory the run may take (default: 90% of what is available)");
 }
 
 static const char *const numbers_help =
@@ -168,6 +170,20 @@ static int parse_int(const char *opt, const char *v, int min, int *out, cs_err *
     return 0;
 }
 
+/* --memory SIZE of bench and run: one size, e.g. 8G, in bytes. */
+static int parse_memory(const char *cmd, const char *v, double *out, cs_err *e)
+{
+    cs_numlist m;
+    if (cs_numlist_parse(v, "--memory", 1, 1, &m, e))
+        return -1;
+    const size_t n = m.n;
+    *out = n ? (double)m.v[0] : 0;
+    cs_numlist_free(&m);
+    if (n != 1)
+        return cs_fail(e, "%s: --memory takes one size, e.g. 8G (got '%s')", cmd, v);
+    return 0;
+}
+
 /* bench's case directory: removed after a passing run, and when bench is
  * interrupted (its simulation goes down with it, sim/host/smpirun.c). The
  * paths are built beforehand: the signal handler only unlinks. */
@@ -228,6 +244,10 @@ static int cmd_bench(int argc, char **argv)
             }
             c.extra_cfg[c.nextra++] = v;
             i++;
+        } else if (!strcmp(a, "--memory") && v) {
+            if (parse_memory("bench", v, &c.mem_budget, &e))
+                return die(&e);
+            i++;
         } else {
             fprintf(stderr, "collsim: bench: unknown option '%s' (collsim bench --help lists them)\n", a);
             return 2;
@@ -285,6 +305,12 @@ static int cmd_bench(int argc, char **argv)
     if (c.region && c.region[0])
         printf(", region %s", c.region);
     printf("\n");
+    cs_mem_parts mp;
+    char need[32], parts[256];
+    cs_fmt_bytes(cs_case_memory_parts(&c, cs_case_largest_block(&c), &mp), need,
+                 sizeof need);
+    cs_mem_parts_fmt(&mp, parts, sizeof parts);
+    printf("# memory: about %s estimated (%s)\n", need, parts);
     char spread[512];
     cs_case_background_spread(&c, spread, sizeof spread);
     if (spread[0])
@@ -373,16 +399,8 @@ static int cmd_run(int argc, char **argv, int demo)
         else if (!strcmp(a, "--entry") && v) { entry = v; i++; }
         else if (!strcmp(a, "-j") && v) { if (parse_int(a, v, 1, &o.jobs, &e)) return die(&e); i++; }
         else if (!strcmp(a, "--memory") && v) {
-            cs_numlist m;
-            if (cs_numlist_parse(v, "--memory", 1, 1, &m, &e))
+            if (parse_memory("run", v, &o.memory, &e))
                 return die(&e);
-            if (m.n != 1) {
-                cs_numlist_free(&m);
-                fprintf(stderr, "collsim: run: --memory takes one size, e.g. 8G (got '%s')\n", v);
-                return 2;
-            }
-            o.memory = (double)m.v[0];
-            cs_numlist_free(&m);
             i++;
         }
         else if (!strcmp(a, "--resume")) o.resume = 1;

@@ -26,13 +26,14 @@
 #define REG_UNIT_bytes 1
 #define REG_UNIT_elements 0
 
-/* state_bytes and msg_blocks, expressions in p: one function each per algorithm */
+/* state_bytes (in p and n) and msg_blocks (in p): one function each per algorithm */
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
                     procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
                     msg_blocks, msg_unit)                                                          \
-    static double state_##coll##_##name(int p)                                                     \
+    static double state_##coll##_##name(int p, long long n)                                        \
     {                                                                                              \
         (void)p;                                                                                   \
+        (void)n;                                                                                   \
         return (state_bytes);                                                                      \
     }                                                                                              \
     static long long msg_blocks_##coll##_##name(int p)                                             \
@@ -227,10 +228,10 @@ int cs_alg_sends_derived(const char *coll, const char *name)
     return a && a->derived;
 }
 
-double cs_alg_rank_state_bytes(const char *coll, const char *name, int p)
+double cs_alg_rank_state_bytes(const char *coll, const char *name, int p, long long n)
 {
     const cs_alg_info *a = cs_alg_find(coll, name);
-    return a ? a->rank_state_bytes(p) : 0;
+    return a ? a->rank_state_bytes(p, n) : 0;
 }
 
 int cs_alg_locality_aware(const char *coll, const char *name)

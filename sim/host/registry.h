@@ -27,7 +27,7 @@ typedef struct {
     int needs_groups;     /* intergroup: needs group communicators */
     int setup_regions;    /* the benchmark builds the region tables before timing */
     const char *cost;     /* its model in analysis/cost_model.c, or "none" */
-    double (*rank_state_bytes)(int p); /* cs_alg_rank_state_bytes */
+    double (*rank_state_bytes)(int p, long long n); /* cs_alg_rank_state_bytes */
     long long (*msg_blocks)(int p); /* blocks in its largest count (cs_alg_largest_count) */
     int msg_in_bytes;               /* those counts count bytes (MPI_BYTE), not elements */
 } cs_alg_info;
@@ -74,9 +74,10 @@ int cs_collective_in_place(const char *coll);
 int cs_alg_sends_derived(const char *coll, const char *name);
 
 /* Bytes of per-rank state proportional to p that an algorithm keeps in plain
- * (never folded) memory during a call, e.g. two-phase Bruck's metadata array;
- * 0 for most. Used by the memory estimate (bench_case.h). */
-double cs_alg_rank_state_bytes(const char *coll, const char *name, int p);
+ * (never folded) memory during a call, e.g. two-phase Bruck's metadata, for
+ * p ranks and a largest block of n bytes; 0 for most. Used by the memory
+ * estimate (bench_case.h). */
+double cs_alg_rank_state_bytes(const char *coll, const char *name, int p, long long n);
 
 /* The largest count one MPI call of an algorithm passes (a count argument,
  * a datatype it builds, an int displacement it computes) for p ranks and

@@ -246,14 +246,11 @@ static void record_refused(int csv, const char *csv_path, const slot *sl, cs_cas
         if (f < sl->fit.n || have_row(&rows[k], old, nold))
             continue;
         snprintf(rows[k].status, sizeof rows[k].status, "error");
-        char n[32], l[32];
-        snprintf(rows[k].note, sizeof rows[k].note,
-                 "%d ranks at %ld bytes need about %s; this sweep may use %s "
-                 "(%s): use fewer ranks or smaller sizes",
-                 c.np, b, cs_fmt_bytes(cs_case_memory_at(&c, b), n, sizeof n),
-                 cs_fmt_bytes(budget, l, sizeof l),
-                 o->memory > 0 ? "run --memory"
-                               : "90% of the memory available when it started");
+        cs_mem_refusal(&c, b, budget,
+                       o->memory > 0 ? "this sweep's, run --memory"
+                                     : "this sweep's, 90% of the memory available when it "
+                                       "started; run --memory SIZE sets another",
+                       rows[k].note, sizeof rows[k].note);
         k++;
     }
     cs_err we;

@@ -27,7 +27,7 @@ int cs_smpi_default_cfg(int np, char out[][96], int max)
     /* predicted times depend on the network alone, and are deterministic */
     ADD("smpi/simulate-computation:no");
     /* actors need little stack; 8 MiB each would not fit 32K ranks */
-    ADD("contexts/stack-size:%d", np > 4096 ? 64 : 256);
+    ADD("contexts/stack-size:%d", np > CS_BIG_STACKS_NP ? 64 : 256);
     /* above ~16K ranks, one guard mapping per stack exceeds the kernel's
      * 65,530 memory maps ("Failed to protect stack") */
     if (np > 8192)
@@ -144,6 +144,24 @@ static void preload_shim(void)
     setenv("LD_PRELOAD", buf, 1);
 }
 
+/* In the child, before exec, when stacks are 64 KiB (np > CS_BIG_STACKS_NP):
+ * SimGrid 3.32 allocates each actor's stack with calloc. Below glibc's mmap
+ * threshold (128 KiB) it comes from the heap, and calloc clears, so touches,
+ * every page of a reused chunk: at 32K ranks 2 GB that no actor uses. From
+ * 64 KiB up glibc maps fresh zero pages instead, resident once touched (an
+ * empty program of 16,384 ranks: 1.23 -> 0.43 GB peak RSS; docs/
+ * simulation-cost.md). Memory only: the same predicted times. */
+static void stacks_untouched(int np)
+{
+    if (np <= CS_BIG_STACKS_NP)
+        return;
+    const char *old = getenv("GLIBC_TUNABLES");
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s%sglibc.malloc.mmap_threshold=65536", old && *old ? old : "",
+             old && *old ? ":" : "");
+    setenv("GLIBC_TUNABLES", buf, 1);
+}
+
 static void kill_own_group(int sig)
 {
     (void)sig;
@@ -181,6 +199,7 @@ static _Noreturn void supervise(const cs_launch *l, char **argv, pid_t runner)
             setrlimit(RLIMIT_CORE, &core);
         }
         preload_shim();
+        stacks_untouched(l->np);
         execvp("smpirun", argv);
         fprintf(stderr, "collsim: cannot run smpirun: %s (is libsimgrid-dev installed?)\n",
                 strerror(errno));

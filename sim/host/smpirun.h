@@ -33,6 +33,10 @@ int cs_exit_over_cpu_limit(int code);
  * 4 times it plus a minute; 0 when there is none. */
 int cs_wall_backstop(int cpu_limit_s);
 
+/* Up to this many ranks actors get 256 KiB stacks, 64 KiB above (and then
+ * glibc maps them from fresh pages: GLIBC_TUNABLES, smpirun.c). */
+#define CS_BIG_STACKS_NP 4096
+
 /* The options collsim always passes for `np` ranks (fills out[], returns the
  * count). Exposed so that README, tests and a re-run by hand agree. */
 int cs_smpi_default_cfg(int np, char out[][96], int max);
