@@ -46,4 +46,18 @@ static inline int coll_v_size_width(long long n) { return n < 256 ? 1 : n < 6553
  * `bytes`, 0 above the threshold. */
 static inline double coll_smpi_eager(double bytes) { return bytes < 65536 ? bytes : 0; }
 
+/* The largest such copy of a doubling schedule (Bruck's and Sparbit's
+ * allgathers, recursive doubling): step d = 1, 2, 4, ... < p moves min(d, p - d)
+ * blocks of n bytes, one step's messages in flight at a time. */
+static inline double coll_smpi_eager_doubling(long long p, double n)
+{
+    double peak = 0;
+    for (long long d = 1; d < p; d *= 2) {
+        const double b = coll_smpi_eager((double)(d < p - d ? d : p - d) * n);
+        if (b > peak)
+            peak = b;
+    }
+    return peak;
+}
+
 #endif

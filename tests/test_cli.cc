@@ -503,7 +503,7 @@ TEST(Cli, EachCommandPrintsItsOwnHelp)
     Out b = cli("bench --help");
     for (const char *opt : {"--platform NAME|FILE", "--np N", "--coll allgather|alltoall|alltoallv",
                             "--region LEVEL", "--dtype byte|int|double", "--check|--fold",
-                            "--dist uniform|window:R", "--seed N", "--iters N", "--warmup N",
+                            "--dist [hankel:|toeplitz:]uniform|window:R", "--seed N", "--iters N", "--warmup N",
                             "--in-place", "--account", "--timeout N", "--ppn N", "--smpi-cfg"})
         EXPECT_NE(b.text.find(opt), std::string::npos) << opt << "\n" << b.text;
     Out r = cli("run --help");

@@ -686,7 +686,7 @@ TEST(Memory, SizesThatDoNotFitAreRefusedAloneAndJChangesNothing)
 // The estimate counts what alltoallv keeps per rank at scale: with iid counts
 // p counts each way per rank (8 p^2 bytes), and two-phase Bruck's metadata
 // (registry: 2 floor(p/2) ints, p one-byte sizes at N = 64, SMPI's copy of
-// the 32 KiB size message at 16K ranks).
+// the 32 KiB size message at 16K ranks); the allgather's eager copies apart.
 TEST(Memory, AlltoallvCountsAndAlgorithmStateAreInTheEstimate)
 {
     TempDir d;
@@ -713,7 +713,9 @@ TEST(Memory, AlltoallvCountsAndAlgorithmStateAreInTheEstimate)
     tw_free_rows(r);
     const double p = 16384, counts_gb = 8.0 * p * p / 1e9; // 2.15
     const double state_gb = p * (4.0 * p + p + 4.0 * (p / 2)) / 1e9; // 1.88
-    EXPECT_NEAR(need_gb["padded_bruck"] - need_gb["bruck"], counts_gb, 0.11);
+    // Bruck's allgather of 64 bytes: SMPI's copies of its 512-block step, 32 KiB per rank
+    const double bruck_eager_gb = p * 512 * 64 / 1e9; // 0.54
+    EXPECT_NEAR(need_gb["padded_bruck"] - (need_gb["bruck"] - bruck_eager_gb), counts_gb, 0.11);
     EXPECT_NEAR(need_gb["two_phase_bruck"] - need_gb["padded_bruck"], state_gb, 0.11);
 }
 

@@ -156,7 +156,15 @@ TEST(Registry, PerRankStateAsTheCodeAllocatesIt)
     EXPECT_EQ(cs_alg_rank_state_bytes("alltoallv", "padded_bruck", 32768, 16), 0.0);
     EXPECT_EQ(cs_alg_rank_state_bytes("alltoallv", "spread_out", 11, 8), 16.0 * 11 + 10 * 4.0);
     EXPECT_EQ(cs_alg_rank_state_bytes("alltoall", "spread_out", 8, 8), 16.0 * 8);
-    EXPECT_EQ(cs_alg_rank_state_bytes("allgather", "sparbit", 8, 8), 0.0);
+    // the doubling allgathers: SMPI's copies of the largest step below 64 KiB,
+    // min(d, p - d) blocks at step d (p = 11: 1, 2, 4, 3 blocks)
+    EXPECT_EQ(cs_alg_rank_state_bytes("allgather", "bruck", 11, 8), 4 * 8.0);
+    EXPECT_EQ(cs_alg_rank_state_bytes("allgather", "sparbit_packed", 11, 8), 4 * 8.0);
+    EXPECT_EQ(cs_alg_rank_state_bytes("allgather", "bruck", 32768, 8), 4096 * 8.0);
+    EXPECT_EQ(cs_alg_rank_state_bytes("allgather", "recursive_doubling", 32768, 65536), 0.0);
+    // per-block Sparbit: its step's blocks are messages of their own, all eager
+    EXPECT_EQ(cs_alg_rank_state_bytes("allgather", "sparbit", 8, 8), 4 * 8.0);
+    EXPECT_EQ(cs_alg_rank_state_bytes("allgather", "ring", 8, 8), 0.0);
     EXPECT_EQ(cs_alg_rank_state_bytes("alltoall", "native", 8, 8), 0.0);
 }
 
