@@ -342,10 +342,11 @@ typedef struct {
     int *vrank;       /* [n]: virtual index -> rank */
     int *vindex;      /* [n]: rank -> virtual index */
     /* [nregions] or NULL: each region's group, made once by its first member
-     * to build (MPI_COMM_WORLD's layout only). Under SMPI 3.32 a group keeps a
+     * to build. Under SMPI 3.32 a group keeps a
      * table indexed by its members' largest process id, so one group per rank
      * would cost O(p) bytes each, gigabytes at 32K ranks; a real MPI process
-     * only ever makes its own. */
+     * only ever makes its own. MPI_COMM_WORLD's and the kept layouts of other
+     * communicators (sub_layout). */
     MPI_Group *group;
 } region_layout;
 
@@ -448,6 +449,68 @@ static int compute_layout(const int *wrank, int n, int level, region_layout *L)
 static region_layout world_layout[COLL_LOC_MAX_LEVELS];
 static unsigned world_generation[COLL_LOC_MAX_LEVELS];
 
+/* The layouts of other communicators (a region's communicator, split again
+ * at a lower level), kept the same way so that their region groups are
+ * shared too (region_layout.group): without this every rank of a 32K-rank
+ * run made its own lower-level group, 4 GB in all. Found by the
+ * communicator's group, which the members of a region communicator share
+ * under SMPI, and checked against the members' world ranks, so that a group
+ * made at a freed one's address is not taken for it. Under a real MPI a
+ * process holds its own entries only. */
+typedef struct {
+    MPI_Group key;
+    int level;
+    int *wrank; /* [L.n] */
+    region_layout L;
+} sub_layout;
+static sub_layout **sub_layouts; /* each kept apart: a rank holds its L across MPI calls */
+static int nsub, capsub;
+static unsigned sub_generation;
+
+/* The layout of the n processes of world ranks wr at `level`, whose
+ * communicator has group g: a kept one, else a new one kept here (NULL, err
+ * 0: no memory to keep it). */
+static region_layout *sub_layout_of(MPI_Group g, int level, const int *wr, int n, int *err)
+{
+    if (sub_generation != generation) {
+        for (int i = 0; i < nsub; i++) {
+            free_layout(&sub_layouts[i]->L);
+            free(sub_layouts[i]->wrank);
+            free(sub_layouts[i]);
+        }
+        nsub = 0;
+        sub_generation = generation;
+    }
+    for (int i = 0; i < nsub; i++) {
+        sub_layout *e = sub_layouts[i];
+        if (e->key == g && e->level == level && e->L.n == n &&
+            !memcmp(e->wrank, wr, sizeof(int) * (size_t)n))
+            return &e->L;
+    }
+    if (nsub == capsub) {
+        sub_layout **m = realloc(sub_layouts, sizeof *m * (size_t)(capsub ? 2 * capsub : 16));
+        if (!m)
+            return NULL;
+        sub_layouts = m;
+        capsub = capsub ? 2 * capsub : 16;
+    }
+    sub_layout *e = malloc(sizeof *e);
+    if (!e || !(e->wrank = malloc(sizeof(int) * (size_t)n + 1))) {
+        free(e);
+        return NULL;
+    }
+    memcpy(e->wrank, wr, sizeof(int) * (size_t)n);
+    e->key = g;
+    e->level = level;
+    if ((*err = compute_layout(wr, n, level, &e->L))) {
+        free(e->wrank);
+        free(e);
+        return NULL;
+    }
+    sub_layouts[nsub++] = e;
+    return &e->L;
+}
+
 /* Fills info (whose comm, level, rank and size are set). */
 static int build_info_map(coll_loc_info *info)
 {
@@ -478,10 +541,15 @@ static int build_info_map(coll_loc_info *info)
             in[i] = i;
         if (!err)
             err = MPI_Group_translate_ranks(gcomm, p, in, gworld, wr);
+        if (!err) {
+            region_layout *kept = sub_layout_of(gcomm, level, wr, p, &err);
+            if (kept)
+                L = kept;
+            else if (!err)
+                err = compute_layout(wr, p, level, L); /* no memory to keep it: this rank's own */
+        }
         MPI_Group_free(&gcomm);
         MPI_Group_free(&gworld);
-        if (!err)
-            err = compute_layout(wr, p, level, L);
         free(in);
         free(wr);
         if (err)
