@@ -5,6 +5,7 @@
  * collective whose cost depends on an implementation's default (SMPI's
  * defaults are linear: hours at 32K ranks). */
 #include "coll_locality.h"
+#include "coll_locality_map.h"
 
 #include "coll_shared_table.h"
 #include "coll_util.h"
@@ -15,7 +16,6 @@
 #include <string.h>
 
 /* Tag of the set-up messages (distinct from the algorithms' tags). */
-#define COLL_TAG_LOC_SETUP 25470
 
 #define LEVEL_NAME_MAX 32
 
@@ -331,281 +331,6 @@ static int gather_records(const long *mine, int have, MPI_Comm comm, long **recs
     return MPI_SUCCESS;
 }
 
-/* ---- building one level's info from a rank map (no message over comm) ----
- * The same regions, numbering and layout as build_info_msgs() below derives by
- * messages: regions ordered by their lowest rank, members in rank order. */
-
-typedef struct {
-    int n, nregions, kind;
-    int *region_size; /* [nregions] */
-    int *first;       /* [nregions + 1] */
-    int *vrank;       /* [n]: virtual index -> rank */
-    int *vindex;      /* [n]: rank -> virtual index */
-    /* [nregions] or NULL: each region's group, made once by its first member
-     * to build. Under SMPI 3.32 a group keeps a
-     * table indexed by its members' largest process id, so one group per rank
-     * would cost O(p) bytes each, gigabytes at 32K ranks; a real MPI process
-     * only ever makes its own. MPI_COMM_WORLD's and the kept layouts of other
-     * communicators (sub_layout). */
-    MPI_Group *group;
-} region_layout;
-
-typedef struct {
-    long colour;
-    int rank;
-} coloured_rank;
-
-static int by_colour_then_rank(const void *a, const void *b)
-{
-    const coloured_rank *x = a, *y = b;
-    if (x->colour != y->colour)
-        return x->colour < y->colour ? -1 : 1;
-    return (x->rank > y->rank) - (x->rank < y->rank);
-}
-
-typedef struct {
-    int leader, start, size; /* start: in the sorted coloured_rank array */
-} region_run;
-
-static int by_leader(const void *a, const void *b)
-{
-    const region_run *x = a, *y = b;
-    return (x->leader > y->leader) - (x->leader < y->leader);
-}
-
-static void free_layout(region_layout *L)
-{
-    coll_release_table(L->region_size);
-    coll_release_table(L->first);
-    coll_release_table(L->vrank);
-    free(L->vindex);
-    for (int j = 0; L->group && j < L->nregions; j++)
-        if (L->group[j] != MPI_GROUP_NULL)
-            MPI_Group_free(&L->group[j]);
-    free(L->group);
-    memset(L, 0, sizeof *L);
-}
-
-/* The regions of the n processes whose world ranks are wrank[0..n-1] (NULL:
- * the identity), at `level`. The tables are shared (share_table). */
-static int compute_layout(const int *wrank, int n, int level, region_layout *L)
-{
-    coloured_rank *cr = malloc(sizeof *cr * (size_t)n + 1);
-    region_run *run = malloc(sizeof *run * (size_t)n + 1);
-    int err = MPI_SUCCESS, r = 0;
-
-    memset(L, 0, sizeof *L);
-    L->vrank = malloc(sizeof(int) * (size_t)n + 1);
-    L->vindex = malloc(sizeof(int) * (size_t)n + 1);
-    if (!cr || !run || !L->vrank || !L->vindex)
-        err = MPI_ERR_NO_MEM;
-    for (int i = 0; i < n && !err; i++) {
-        cr[i].rank = i;
-        err = rank_map(level, wrank ? wrank[i] : i, &cr[i].colour);
-    }
-    if (!err) {
-        qsort(cr, (size_t)n, sizeof *cr, by_colour_then_rank);
-        for (int i = 0; i < n; i++)
-            if (i == 0 || cr[i].colour != cr[i - 1].colour)
-                run[r++] = (region_run){cr[i].rank, i, 0};
-        for (int j = 0; j < r; j++)
-            run[j].size = (j + 1 < r ? run[j + 1].start : n) - run[j].start;
-        qsort(run, (size_t)r, sizeof *run, by_leader);
-        L->region_size = malloc(sizeof(int) * (size_t)r + 1);
-        L->first = malloc(sizeof(int) * (size_t)(r + 1));
-        if (!L->region_size || !L->first)
-            err = MPI_ERR_NO_MEM;
-    }
-    if (!err) {
-        int block = 1, cyclic = 1;
-        L->n = n;
-        L->nregions = r;
-        L->first[0] = 0;
-        for (int j = 0; j < r; j++) {
-            L->region_size[j] = run[j].size;
-            L->first[j + 1] = L->first[j] + run[j].size;
-            for (int h = 0; h < run[j].size; h++) {
-                const int v = L->first[j] + h, rank = cr[run[j].start + h].rank;
-                L->vrank[v] = rank;
-                L->vindex[rank] = v;
-                block &= rank == v;
-                cyclic &= rank == j + h * r;
-            }
-        }
-        L->kind = block ? COLL_LOC_BLOCK : cyclic ? COLL_LOC_CYCLIC : COLL_LOC_GENERAL;
-        L->region_size = coll_share_table(L->region_size, r);
-        L->first = coll_share_table(L->first, r + 1);
-        L->vrank = coll_share_table(L->vrank, n);
-    }
-    free(cr);
-    free(run);
-    if (err)
-        free_layout(L);
-    return err;
-}
-
-/* MPI_COMM_WORLD's layout per level, computed once per OS process (by the
- * first simulated rank under SMPI) and kept until the map changes. */
-static region_layout world_layout[COLL_LOC_MAX_LEVELS];
-static unsigned world_generation[COLL_LOC_MAX_LEVELS];
-
-/* The layouts of other communicators (a region's communicator, split again
- * at a lower level), kept the same way so that their region groups are
- * shared too (region_layout.group): without this every rank of a 32K-rank
- * run made its own lower-level group, 4 GB in all. Found by the
- * communicator's group, which the members of a region communicator share
- * under SMPI, and checked against the members' world ranks, so that a group
- * made at a freed one's address is not taken for it. Under a real MPI a
- * process holds its own entries only. */
-typedef struct {
-    MPI_Group key;
-    int level;
-    int *wrank; /* [L.n] */
-    region_layout L;
-} sub_layout;
-static sub_layout **sub_layouts; /* each kept apart: a rank holds its L across MPI calls */
-static int nsub, capsub;
-static unsigned sub_generation;
-
-/* The layout of the n processes of world ranks wr at `level`, whose
- * communicator has group g: a kept one, else a new one kept here (NULL, err
- * 0: no memory to keep it). */
-static region_layout *sub_layout_of(MPI_Group g, int level, const int *wr, int n, int *err)
-{
-    if (sub_generation != generation) {
-        for (int i = 0; i < nsub; i++) {
-            free_layout(&sub_layouts[i]->L);
-            free(sub_layouts[i]->wrank);
-            free(sub_layouts[i]);
-        }
-        nsub = 0;
-        sub_generation = generation;
-    }
-    for (int i = 0; i < nsub; i++) {
-        sub_layout *e = sub_layouts[i];
-        if (e->key == g && e->level == level && e->L.n == n &&
-            !memcmp(e->wrank, wr, sizeof(int) * (size_t)n))
-            return &e->L;
-    }
-    if (nsub == capsub) {
-        sub_layout **m = realloc(sub_layouts, sizeof *m * (size_t)(capsub ? 2 * capsub : 16));
-        if (!m)
-            return NULL;
-        sub_layouts = m;
-        capsub = capsub ? 2 * capsub : 16;
-    }
-    sub_layout *e = malloc(sizeof *e);
-    if (!e || !(e->wrank = malloc(sizeof(int) * (size_t)n + 1))) {
-        free(e);
-        return NULL;
-    }
-    memcpy(e->wrank, wr, sizeof(int) * (size_t)n);
-    e->key = g;
-    e->level = level;
-    if ((*err = compute_layout(wr, n, level, &e->L))) {
-        free(e->wrank);
-        free(e);
-        return NULL;
-    }
-    sub_layouts[nsub++] = e;
-    return &e->L;
-}
-
-/* Fills info (whose comm, level, rank and size are set). */
-static int build_info_map(coll_loc_info *info)
-{
-    MPI_Comm comm = info->comm;
-    const int level = info->level, p = info->size;
-    region_layout own, *L = &own;
-    int err = MPI_SUCCESS;
-
-    /* The handle itself (a group comparison would cost O(p) per process,
-     * as much as the general path) */
-    if (comm == MPI_COMM_WORLD) {
-        L = &world_layout[level];
-        if (world_generation[level] != generation) {
-            free_layout(L);
-            if ((err = compute_layout(NULL, p, level, L)))
-                return err;
-            world_generation[level] = generation;
-        }
-    } else {
-        /* the members' world ranks: O(p) for this process */
-        MPI_Group gcomm, gworld;
-        int *in = malloc(sizeof(int) * (size_t)p + 1), *wr = malloc(sizeof(int) * (size_t)p + 1);
-        if (!in || !wr)
-            err = MPI_ERR_NO_MEM;
-        MPI_Comm_group(comm, &gcomm);
-        MPI_Comm_group(MPI_COMM_WORLD, &gworld);
-        for (int i = 0; i < p && !err; i++)
-            in[i] = i;
-        if (!err)
-            err = MPI_Group_translate_ranks(gcomm, p, in, gworld, wr);
-        if (!err) {
-            region_layout *kept = sub_layout_of(gcomm, level, wr, p, &err);
-            if (kept)
-                L = kept;
-            else if (!err)
-                err = compute_layout(wr, p, level, L); /* no memory to keep it: this rank's own */
-        }
-        MPI_Group_free(&gcomm);
-        MPI_Group_free(&gworld);
-        free(in);
-        free(wr);
-        if (err)
-            return err;
-    }
-    const int v = L->vindex[info->rank];
-    int g = 0, hi = L->nregions; /* first[g] <= v < first[hi] */
-    while (hi - g > 1) {
-        const int mid = (g + hi) / 2;
-        if (L->first[mid] <= v)
-            g = mid;
-        else
-            hi = mid;
-    }
-    info->nregions = L->nregions;
-    info->region = g;
-    info->local_rank = v - L->first[g];
-    info->local_size = L->region_size[g];
-    info->layout = L->kind;
-    info->max_size = 0;
-    info->min_size = INT_MAX;
-    for (int j = 0; j < L->nregions; j++) {
-        if (L->region_size[j] > info->max_size)
-            info->max_size = L->region_size[j];
-        if (L->region_size[j] < info->min_size)
-            info->min_size = L->region_size[j];
-    }
-    /* the tables: one more reference each (this info releases them) */
-    info->region_size = coll_retain_table(L->region_size);
-    info->first = coll_retain_table(L->first);
-    if (L->kind == COLL_LOC_GENERAL)
-        info->vrank = coll_retain_table(L->vrank);
-    /* my region's communicator, among its members only */
-    MPI_Group greg = MPI_GROUP_NULL;
-    if (L != &own && !L->group && (L->group = malloc(sizeof(MPI_Group) * (size_t)L->nregions)))
-        for (int j = 0; j < L->nregions; j++)
-            L->group[j] = MPI_GROUP_NULL;
-    if (L != &own && L->group)
-        greg = L->group[g];
-    if (greg == MPI_GROUP_NULL) {
-        MPI_Group gcomm;
-        MPI_Comm_group(comm, &gcomm);
-        err = MPI_Group_incl(gcomm, info->local_size, L->vrank + L->first[g], &greg);
-        MPI_Group_free(&gcomm);
-        if (!err && L != &own && L->group)
-            L->group[g] = greg; /* kept (and freed) with the layout */
-    }
-    if (!err)
-        err = MPI_Comm_create_group(comm, greg, COLL_TAG_LOC_SETUP, &info->comm_region);
-    if (greg != MPI_GROUP_NULL && (L == &own || !L->group))
-        MPI_Group_free(&greg);
-    if (L == &own)
-        free_layout(L);
-    return err;
-}
-
 /* ---- building one level's info from a provider (messages over comm) ---- */
 static int build_info_msgs(coll_loc_info *info)
 {
@@ -761,7 +486,8 @@ static int build_info(MPI_Comm comm, int level, coll_loc_info **out)
     info->comm_region = MPI_COMM_NULL;
     MPI_Comm_rank(comm, &info->rank);
     MPI_Comm_size(comm, &info->size);
-    const int err = rank_map ? build_info_map(info) : build_info_msgs(info);
+    const int err = rank_map ? coll_loc_build_info_map(info, rank_map, generation)
+                              : build_info_msgs(info);
     if (err)
         free_info(info);
     else
