@@ -763,9 +763,9 @@ TEST(Memory, EstimateTermsAndRefusalNameNeedLimitAndRemedy)
 
     char parts[256], msg[1024];
     cs_mem_parts_fmt(&m, parts, sizeof parts);
-    EXPECT_STREQ(parts, "ranks 856.9 MB, counts 8.6 GB, algorithm state 5.4 GB") << parts;
+    EXPECT_STREQ(parts, "ranks 1.3 GB, counts 8.6 GB, algorithm state 5.4 GB") << parts;
     cs_mem_refusal(&c, 16, 8e9, "--memory", msg, sizeof msg);
-    EXPECT_EQ(std::string(msg), "32768 ranks at 16 bytes need about 14.8 GB (" + std::string(parts) +
+    EXPECT_EQ(std::string(msg), "32768 ranks at 16 bytes need about 15.3 GB (" + std::string(parts) +
                                     "), more than the limit of 8.0 GB (--memory): most of it is "
                                     "the ranks' own alltoallv counts: a named count layout shares "
                                     "them (--dist hankel:D, docs/simulation-cost.md), or use fewer "
@@ -787,7 +787,7 @@ TEST(Memory, BenchSaysItsEstimateAndWhyItRefuses)
     Out o = cli("bench --platform theta --np 32768 --coll alltoallv --alg two_phase_bruck "
                 "--sizes 16 --fold --dtype double --memory 1G");
     EXPECT_EQ(o.code, 2) << o.text;
-    EXPECT_NE(o.text.find("collsim: 32768 ranks at 16 bytes need about 14.8 GB (ranks 856.9 MB, "
+    EXPECT_NE(o.text.find("collsim: 32768 ranks at 16 bytes need about 15.3 GB (ranks 1.3 GB, "
                           "counts 8.6 GB, algorithm state 5.4 GB)"),
               std::string::npos)
         << o.text;
