@@ -1,6 +1,7 @@
 /* Region info from a rank map: the regions of a communicator derived by each
  * process from the map alone (no message over the communicator), with the
- * same numbering and layout as coll_locality.c's message path. */
+ * same numbering and layout as coll_locality.c's build_info_msgs() derives by
+ * messages: regions ordered by their lowest rank, members in rank order. */
 #include "coll_locality_map.h"
 
 #include "coll_shared_table.h"
@@ -8,10 +9,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- building one level's info from a rank map (no message over comm) ----
- * The same regions, numbering and layout as build_info_msgs() below derives by
- * messages: regions ordered by their lowest rank, members in rank order. */
 
 typedef struct {
     int n, nregions, kind;
