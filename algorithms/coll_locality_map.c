@@ -140,6 +140,9 @@ typedef struct {
     region_layout L;
 } sub_layout;
 static sub_layout **sub_layouts; /* each kept apart: a rank holds its L across MPI calls */
+/* Under SMPI, one per region and lower level: 2,048 at 32K ranks of 32 per
+ * node with two levels below the node */
+#define SUB_LAYOUTS_MAX 16384
 static int nsub, capsub;
 static unsigned sub_generation;
 
@@ -164,6 +167,8 @@ static region_layout *sub_layout_of(coll_loc_rank_map map, unsigned generation, 
             !memcmp(e->wrank, wr, sizeof(int) * (size_t)n))
             return &e->L;
     }
+    if (nsub == SUB_LAYOUTS_MAX) /* a long-lived real-MPI process: stop keeping */
+        return NULL;
     if (nsub == capsub) {
         sub_layout **m = realloc(sub_layouts, sizeof *m * (size_t)(capsub ? 2 * capsub : 16));
         if (!m)
