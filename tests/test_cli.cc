@@ -195,7 +195,7 @@ TEST(Cli, KilledOrInterruptedBenchTakesItsSimulationDown)
 // --timeout (and a scenario's <timeout>) limits the simulation's CPU time,
 // which does not grow when the machine is busy, unlike wall time. The run
 // needs about 20 CPU s unlimited (50 iterations took 1.1-1.3 s, too near the
-// limit: on a fast machine it ended within it and the test failed).
+// limit: on a quiet core it ended within it and the test failed).
 TEST(Cli, TimeoutIsCpuTimeAndIsRecordedAsSuch)
 {
     Out o = cli("bench --platform yahoo --np 64 --alg ring --sizes 64K --fold --iters 1000 --timeout 1");
