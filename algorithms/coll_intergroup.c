@@ -352,7 +352,7 @@ int ig_gather_binomial(const void *mine, size_t bytes, void *out, MPI_Comm comm)
     else if (!(acc = coll_scratch_alloc((size_t)have * bytes)))
         return MPI_ERR_NO_MEM;
     if (have > 1 || rank == 0)
-        memcpy(acc, mine, bytes);
+        coll_copy(acc, mine, bytes);
     int e = MPI_SUCCESS;
     for (int mask = 1; mask < n && e == MPI_SUCCESS; mask <<= 1) {
         if (rank & mask) {
@@ -571,13 +571,13 @@ int ig_bcast_remote_blocks(void *recvbuf, const int *recvcounts, const int *disp
         return MPI_ERR_NO_MEM;
     size_t at = 0;
     for (int j = 0; j < ig->remote_size && ig->local_rank == 0; j++) {
-        memcpy(tmp + at, rb + (size_t)displs[j] * unit, (size_t)recvcounts[j] * unit);
+        coll_copy(tmp + at, rb + (size_t)displs[j] * unit, (size_t)recvcounts[j] * unit);
         at += (size_t)recvcounts[j] * unit;
     }
     int e = bcast(tmp, K, ig->local);
     at = 0;
     for (int j = 0; j < ig->remote_size && ig->local_rank != 0 && e == MPI_SUCCESS; j++) {
-        memcpy(rb + (size_t)displs[j] * unit, tmp + at, (size_t)recvcounts[j] * unit);
+        coll_copy(rb + (size_t)displs[j] * unit, tmp + at, (size_t)recvcounts[j] * unit);
         at += (size_t)recvcounts[j] * unit;
     }
     coll_scratch_free(tmp);

@@ -276,13 +276,13 @@ int rooted_flat_gather(MPI_Comm comm, int kind, int root, const void *mine, void
     if (g.me == 0) { /* member order in recvbuf, own block first */
         x.buf = recvbuf;
         if (mine != recvbuf)
-            memmove(recvbuf, mine, blk->bb);
+            coll_copy(recvbuf, mine, blk->bb);
     } else if (span == 1) { /* a leaf sends its own block */
         x.buf = (void *)mine;
     } else {
         if (!(x.buf = tmp = coll_scratch_alloc((size_t)span * blk->bb)))
             return MPI_ERR_NO_MEM;
-        memcpy(tmp, mine, blk->bb);
+        coll_copy(tmp, mine, blk->bb);
     }
     err = rooted_gather_tree(&g, kind, &x);
     if (!err && g.me == 0) /* member i is rank (root + i) mod p */
@@ -305,10 +305,8 @@ int rooted_flat_scatter(MPI_Comm comm, int kind, int root, const void *sendbuf, 
     } else if (g.me == 0) {     /* member order: ranks root .. p-1, then 0 .. root-1 */
         if (!(x.buf = tmp = coll_scratch_alloc((size_t)p * bb)))
             return MPI_ERR_NO_MEM;
-        if (coll_local_moves()) {
-            memcpy(tmp, coll_cblock(sendbuf, root, bb), (size_t)(p - root) * bb);
-            memcpy(coll_block(tmp, p - root, bb), sendbuf, (size_t)root * bb);
-        }
+        coll_copy_data(tmp, coll_cblock(sendbuf, root, bb), (size_t)(p - root) * bb);
+        coll_copy_data(coll_block(tmp, p - root, bb), sendbuf, (size_t)root * bb);
     } else if (span == 1) {
         x.buf = mine;
     } else if (!(x.buf = tmp = coll_scratch_alloc((size_t)span * bb))) {
@@ -316,7 +314,7 @@ int rooted_flat_scatter(MPI_Comm comm, int kind, int root, const void *sendbuf, 
     }
     err = rooted_scatter_tree(&g, kind, &x);
     if (!err && mine && x.buf != mine)
-        memcpy(mine, g.me == 0 ? coll_cblock(sendbuf, root, bb) : x.buf, bb);
+        coll_copy(mine, g.me == 0 ? coll_cblock(sendbuf, root, bb) : x.buf, bb);
     coll_scratch_free(tmp);
     return err;
 }
@@ -468,8 +466,8 @@ static int hgather(const rooted_hier *h, int d, MPI_Comm comm, int root, const v
     else if (!err && rank == root && L.root_leader != root)
         err = MPI_Recv(out, p * blk->count, blk->type, L.root_leader, COLL_TAG_GATHER, comm,
                        MPI_STATUS_IGNORE);
-    /* 4. region order to rank order (nothing to move in folded buffers) */
-    if (!err && rank == root && coll_local_moves()) {
+    /* 4. region order to rank order (costed in folded buffers too) */
+    if (!err && rank == root) {
         loc_buf b = {out, blk->bb, blk->count, blk->type};
         err = loc_place_virtual(info, &b, info->first[L.leaders.a]);
     }
@@ -481,10 +479,8 @@ static int hgather(const rooted_hier *h, int d, MPI_Comm comm, int root, const v
 static void pack_virtual(const coll_loc_info *info, const void *in, void *out, int j, size_t bb)
 {
     const int p = info->size, base = info->first[j];
-    if (!coll_local_moves())
-        return;
     for (int w = 0; w < p; w++)
-        memcpy(coll_block(out, w, bb),
+        coll_copy_data(coll_block(out, w, bb),
                coll_cblock(in, coll_loc_rank_of_virtual(info, (base + w) % p), bb), bb);
 }
 
@@ -553,7 +549,7 @@ int rooted_hier_gather(collsim_rooted_fn self, const rooted_hier *h, const void 
         /* the receive buffer is the root's working buffer: keep its block apart */
         if (!(own = coll_scratch_alloc(blk.bb)))
             return MPI_ERR_NO_MEM;
-        memcpy(own, mine, blk.bb);
+        coll_copy(own, mine, blk.bb);
         mine = own;
     }
     err = hgather(h, h->nlev, comm, root, mine, rank == root ? recvbuf : NULL, &blk);

@@ -23,6 +23,35 @@ int coll_block_bytes(MPI_Datatype type, int count, size_t *bytes)
     return MPI_SUCCESS;
 }
 
+/* Set once by the host program before any rank runs; read-only afterwards. */
+static coll_local_cost_fn local_cost;
+static int local_moves = 1;
+
+void coll_set_local_cost(coll_local_cost_fn fn) { local_cost = fn; }
+
+void coll_local_charge(size_t bytes, size_t calls)
+{
+    if (local_cost && (bytes || calls))
+        local_cost(bytes, calls);
+}
+
+void coll_copy(void *dst, const void *src, size_t bytes)
+{
+    if (bytes == 0)
+        return;
+    if (dst != src)
+        memmove(dst, src, bytes);
+    coll_local_charge(bytes, 1);
+}
+
+void coll_copy_data(void *dst, const void *src, size_t bytes)
+{
+    if (local_moves)
+        coll_copy(dst, src, bytes);
+    else
+        coll_local_charge(bytes, bytes ? 1 : 0);
+}
+
 int coll_copy_own_block(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                         void *recvslot, size_t block_bytes)
 {
@@ -36,8 +65,7 @@ int coll_copy_own_block(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     /* Type signatures must match; only the byte count can be checked here. */
     if (send_bytes != block_bytes)
         return send_bytes > block_bytes ? MPI_ERR_TRUNCATE : MPI_ERR_COUNT;
-    if (block_bytes > 0 && sendbuf != recvslot)
-        memmove(recvslot, sendbuf, block_bytes);
+    coll_copy(recvslot, sendbuf, block_bytes); /* costed even where folded buffers coincide */
     return MPI_SUCCESS;
 }
 
@@ -57,13 +85,12 @@ static void swap_blocks(char *a, char *b, size_t bytes)
     }
 }
 
-static int local_moves = 1;
-
 void coll_set_local_moves(int enabled) { local_moves = enabled; }
 
 int coll_local_moves(void) { return local_moves; }
 
-void coll_reverse_blocks(void *buf, int lo, int hi, size_t block_bytes)
+/* The moves themselves, uncharged (the public functions charge once). */
+static void reverse_moves(void *buf, int lo, int hi, size_t block_bytes)
 {
     if (!local_moves)
         return;
@@ -73,6 +100,22 @@ void coll_reverse_blocks(void *buf, int lo, int hi, size_t block_bytes)
         swap_blocks(b + (size_t)lo * block_bytes, b + (size_t)hi * block_bytes, block_bytes);
 }
 
+/* Rotating right by s = reverse all, then reverse the first s and the rest. */
+static void rotate_moves(void *buf, int nblocks, size_t block_bytes, int shift)
+{
+    reverse_moves(buf, 0, nblocks, block_bytes);
+    reverse_moves(buf, 0, shift, block_bytes);
+    reverse_moves(buf, shift, nblocks, block_bytes);
+}
+
+void coll_reverse_blocks(void *buf, int lo, int hi, size_t block_bytes)
+{
+    if (hi - lo <= 1 || block_bytes == 0)
+        return;
+    reverse_moves(buf, lo, hi, block_bytes);
+    coll_local_charge(2 * (size_t)(hi - lo) * block_bytes, (size_t)(hi - lo) + 1);
+}
+
 void coll_rotate_blocks(void *buf, int nblocks, size_t block_bytes, int shift)
 {
     if (nblocks <= 1 || block_bytes == 0)
@@ -80,10 +123,20 @@ void coll_rotate_blocks(void *buf, int nblocks, size_t block_bytes, int shift)
     shift = coll_mod(shift, nblocks);
     if (shift == 0)
         return;
-    /* Rotating right by s = reverse all, then reverse the first s and the rest. */
-    coll_reverse_blocks(buf, 0, nblocks, block_bytes);
-    coll_reverse_blocks(buf, 0, shift, block_bytes);
-    coll_reverse_blocks(buf, shift, nblocks, block_bytes);
+    rotate_moves(buf, nblocks, block_bytes, shift);
+    coll_local_charge(2 * (size_t)nblocks * block_bytes, 3);
+}
+
+void coll_reflect_blocks(void *buf, int nblocks, size_t block_bytes, int r)
+{
+    if (nblocks <= 1 || block_bytes == 0)
+        return;
+    /* j <- (r - j) mod n: reverse (j <- n-1-j), then rotate right by r + 1 */
+    reverse_moves(buf, 0, nblocks, block_bytes);
+    const int shift = coll_mod(r + 1, nblocks);
+    if (shift)
+        rotate_moves(buf, nblocks, block_bytes, shift);
+    coll_local_charge(2 * (size_t)nblocks * block_bytes, (size_t)nblocks + 1);
 }
 
 /* Set once by the host program before any rank runs; read-only afterwards. */
@@ -253,7 +306,7 @@ int coll_alltoallv_begin(collsim_alltoallv_fn self, const void *sendbuf, const i
     if (own != room)
         return own > room ? MPI_ERR_TRUNCATE : MPI_ERR_COUNT;
     if (own > 0)
-        memmove(coll_v_recv_block(a, a->rank), coll_v_send_block(a, a->rank), own);
+        coll_copy(coll_v_recv_block(a, a->rank), coll_v_send_block(a, a->rank), own);
     a->done = a->size == 1;
     return MPI_SUCCESS;
 }

@@ -16,27 +16,60 @@
  * contiguous sends, which is only valid for contiguous layouts. */
 int coll_block_bytes(MPI_Datatype type, int count, size_t *bytes);
 
+/* ---- local work ----
+ * Every byte an algorithm moves inside its own memory (copies, rotations,
+ * packing into a scratch buffer, metadata) goes through the helpers below, so
+ * that it can be costed: under a real MPI they only move bytes; a host program
+ * may install a cost hook, which every helper calls with the bytes it moved
+ * and the number of copy calls a straightforward implementation makes for
+ * them (the simulation driver turns that into simulated time on the calling
+ * rank: sim/driver/cost.h). An algorithm never calls memcpy or memmove
+ * itself (a test checks it). */
+typedef void (*coll_local_cost_fn)(size_t bytes, size_t calls);
+void coll_set_local_cost(coll_local_cost_fn fn); /* NULL: no hook (the default) */
+
+/* Tell the hook about local work done without a helper below (e.g. a moved
+ * block that the host program chose not to move, see coll_set_local_moves). */
+void coll_local_charge(size_t bytes, size_t calls);
+
+/* One copy of `bytes` bytes (memmove semantics: the areas may overlap), one
+ * call. Payload and metadata alike. */
+void coll_copy(void *dst, const void *src, size_t bytes);
+
+/* The same for payload that nothing reads before the call returns except
+ * the caller: skipped on the host when local moves are off (folded buffers,
+ * see coll_set_local_moves), costed all the same. */
+void coll_copy_data(void *dst, const void *src, size_t bytes);
+
 /* Copy a caller's send block into its slot of the receive buffer (or do nothing
- * for MPI_IN_PLACE). Local copies use memmove, never a message to self: with
- * simulated computation off, a copy is free, as a real memcpy is nearly free
- * next to a network message. */
+ * for MPI_IN_PLACE). Local copies use coll_copy, never a message to self. */
 int coll_copy_own_block(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                         void *recvslot, size_t block_bytes);
 
 /* Rotate `nblocks` blocks of `block_bytes` each in place so that block i moves
  * to position (i + shift) % nblocks. Uses the three-reversal method with a
  * small fixed stack buffer: no allocation proportional to the data, so it stays
- * cheap when buffers are folded at 32K ranks. */
+ * cheap when buffers are folded at 32K ranks. Costed as the method with a
+ * scratch buffer of the whole run would move it: both runs out (2 calls) and
+ * back (1 call), 2 x nblocks x block_bytes bytes. */
 void coll_rotate_blocks(void *buf, int nblocks, size_t block_bytes, int shift);
 
 /* Reverse the order of blocks [lo, hi) in place (bytes inside a block keep
- * their order); same small stack buffer as coll_rotate_blocks. */
+ * their order); same small stack buffer as coll_rotate_blocks. Costed as a
+ * scratch-buffer reversal: each block out (one call each), the run back (one
+ * call). */
 void coll_reverse_blocks(void *buf, int lo, int hi, size_t block_bytes);
 
-/* Local block moves (coll_rotate_blocks, coll_reverse_blocks) are on by
- * default. A host program whose buffers hold no meaningful data (the
- * simulation driver's folded buffers) may turn them off: they cost no
- * simulated time, but O(p^2) bytes of host CPU per call at 32K ranks. */
+/* Block j takes block (r - j) mod nblocks, in place: the reflection that ends
+ * the basic Bruck alltoall (block i came from rank r - i). Costed as one
+ * scratch-buffer permutation: each block out, the run back. */
+void coll_reflect_blocks(void *buf, int nblocks, size_t block_bytes, int r);
+
+/* Local block moves (coll_rotate_blocks, coll_reverse_blocks,
+ * coll_reflect_blocks) are on by default. A host program whose buffers hold no
+ * meaningful data (the simulation driver's folded buffers) may turn them off:
+ * O(p^2) bytes of host CPU per call at 32K ranks. The cost hook is called all
+ * the same: the work is skipped on the host, not in the model. */
 void coll_set_local_moves(int enabled);
 int coll_local_moves(void); /* 1 unless turned off */
 

@@ -35,9 +35,9 @@ int cs_result_cmp_point(const cs_result *a, const cs_result *b)
 {
     int c;
     if ((c = strcmp(a->platform, b->platform)) || (c = strcmp(a->collective, b->collective)) ||
-        (c = strcmp(a->mapping, b->mapping)))
+        (c = strcmp(a->mapping, b->mapping)) || (c = strcmp(cs_result_model(a), cs_result_model(b))))
         return c;
-    /* a report's group (platform, collective, mapping, ppn, hosts,
+    /* a report's group (platform, collective, mapping, model, ppn, hosts,
      * distribution, background, intergroup case) must be contiguous in this
      * order, so np and bytes come last */
     if (a->ppn != b->ppn)

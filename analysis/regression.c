@@ -14,7 +14,8 @@ int cs_key_cmp(const cs_result *a, const cs_result *b)
     if (a->ppn != b->ppn)
         return a->ppn < b->ppn ? -1 : 1;
     if ((c = strcmp(a->collective, b->collective)) || (c = strcmp(a->algorithm, b->algorithm)) ||
-        (c = strcmp(a->region, b->region)) || (c = strcmp(a->dtype, b->dtype)) ||
+        (c = strcmp(a->region, b->region)) || (c = strcmp(cs_result_model(a), cs_result_model(b))) ||
+        (c = strcmp(a->dtype, b->dtype)) ||
         (c = strcmp(a->mode, b->mode)) || (c = strcmp(a->dist, b->dist)))
         return c;
     if (a->seed != b->seed)
@@ -48,9 +49,12 @@ void cs_key_format(const cs_result *r, char *buf, size_t len)
         snprintf(bg, sizeof bg, " background=%s", r->background);
     if (r->hosts[0])
         snprintf(hosts, sizeof hosts, " hosts=%s", r->hosts);
-    snprintf(buf, len, "%s %s np=%d%s%s %s/%s%s %s %s%s%s%s%s %ld B", r->platform, r->mapping,
-             r->np, ppn, hosts, r->collective, r->algorithm, region, r->dtype, r->mode, dist,
-             groups, root, bg, r->bytes);
+    char model[32] = "";
+    if (r->model[0] && strcmp(r->model, "full"))
+        snprintf(model, sizeof model, " model=%s", r->model);
+    snprintf(buf, len, "%s %s np=%d%s%s %s/%s%s%s %s %s%s%s%s%s %ld B", r->platform, r->mapping,
+             r->np, ppn, hosts, r->collective, r->algorithm, region, model, r->dtype, r->mode,
+             dist, groups, root, bg, r->bytes);
 }
 
 static int cmp_ptr(const void *pa, const void *pb)

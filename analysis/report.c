@@ -54,6 +54,7 @@ static void build_groups(report *r)
             g->platform = x->platform;
             g->collective = x->collective;
             g->mapping = x->mapping;
+            g->model = x->model; /* as recorded: "" for an older file */
             g->ppn = x->ppn;
             g->hosts = x->hosts;
             g->dist = x->dist;
@@ -90,6 +91,10 @@ static void build_groups(report *r)
                 for (char *q = g->slug + used; *q; q++)
                     if (*q == ':')
                         *q = '_';
+            }
+            if (!strcmp(x->model, "network")) { /* recorded network-only: -model-network */
+                size_t used = strlen(g->slug);
+                snprintf(g->slug + used, sizeof g->slug - used, "-model-%s", x->model);
             }
             if (x->root) {
                 size_t used = strlen(g->slug);

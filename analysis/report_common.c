@@ -104,6 +104,7 @@ static cs_result key_of(const group *g, long np, long bytes, const char *alg)
     snprintf(k.platform, sizeof k.platform, "%s", g->platform);
     snprintf(k.collective, sizeof k.collective, "%s", g->collective);
     snprintf(k.mapping, sizeof k.mapping, "%s", g->mapping);
+    snprintf(k.model, sizeof k.model, "%s", g->model);
     k.ppn = g->ppn;
     snprintf(k.hosts, sizeof k.hosts, "%s", g->hosts);
     snprintf(k.dist, sizeof k.dist, "%s", g->dist);
@@ -256,8 +257,11 @@ void group_title(const report *r, const group *g, char *buf, size_t len, int mul
 {
     (void)r;
     char extra[640] = "";
+    if (!strcmp(g->model, "network"))
+        snprintf(extra, sizeof extra, ", %s-only model", g->model);
     if (g->ppn)
-        snprintf(extra, sizeof extra, ", %d ranks per node", g->ppn);
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ", %d ranks per node",
+                 g->ppn);
     if (g->hosts[0])
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ", hosts %s", g->hosts);
     if (g->dist[0])

@@ -38,7 +38,7 @@ typedef struct {
 
 /* ---- the report's state ---- */
 typedef struct {
-    const char *platform, *collective, *mapping;
+    const char *platform, *collective, *mapping, *model;
     int ppn;              /* ranks per node; 0: the node's cores */
     const char *hosts;    /* the nodes the job took (results column); "": every node */
     const char *dist;     /* v-collectives' block-size distribution; "": none */

@@ -17,7 +17,8 @@ int in_group(const cs_result *x, const group *g)
 {
     char r[32];
     return !strcmp(x->platform, g->platform) && !strcmp(x->collective, g->collective) &&
-           !strcmp(x->mapping, g->mapping) && x->ppn == g->ppn && !strcmp(x->hosts, g->hosts) &&
+           !strcmp(x->mapping, g->mapping) && !strcmp(cs_result_model(x), g->model[0] ? g->model : "network") && x->ppn == g->ppn &&
+           !strcmp(x->hosts, g->hosts) &&
            !strcmp(x->dist, g->dist) &&
            x->seed == g->seed && !strcmp(x->background, g->background) && x->root == g->root &&
            !strcmp(cs_groups_ratio(x->groups, r, sizeof r), g->gratio) &&

@@ -11,7 +11,7 @@
 #include "cs_error.h"
 
 #define CS_RESULTS_HEADER                                                                         \
-    "platform,mapping,np,ppn,collective,algorithm,region,dtype,mode,dist,seed,groups,layout,"     \
+    "platform,mapping,np,ppn,collective,algorithm,region,model,dtype,mode,dist,seed,groups,layout,"     \
     "block_ratio,counts,size_unit,root,background,hosts,bytes,data_bytes,"                                  \
     "avg_us,min_us,max_us,call_max_us,root_us,iterations,status,nonlocal_max_msgs,nonlocal_max_bytes,"                \
     "nonlocal_total_msgs,nonlocal_total_bytes,account,placement,smpi_cfg,note"
@@ -24,6 +24,10 @@ typedef struct {
     char collective[32];
     char algorithm[96];
     char region[16];     /* locality level the algorithm treats as region; "": default */
+    /* what cost simulated time (case_fields.def): "full" (network, local
+     * work, per-message overheads) or "network" (the network alone); "": not
+     * recorded (a file written before the column, by the network-only model) */
+    char model[16];   /* compare with cs_result_model() */
     char dtype[16];
     char mode[16];
     char dist[32];       /* block-size distribution of v-collectives; "": none */
@@ -132,5 +136,11 @@ int cs_csv_split(char *line, char **fields, int max);
 /* Writes one CSV field, quoted when it holds a comma, quote or line break
  * (line breaks become spaces). */
 void cs_csv_write_field(FILE *f, const char *s);
+
+/* A row's model for comparisons: "" (not recorded) is "network". */
+static inline const char *cs_result_model(const cs_result *r)
+{
+    return r->model[0] ? r->model : "network";
+}
 
 #endif

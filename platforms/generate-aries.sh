@@ -140,6 +140,7 @@ $(unit_factors_config)
   <zone id="$machine" routing="Full">
     <prop id="collsim/description" value="$desc, Aries dragonfly: $groups group(s) x 6 chassis x 16 routers x 4 nodes = $nodes nodes x $cores cores = $ranks ranks; 1.3 us + 0.1 us per router hop, 8 GB/s per node (explicit minimal routes)"/>
 EOF
+  if [ "$machine" = cori ]; then local_work_props haswell-aries; else local_work_props knl-aries; fi
   awk -v G="$groups" -v K="$cables" -v RG="$real_groups" -v cores="$cores" -v speed="$speed" \
       -v lb_bw="$lb_bw" -v lb_lat="$lb_lat" -v speed_note="$speed_note" -v cores_note="$cores_note" \
       -v lb_lat_note="$lb_lat_note" -v lb_bw_note="$lb_bw_note" -f - <<'AWK'

@@ -111,6 +111,7 @@ $(unit_factors_config)
          3.32 drops the <prop>s of a FAT_TREE cluster. -->
     <prop id="collsim.levels" value="node,switch"/>
     <prop id="collsim.group.switch" value="$npl"/>
+$(local_work_props haswell-edr)
 
     <!--
       radical           : 0-$last = $nodes hosts ($leaves leaves x $npl hosts per leaf; generator arguments).

@@ -72,6 +72,9 @@ EOF
          its switch (collsim.region.switch), the regions of the paper's switch leaders (Section 4.2:
          "rack leaders" = the leaders of the R = 2 leaf switches of the testbed). -->
     <prop id="collsim.levels" value="node,switch"/>
+EOF
+  local_work_props barcelona-ddr
+  cat <<'EOF'
     <!--
       Calibration (collsim calibrate kandalla-testbed): one ping-pong per location. Nothing is published
       for the testbed, so the levels are fitted and printed, not compared.

@@ -115,6 +115,7 @@ $(unit_factors_config)
     <prop id="collsim.group.chassis" value="12"/>
     <prop id="collsim.group.rack" value="48"/>
     <prop id="collsim.group.linecard" value="$((48 * rpl))"/>
+$(local_work_props barcelona-ddr)
 EOF
   cal_props
   cat <<EOF

@@ -271,6 +271,7 @@ props() {
     <!-- Locality levels (platforms/README.md, "Locality levels"): a host is a socket; node-N zones and
          leaf-L zones declare the node and switch regions. -->
     <prop id="collsim.levels" value="socket,node,switch"/>
+$(if [ "$machine" = lassen ]; then local_work_props power9-edr; else local_work_props broadwell-opa; fi)
     <!-- Calibration (platforms/README.md, "Calibration properties"): one host pair per published path;
          inter-node across leaves (node-0 and node-$far, the first node of the last leaf). -->
     <prop id="collsim.calibrate.intra-socket" value="node-0-s0 node-0-s0"/>

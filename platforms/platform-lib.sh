@@ -35,3 +35,77 @@ platform_preamble() {
 <platform version="4.1">
 EOF_PREAMBLE
 }
+
+# local_work_props CPU: the root-zone properties of the `full` model (sim/driver/cost.h):
+# the cost of a local copy and each message's software overheads, for one processor and MPI
+# stack. Every value cites its source (platforms/README.md, "Local work and overheads", lists
+# them with where in the source) or says ASSUMED, why, and what it moves.
+#   copy-bw pieces by bytes per copy call, a proxy for the working set: from 0 B the L1 rate,
+#   from 32 KiB L2, from 256 KiB L3 (or MCDRAM), from 2 MiB memory with every core of the socket
+#   copying (a collective's ranks copy at once). Rates are bytes copied (likwid-bench counts
+#   read + write, so its figure / 2).
+#   Overheads: o_s before a message leaves and o_r after it arrives are CPU time that the link
+#   latency already holds (latencies are end-to-end MPI figures): they cost time where the CPU
+#   is busy, e.g. a rank posting many messages at once (LogGP's gap) or receiving a burst;
+#   o_s + o_r never exceeds the level's end-to-end latency (collsim calibrate checks it).
+local_work_props() {
+  case "$1" in
+    haswell-aries|haswell-edr)
+      copy_src="kerncraft HaswellEP_E5-2695v3 likwid copy (sibling of the E5-2698 v3, same 2.3 GHz): L1 134.8, L2 32.1, L3 15.9, memory 35.57/16 cores GB/s counted read+write"
+      copy_call=4e-9 copy_bw="0:6.7e10;32768:1.6e10;262144:8.0e9;2097152:1.1e9" ;;
+    knl-aries)
+      copy_src="KNL: memory from chapel issue 6389 (nstream 410 GB/s at 64 threads: 3.2 GB/s copied per core); ASSUMED L1 16 B/cycle and L2 8 B/cycle copied at 1.3-1.4 GHz (no KNL in-cache figure found: a 2-wide core, half Haswell's per-cycle rate); moves every copy-bound variant"
+      copy_call=1e-8 copy_bw="0:2.2e10;32768:1.1e10;1048576:3.2e9" ;;
+    broadwell-opa|broadwell-40gbe)
+      copy_src="kerncraft BroadwellEP_E5-2697v4_CoD likwid copy (sibling, 2.3 GHz) scaled to 2.1 GHz in cache: L1 127.7, L2 32.2, L3 18.8, memory 41.0/18 cores GB/s counted read+write"
+      copy_call=4e-9 copy_bw="0:5.8e10;32768:1.47e10;262144:8.6e9;2097152:1.14e9" ;;
+    power9-edr)
+      copy_src="ASSUMED Haswell-class per-core rates (kerncraft HaswellEP figures) and 1.7 GB/s per core from memory: no POWER9 copy figure was found; moves Bruck-type rotations by the same factor as on cori"
+      copy_call=4e-9 copy_bw="0:6.0e10;32768:1.8e10;262144:9.0e9;2097152:1.7e9" ;;
+    barcelona-ddr|harpertown-gbe)
+      copy_src="ASSUMED (no copy figure found for the Opteron 8356, Xeon E5345 or L5420): L1 16 B/cycle copied (one 128-bit load and store per cycle) at 2.3-2.5 GHz, L2 a third of it, memory 0.6 GB/s per core with every core copying (a shared front-side bus or 4 sockets of DDR2); a 2007-era core's call cost twice a current one's"
+      copy_call=8e-9 copy_bw="0:3.7e10;32768:1.2e10;2097152:6.0e8" ;;
+    *) echo "local_work_props: unknown processor '$1'" >&2; return 2 ;;
+  esac
+  case "$1" in
+    haswell-aries)
+      o_src="system: g = 0.70 us from osu_mbw_mr 1.42 M msg/s, Open MPI on a Cray XC (gist hppritcha/200bc7a2d4dfde709245d6ffa7b2b971); ASSUMED o_s = o_r = 0.4 us (within g and within the 1.3 us latency). node: g = 0.083 us from UCX shared memory 12 M msg/s (openucx/ucx issue 1831); ASSUMED o_s = o_r = 0.1 us (within the 0.25 us on-node latency)"
+      o_node="0:1e-7:0" o_sys="0:4e-7:0" node_level=node ;;
+    knl-aries)
+      o_src="KNL cores are slower per message: Open MPI over Aries 5.81 us on KNL vs 1.34 us on Broadwell (ofi-cray/libfabric-cray issue 1055), which would give about 1.7 us; ASSUMED o_s = o_r = 0.6 us inter-node and 0.2 us on-node, capped so that o_s + o_r stays within the platform's 1.3 us and 0.5 us end-to-end latencies (probably low: it understates spread-out's cost)"
+      o_node="0:2e-7:0" o_sys="0:6e-7:0" node_level=node ;;
+    broadwell-opa)
+      o_src="system: g = 0.31 us from osu_mbw_mr 3.21 M msg/s on Omni-Path with the E5-2695 v4 (gist hppritcha/8da4436a216c9d96bf10ad9d403da03f, Open MPI); ASSUMED o_s = o_r = 0.3 us (Omni-Path sends small messages by CPU programmed I/O). socket, node: ASSUMED 0.1 us as on cori (UCX shared memory, openucx/ucx issue 1831)"
+      o_node="0:1e-7:0" o_sys="0:3e-7:0" node_level=socket ;;
+    haswell-edr)
+      o_src="ASSUMED as quartz (a generic InfiniBand EDR fat tree): o_s = o_r = 0.3 us inter-node, 0.1 us on-node"
+      o_node="0:1e-7:0" o_sys="0:3e-7:0" node_level=node ;;
+    power9-edr)
+      o_src="system: g = 0.25 us from osu_mbw_mr 4.06 M msg/s on ConnectX-4 (open-mpi/ompi issue 1831; host not stated); ASSUMED o_s = o_r = 0.35 us (within the 1.27 us short-message alpha). socket, node: ASSUMED 0.15 us (within the 0.35 us intra-socket alpha)"
+      o_node="0:1.5e-7:0" o_sys="0:3.5e-7:0" node_level=socket ;;
+    barcelona-ddr)
+      o_src="system: Netgauge LogGP of MVAPICH over InfiniBand on ANL Tukey, o_s 0.98 us, o_r 1.14 us at 1 B (codes-org/codes tests/ng-mpi-tukey.dat); ASSUMED scaled to o_s 0.7, o_r 0.8 us so that the sum stays within the 1.57 us intra-chassis latency. node: ASSUMED 0.15 us (0.4 us on-node latency)"
+      o_node="0:1.5e-7:0" o_sys="0:7e-7:0" o_sys_r="0:8e-7:0" node_level=node ;;
+    harpertown-gbe|broadwell-40gbe)
+      o_src="system: SimGrid's calibration of Open MPI over TCP (pml ob1, btl tcp) on Grid'5000 taurus, o_s = 3.80 us + 0.110 ns/B, o_r = 3.52 us + 0.302 ns/B below 1420 B (Ezibenroc/platform-calibration, data/final_platforms/taurus.xml); the same above (ASSUMED: its larger-message pieces reflect taurus's own protocol switch). node: ASSUMED 0.15 us (Open MPI shared memory)"
+      o_node="0:1.5e-7:0" o_sys="0:3.80e-6:1.10e-10" o_sys_r="0:3.52e-6:3.02e-10" node_level=node ;;
+  esac
+  cat <<EOF_LOCAL
+    <!-- The full model (sim/driver/cost.h; platforms/README.md, "Local work and overheads").
+      Copy: $copy_src; call cost: 3.1-3.8 ns per 32-128 B memcpy (LLVM libc PR 70049, glibc in
+      skywind3000/FastMemcpy issue 4)${copy_call:+, here $copy_call s}.
+      Overheads: $o_src. -->
+    <prop id="collsim.local.copy-call" value="$copy_call"/>
+    <prop id="collsim.local.copy-bw" value="$copy_bw"/>
+    <prop id="collsim.overhead.send" value="$o_sys"/>
+    <prop id="collsim.overhead.recv" value="${o_sys_r:-$o_sys}"/>
+    <prop id="collsim.overhead.send.$node_level" value="$o_node"/>
+    <prop id="collsim.overhead.recv.$node_level" value="$o_node"/>
+EOF_LOCAL
+  if [ "$node_level" = socket ]; then
+    cat <<EOF_LOCAL
+    <prop id="collsim.overhead.send.node" value="$o_node"/>
+    <prop id="collsim.overhead.recv.node" value="$o_node"/>
+EOF_LOCAL
+  fi
+}

@@ -739,6 +739,7 @@ TEST(Expect, HostsAndBackgroundNarrowTheScope)
                "  <collective name=\"allgather\"><algorithms>ring bruck</algorithms></collective>\n"
                "  <hosts>all node-0+node-4</hosts>\n"
                "  <background>none alltoall:inter-switch:64K:8</background>\n"
+               "  <model name=\"network\"/>\n" /* rows without a model: network-only */
                "  <expect faster=\"bruck\" than=\"ring\" " << attrs << "/>\n</scenario>\n";
         return cli("check " + d / "results.csv" + " --scenario " + d / "x.xml");
     };

@@ -127,9 +127,9 @@ TEST(Cli, RegionLevelReachesTheDriverAndTheResults)
     while ((k = fread(buf, 1, sizeof buf, f)) > 0)
         csv.append(buf, k);
     fclose(f);
-    EXPECT_NE(csv.find("quartz,sequential,16,4,allgather,loc_bruck,node,int,fold"), std::string::npos)
+    EXPECT_NE(csv.find("quartz,sequential,16,4,allgather,loc_bruck,node,full,int,fold"), std::string::npos)
         << csv;
-    EXPECT_NE(csv.find("quartz,sequential,16,4,allgather,loc_bruck,socket,int,fold"),
+    EXPECT_NE(csv.find("quartz,sequential,16,4,allgather,loc_bruck,socket,full,int,fold"),
               std::string::npos)
         << csv;
     std::string rm = "rm -rf " + std::string(dir);

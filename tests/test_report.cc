@@ -675,7 +675,8 @@ TEST(Report, TinyRealRunAndTheRingModelOnOneNode)
     fputs("<?xml version=\"1.0\"?>\n<scenario name=\"tiny\">\n  <platform name=\"yahoo\"/>\n"
           "  <mappings>sequential</mappings>\n  <processes>4 8</processes>\n"
           "  <collective name=\"allgather\"><algorithms>ring sparbit</algorithms></collective>\n"
-          "  <sizes>1 1K 64K</sizes>\n  <iterations warmup=\"1\" timed=\"2\"/>\n</scenario>\n", f);
+          "  <sizes>1 1K 64K</sizes>\n  <iterations warmup=\"1\" timed=\"2\"/>\n"
+          "  <model name=\"network\"/>\n</scenario>\n", f); /* the ring's alpha-beta model */
     fclose(f);
     ASSERT_EQ(tw_run_scenario(scenario.c_str(), out.c_str(), 2, NULL, err, sizeof err), 0) << err;
     std::string results = out + "/results.csv";

@@ -323,6 +323,7 @@ int tw_run(const tw_run_spec *spec, cs_result **rows, size_t *nrows, char *errbu
     c.np_list = spec->np_list ? &nps : NULL;
     c.iters = spec->iters ? spec->iters : 1;
     c.dtype = spec->dtype ? spec->dtype : "byte";
+    c.model = spec->model ? spec->model : "full";
     c.layout = spec->layout ? spec->layout : "block";
     c.counts = spec->counts ? spec->counts : "equal";
     char dir[256];

@@ -28,7 +28,7 @@ int collsim_allgather_bruck(const void *sendbuf, int sendcount, MPI_Datatype sen
 
     /* Own block to working slot 0 (a local copy, never a message). */
     if (rank != 0)
-        memmove(recvbuf, coll_block(recvbuf, rank, bb), bb);
+        coll_copy(recvbuf, coll_block(recvbuf, rank, bb), bb);
 
     for (int d = 1; d < p; d *= 2) {
         const int n = d < p - d ? d : p - d;

@@ -39,7 +39,7 @@ int collsim_allgather_hierarchical(const void *sendbuf, int sendcount, MPI_Datat
     if (!disp)
         return MPI_ERR_NO_MEM;
     if (slot != rank)
-        memmove(coll_block(recvbuf, slot, bb), coll_block(recvbuf, rank, bb), bb);
+        coll_copy(coll_block(recvbuf, slot, bb), coll_block(recvbuf, rank, bb), bb);
 
     /* 1. gather the region's blocks to its leader */
     loc_group region = loc_group_region(info);

@@ -321,7 +321,7 @@ static int local_step(const core_ctx *c, const long *st)
         return MPI_ERR_NO_MEM;
     }
     /* own slots in, the engine at the finer level, everything out */
-    memcpy(x + (size_t)(fvd[me_u] - fbase) * b->bb, coll_block(b->buf, (int)st[me], b->bb),
+    coll_copy(x + (size_t)(fvd[me_u] - fbase) * b->bb, coll_block(b->buf, (int)st[me], b->bb),
            (size_t)(st[me + 1] - st[me]) * b->bb);
     loc_buf xb = {x, b->bb, b->count, b->type};
     err = loc_bruck_core(fi, fvd, &xb, -1);
@@ -330,7 +330,7 @@ static int local_step(const core_ctx *c, const long *st)
         long slot = fvd[u] - fbase;
         if (slot < 0)
             slot += ftotal;
-        memcpy(coll_block(b->buf, (int)st[h], b->bb), x + (size_t)slot * b->bb,
+        coll_copy(coll_block(b->buf, (int)st[h], b->bb), x + (size_t)slot * b->bb,
                (size_t)(st[h + 1] - st[h]) * b->bb);
     }
     coll_scratch_free(x);
@@ -417,12 +417,12 @@ int loc_place_virtual(const coll_loc_info *info, const loc_buf *b, int base)
         int cur = w0, dest = coll_loc_rank_of_virtual(info, (int)(((long)base + w0) % p));
         if (dest == w0)
             continue;
-        memcpy(hold, coll_block(b->buf, w0, bb), bb); /* the block of slot cur */
+        coll_copy(hold, coll_block(b->buf, w0, bb), bb); /* the block of slot cur */
         for (;;) {
             dest = coll_loc_rank_of_virtual(info, (int)(((long)base + cur) % p));
             char *slot = coll_block(b->buf, dest, bb);
-            memcpy(next, slot, bb);
-            memcpy(slot, hold, bb);
+            coll_copy(next, slot, bb);
+            coll_copy(slot, hold, bb);
             char *t = hold;
             hold = next;
             next = t;
@@ -446,7 +446,7 @@ int loc_bruck_allgather(const coll_loc_info *info, void *recvbuf, size_t bb, int
 
     /* Own block to its rotated virtual slot: the local rank. */
     if (info->local_rank != info->rank)
-        memmove(coll_block(recvbuf, info->local_rank, bb), coll_block(recvbuf, info->rank, bb), bb);
+        coll_copy(coll_block(recvbuf, info->local_rank, bb), coll_block(recvbuf, info->rank, bb), bb);
     if ((err = loc_bruck_core(info, NULL, &b, finer)))
         return err;
     return loc_place_virtual(info, &b, info->first[info->region]);

@@ -81,7 +81,7 @@ int collsim_allgather_multilane(const void *sendbuf, int sendcount, MPI_Datatype
         for (int j = 0; j < r; j++)
             disp[j + 1] = disp[j] + (lane < size[j]);
         if (lane == l) /* own block, at its region's place in its lane */
-            memcpy(coll_block(y, (int)disp[g], bb), coll_block(recvbuf, rank, bb), bb);
+            coll_copy(coll_block(y, (int)disp[g], bb), coll_block(recvbuf, rank, bb), bb);
         loc_group lg = loc_group_lane(info, lane);
         err = loc_bruckv(&lg, disp, &b);
     }
@@ -95,7 +95,7 @@ int collsim_allgather_multilane(const void *sendbuf, int sendcount, MPI_Datatype
         long k = lane_at[lane];
         for (int j = 0; j < r; j++)
             if (lane < size[j])
-                memcpy(coll_block(recvbuf, coll_loc_rank_of(info, j, lane), bb),
+                coll_copy(coll_block(recvbuf, coll_loc_rank_of(info, j, lane), bb),
                        coll_block(y, (int)k++, bb), bb);
     }
 out:

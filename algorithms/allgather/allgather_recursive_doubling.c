@@ -90,19 +90,20 @@ static int make_span(void *recvbuf, size_t bb, int recvcount, MPI_Datatype recvt
 }
 
 /* Packed spans: copy the runs into (pack) or out of (unpack) the scratch
- * buffer; skipped when local moves are off (folded buffers hold no data). */
+ * buffer (not on the host when local moves are off: folded buffers hold no
+ * data). */
 static void span_move(struct span *s, void *recvbuf, size_t bb, int pack)
 {
-    if (s->scratch == NULL || !coll_local_moves())
+    if (s->scratch == NULL)
         return;
     unsigned char *run0 = coll_block(recvbuf, s->first0, bb), *run1 = coll_block(recvbuf, s->first1, bb);
     const size_t l0 = (size_t)s->n0 * bb, l1 = (size_t)s->n1 * bb;
     if (pack) {
-        memcpy(s->scratch, run0, l0);
-        memcpy(s->scratch + l0, run1, l1);
+        coll_copy_data(s->scratch, run0, l0);
+        coll_copy_data(s->scratch + l0, run1, l1);
     } else {
-        memcpy(run0, s->scratch, l0);
-        memcpy(run1, s->scratch + l0, l1);
+        coll_copy_data(run0, s->scratch, l0);
+        coll_copy_data(run1, s->scratch + l0, l1);
     }
 }
 

@@ -29,13 +29,12 @@ static int packed(const sparbit_plan *plan, void *recvbuf, int recvcount, MPI_Da
     if (out == NULL)
         return MPI_ERR_NO_MEM;
     unsigned char *in = out + half * bb;
-    const int pack = coll_local_moves();
 
     for (int s = 0; s < plan->nsteps && err == MPI_SUCCESS; s++) {
         const int d = plan->steps[s].d, n = plan->steps[s].n;
         int sblk = rank;
-        for (int j = 0; pack && j < n; j++) {
-            memcpy(out + (size_t)j * bb, coll_block(recvbuf, sblk, bb), bb);
+        for (int j = 0; j < n; j++) {
+            coll_copy_data(out + (size_t)j * bb, coll_block(recvbuf, sblk, bb), bb);
             sblk = coll_mod(sblk - 2 * d, p);
         }
         MPI_Request req[2];
@@ -49,8 +48,8 @@ static int packed(const sparbit_plan *plan, void *recvbuf, int recvcount, MPI_Da
                 err = werr;
         }
         sblk = rank;
-        for (int j = 0; pack && err == MPI_SUCCESS && j < n; j++) {
-            memcpy(coll_block(recvbuf, coll_mod(sblk - d, p), bb), in + (size_t)j * bb, bb);
+        for (int j = 0; err == MPI_SUCCESS && j < n; j++) {
+            coll_copy_data(coll_block(recvbuf, coll_mod(sblk - d, p), bb), in + (size_t)j * bb, bb);
             sblk = coll_mod(sblk - 2 * d, p);
         }
     }

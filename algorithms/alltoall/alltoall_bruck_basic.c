@@ -4,7 +4,7 @@
  * Rotate R[i] = S[(r+i) mod p]; in step k (d = 2^k < p) send every slot whose
  * i has bit k set to r+d in one packed message and receive the same slots
  * from r-d (alltoall_bruck_common.h); then the inverse rotation
- * R[j] = R[(r-j) mod p], done in place as a block reversal and a rotation.
+ * R[j] = R[(r-j) mod p] (coll_reflect_blocks).
  *
  * Cost (analysis/cost_model.c, padded_bruck with every block N, Fan Eq. (1)):
  *   ceil(log2 p) (α + ((p+1)/2) N β).
@@ -23,18 +23,16 @@ static int basic(const bruck_alltoall_args *a)
     const size_t bb = a->bb;
 
     /* Phase 1: R[i] = S[(r+i) mod p], two contiguous runs. */
-    memcpy(a->recvbuf, coll_cblock(a->sendbuf, rank, bb), (size_t)(p - rank) * bb);
-    memcpy(coll_block(a->recvbuf, p - rank, bb), a->sendbuf, (size_t)rank * bb);
+    coll_copy(a->recvbuf, coll_cblock(a->sendbuf, rank, bb), (size_t)(p - rank) * bb);
+    coll_copy(coll_block(a->recvbuf, p - rank, bb), a->sendbuf, (size_t)rank * bb);
 
     /* Phase 2: send to r+d, receive from r-d. */
     const int err = bruck_alltoall_exchange(a, 0, 1, 0);
     if (err != MPI_SUCCESS)
         return err;
 
-    /* Phase 3: R[i] came from rank r-i; R[j] = R[(r-j) mod p] is a reversal
-     * (slot i -> p-1-i) followed by a rotation by r+1. */
-    coll_reverse_blocks(a->recvbuf, 0, p, bb);
-    coll_rotate_blocks(a->recvbuf, p, bb, rank + 1);
+    /* Phase 3: R[i] came from rank r-i; R[j] = R[(r-j) mod p]. */
+    coll_reflect_blocks(a->recvbuf, p, bb, rank);
     return MPI_SUCCESS;
 }
 

@@ -16,7 +16,7 @@ int bruck_alltoall(collsim_block_coll_fn self, bruck_alltoall_body body, coll_ms
     if (err != MPI_SUCCESS || bb == 0)
         return err;
     if (p == 1) {
-        memcpy(recvbuf, sendbuf, bb);
+        coll_copy(recvbuf, sendbuf, bb);
         return MPI_SUCCESS;
     }
     const bruck_alltoall_args a = {sendbuf, recvbuf, bb, rank, p, recvcount, recvtype, comm};
@@ -48,7 +48,7 @@ static int bruck_step(const bruck_state *s, int base, int d, int dest, int src)
 
     for (int lo = d; lo < a->p; lo += 2 * d)
         for (int i = lo; i < lo + d && i < a->p; i++, n++)
-            memcpy(s->pack + (size_t)n * bb, bruck_source(s, coll_mod(base + i, a->p), i, d), bb);
+            coll_copy(s->pack + (size_t)n * bb, bruck_source(s, coll_mod(base + i, a->p), i, d), bb);
     const int err = MPI_Sendrecv(s->pack, n * a->count, a->type, dest, COLL_TAG_ALLTOALL,
                                  s->unpack, n * a->count, a->type, src, COLL_TAG_ALLTOALL, a->comm,
                                  MPI_STATUS_IGNORE);
@@ -57,7 +57,7 @@ static int bruck_step(const bruck_state *s, int base, int d, int dest, int src)
     n = 0;
     for (int lo = d; lo < a->p; lo += 2 * d)
         for (int i = lo; i < lo + d && i < a->p; i++, n++)
-            memcpy(coll_block(a->recvbuf, coll_mod(base + i, a->p), bb),
+            coll_copy(coll_block(a->recvbuf, coll_mod(base + i, a->p), bb),
                    s->unpack + (size_t)n * bb, bb);
     return MPI_SUCCESS;
 }

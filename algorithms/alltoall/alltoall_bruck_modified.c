@@ -21,7 +21,7 @@ static int modified(const bruck_alltoall_args *a)
 {
     /* Phase 1: R[t] = S[(2r-t) mod p]. */
     for (int t = 0; t < a->p; t++)
-        memcpy(coll_block(a->recvbuf, t, a->bb),
+        coll_copy(coll_block(a->recvbuf, t, a->bb),
                coll_cblock(a->sendbuf, coll_mod(2 * a->rank - t, a->p), a->bb), a->bb);
     /* Phase 2: send to r-d, receive from r+d; nothing after it. */
     return bruck_alltoall_exchange(a, a->rank, -1, 0);

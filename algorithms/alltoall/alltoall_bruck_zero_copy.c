@@ -60,7 +60,7 @@ static int zero_copy(const bruck_alltoall_args *a)
     for (int i = 0; i < p; i++) {
         const int t = coll_mod(rank + i, p);
         unsigned char *dst = popcount_from((unsigned)i, 1) % 2 ? tmp : recvbuf;
-        memcpy(dst + (size_t)t * bb, coll_cblock(sendbuf, coll_mod(rank - i, p), bb), bb);
+        coll_copy(dst + (size_t)t * bb, coll_cblock(sendbuf, coll_mod(rank - i, p), bb), bb);
     }
 
     /* Phase 2: one send and one receive datatype per step, both over R. */

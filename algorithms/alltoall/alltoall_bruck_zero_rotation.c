@@ -23,7 +23,7 @@
 static int zero_rotation(const bruck_alltoall_args *a)
 {
     /* only the own block (i = 0) never moves */
-    memcpy(coll_block(a->recvbuf, a->rank, a->bb), coll_cblock(a->sendbuf, a->rank, a->bb), a->bb);
+    coll_copy(coll_block(a->recvbuf, a->rank, a->bb), coll_cblock(a->sendbuf, a->rank, a->bb), a->bb);
     return bruck_alltoall_exchange(a, a->rank, -1, 1);
 }
 

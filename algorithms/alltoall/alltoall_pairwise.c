@@ -24,7 +24,7 @@ int collsim_alltoall_pairwise(const void *sendbuf, int sendcount, MPI_Datatype s
                               comm, collsim_alltoall_pairwise_msg_blocks, &rank, &p, &bb);
     if (err != MPI_SUCCESS || bb == 0)
         return err;
-    memcpy(coll_block(recvbuf, rank, bb), coll_cblock(sendbuf, rank, bb), bb);
+    coll_copy(coll_block(recvbuf, rank, bb), coll_cblock(sendbuf, rank, bb), bb);
 
     const int pow2 = (p & (p - 1)) == 0;
     for (int i = 1; i < p; i++) {

@@ -24,7 +24,7 @@ int collsim_alltoall_spread_out(const void *sendbuf, int sendcount, MPI_Datatype
                               comm, collsim_alltoall_spread_out_msg_blocks, &rank, &p, &bb);
     if (err != MPI_SUCCESS || bb == 0)
         return err;
-    memcpy(coll_block(recvbuf, rank, bb), coll_cblock(sendbuf, rank, bb), bb);
+    coll_copy(coll_block(recvbuf, rank, bb), coll_cblock(sendbuf, rank, bb), bb);
     if (p == 1)
         return MPI_SUCCESS;
 

@@ -26,7 +26,7 @@ static int padded_exchange(padded_uniform_fn exchange, coll_msg_blocks_fn msg_bl
     unsigned char *padded_recv = padded_send + (size_t)p * n;
     for (int j = 0; j < p; j++)
         if (j != r)
-            memcpy(coll_block(padded_send, j, n), coll_v_send_block(&a, j),
+            coll_copy(coll_block(padded_send, j, n), coll_v_send_block(&a, j),
                    coll_v_send_bytes(&a, j));
 
     /* (b) uniform exchange of N-byte blocks */
@@ -42,7 +42,7 @@ static int padded_exchange(padded_uniform_fn exchange, coll_msg_blocks_fn msg_bl
             bytes = n;
             truncated = 1;
         }
-        memcpy(coll_v_recv_block(&a, i), coll_block(padded_recv, i, n), bytes);
+        coll_copy(coll_v_recv_block(&a, i), coll_block(padded_recv, i, n), bytes);
     }
     coll_scratch_free(padded_send);
     return err == MPI_SUCCESS && truncated ? MPI_ERR_COUNT : err;

@@ -107,7 +107,7 @@ int collsim_alltoallv_two_phase_bruck(COLLSIM_ALLTOALLV_ARGS)
         COLL_FOR_BRUCK_STEP(i, d, p) {
             const void *from = (i & (d - 1)) ? coll_block(work, i, n)
                                              : coll_v_send_block(&a, coll_mod(r - i, p));
-            memcpy(out + out_bytes, from, (size_t)meta_out[m]);
+            coll_copy(out + out_bytes, from, (size_t)meta_out[m]);
             out_bytes += (size_t)meta_out[m++];
         }
         for (int k = 0; k < m; k++) {
@@ -139,9 +139,9 @@ int collsim_alltoallv_two_phase_bruck(COLLSIM_ALLTOALLV_ARGS)
                 if (bytes > coll_v_recv_bytes(&a, from))
                     truncated = 1; /* the signatures differ; the steps go on */
                 else
-                    memcpy(coll_v_recv_block(&a, from), in + off, bytes);
+                    coll_copy(coll_v_recv_block(&a, from), in + off, bytes);
             } else { /* travels on in a later step */
-                memcpy(coll_block(work, i, n), in + off, bytes);
+                coll_copy(coll_block(work, i, n), in + off, bytes);
                 held_set(held, w, i, bytes);
             }
             off += bytes;

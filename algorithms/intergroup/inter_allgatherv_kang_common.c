@@ -27,12 +27,12 @@ static void paper_order(ig_msg *r, int n)
     const int lo_multi = r[0].multi, hi_multi = r[n - 1].multi;
     if (hi_multi) { /* the last to the front */
         const ig_msg hi = r[n - 1];
-        memmove(r + 1, r, sizeof *r * (size_t)(n - 1));
+        coll_copy(r + 1, r, sizeof *r * (size_t)(n - 1));
         r[0] = hi;
     }
     if (lo_multi) { /* the first sender (now at hi_multi) to the end */
         const ig_msg lo = r[hi_multi];
-        memmove(r + hi_multi, r + hi_multi + 1, sizeof *r * (size_t)(n - 1 - hi_multi));
+        coll_copy(r + hi_multi, r + hi_multi + 1, sizeof *r * (size_t)(n - 1 - hi_multi));
         r[n - 1] = lo;
     }
 }
@@ -188,7 +188,7 @@ int ig_kang_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         size_t at = 0;
         for (int j = 0; j < m && e == MPI_SUCCESS; j++) {
             const size_t c = (size_t)recvcounts[j] * unit;
-            memcpy((char *)recvbuf + (size_t)displs[j] * unit, stream + at, c);
+            coll_copy((char *)recvbuf + (size_t)displs[j] * unit, stream + at, c);
             at += c;
         }
         coll_scratch_free(stream);

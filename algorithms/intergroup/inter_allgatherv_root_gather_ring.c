@@ -40,7 +40,7 @@ static int grow(char **buf, size_t *cap, size_t need, size_t keep)
     if (!nb)
         return MPI_ERR_NO_MEM;
     if (keep)
-        memcpy(nb, *buf, keep);
+        coll_copy(nb, *buf, keep);
     if (*buf)
         coll_scratch_free(*buf);
     *buf = nb;
@@ -59,7 +59,7 @@ static int ring_gather(const void *sendbuf, size_t mine, const collsim_intergrou
     *stream = NULL;
     *len = 0;
     if (i == 0 && (e = grow(&buf[0], &cap[0], mine ? mine : 1, 0)) == MPI_SUCCESS) {
-        memcpy(buf[0], sendbuf, mine);
+        coll_copy(buf[0], sendbuf, mine);
         *len = mine;
     }
     for (int s = 0; s < n - 1 && e == MPI_SUCCESS; s++) {
@@ -128,7 +128,7 @@ int collsim_inter_allgatherv_root_gather_ring(COLLSIM_INTER_ALLGATHERV_ARGS)
         if (in && !packed) {
             size_t at = 0;
             for (int j = 0; j < ig->remote_size && e == MPI_SUCCESS; j++) {
-                memcpy((char *)recvbuf + (size_t)displs[j] * unit, in + at,
+                coll_copy((char *)recvbuf + (size_t)displs[j] * unit, in + at,
                        (size_t)recvcounts[j] * unit);
                 at += (size_t)recvcounts[j] * unit;
             }

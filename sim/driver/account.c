@@ -8,6 +8,7 @@
  * at zero). Without privatization every simulated rank shares this file's
  * statics: the state is kept per MPI_COMM_WORLD rank. */
 #include "account.h"
+#include "cost.h"
 
 #include <mpi.h>
 
@@ -175,24 +176,28 @@ void acct_print(FILE *f, const acct_summary *s, const char *why_not)
 int MPI_Send(const void *buf, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm)
 {
     count_send(dst, count, type, comm);
+    cost_before_send(dst, count, type, comm);
     return PMPI_Send(buf, count, type, dst, tag, comm);
 }
 
 int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm)
 {
     count_send(dst, count, type, comm);
+    cost_before_send(dst, count, type, comm);
     return PMPI_Ssend(buf, count, type, dst, tag, comm);
 }
 
 int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm)
 {
     count_send(dst, count, type, comm);
+    cost_before_send(dst, count, type, comm);
     return PMPI_Rsend(buf, count, type, dst, tag, comm);
 }
 
 int MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm)
 {
     count_send(dst, count, type, comm);
+    cost_before_send(dst, count, type, comm);
     return PMPI_Bsend(buf, count, type, dst, tag, comm);
 }
 
@@ -200,6 +205,7 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dst, int tag, M
               MPI_Request *req)
 {
     count_send(dst, count, type, comm);
+    cost_before_send(dst, count, type, comm);
     return PMPI_Isend(buf, count, type, dst, tag, comm, req);
 }
 
@@ -207,6 +213,7 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dst, int tag, 
                MPI_Request *req)
 {
     count_send(dst, count, type, comm);
+    cost_before_send(dst, count, type, comm);
     return PMPI_Issend(buf, count, type, dst, tag, comm, req);
 }
 
@@ -214,6 +221,7 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dst, int tag, 
                MPI_Request *req)
 {
     count_send(dst, count, type, comm);
+    cost_before_send(dst, count, type, comm);
     return PMPI_Irsend(buf, count, type, dst, tag, comm, req);
 }
 
@@ -221,6 +229,7 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dst, int tag, 
                MPI_Request *req)
 {
     count_send(dst, count, type, comm);
+    cost_before_send(dst, count, type, comm);
     return PMPI_Ibsend(buf, count, type, dst, tag, comm, req);
 }
 
@@ -228,14 +237,21 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dst, int 
                  int rcount, MPI_Datatype rtype, int src, int rtag, MPI_Comm comm, MPI_Status *st)
 {
     count_send(dst, scount, stype, comm);
-    return PMPI_Sendrecv(sbuf, scount, stype, dst, stag, rbuf, rcount, rtype, src, rtag, comm, st);
+    cost_before_send(dst, scount, stype, comm);
+    const int e = PMPI_Sendrecv(sbuf, scount, stype, dst, stag, rbuf, rcount, rtype, src, rtag,
+                                comm, st);
+    cost_after_recv(src, rcount, rtype, comm);
+    return e;
 }
 
 int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dst, int stag, int src,
                          int rtag, MPI_Comm comm, MPI_Status *st)
 {
     count_send(dst, count, type, comm);
-    return PMPI_Sendrecv_replace(buf, count, type, dst, stag, src, rtag, comm, st);
+    cost_before_send(dst, count, type, comm);
+    const int e = PMPI_Sendrecv_replace(buf, count, type, dst, stag, src, rtag, comm, st);
+    cost_after_recv(src, count, type, comm);
+    return e;
 }
 
 /* ---- what the layer cannot count: the call is marked incomplete ---- */
@@ -243,6 +259,7 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype type, int dst, int ta
                   MPI_Request *req)
 {
     mark_incomplete();
+    cost_pay();
     return PMPI_Send_init(buf, count, type, dst, tag, comm, req);
 }
 
@@ -250,6 +267,7 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype type, int dst, int t
                    MPI_Request *req)
 {
     mark_incomplete();
+    cost_pay();
     return PMPI_Ssend_init(buf, count, type, dst, tag, comm, req);
 }
 
@@ -257,6 +275,7 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype type, int dst, int t
                    MPI_Request *req)
 {
     mark_incomplete();
+    cost_pay();
     return PMPI_Rsend_init(buf, count, type, dst, tag, comm, req);
 }
 
@@ -264,18 +283,21 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype type, int dst, int t
                    MPI_Request *req)
 {
     mark_incomplete();
+    cost_pay();
     return PMPI_Bsend_init(buf, count, type, dst, tag, comm, req);
 }
 
 int MPI_Barrier(MPI_Comm comm)
 {
     mark_incomplete();
+    cost_pay();
     return PMPI_Barrier(comm);
 }
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
     mark_incomplete();
+    cost_pay();
     return PMPI_Bcast(buf, count, type, root, comm);
 }
 
@@ -283,6 +305,7 @@ int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_O
                MPI_Comm comm)
 {
     mark_incomplete();
+    cost_pay();
     return PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
 }
 
@@ -290,6 +313,7 @@ int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MP
                   MPI_Comm comm)
 {
     mark_incomplete();
+    cost_pay();
     return PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
 }
 
@@ -297,6 +321,7 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int
                MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     mark_incomplete();
+    cost_pay();
     return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
 }
 
@@ -304,6 +329,7 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, in
                 MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     mark_incomplete();
+    cost_pay();
     return PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
 }
 
@@ -311,6 +337,7 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, 
                   MPI_Datatype rtype, MPI_Comm comm)
 {
     mark_incomplete();
+    cost_pay();
     return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
 }
 
@@ -318,6 +345,7 @@ int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                    const int *rcounts, const int *displs, MPI_Datatype rtype, MPI_Comm comm)
 {
     mark_incomplete();
+    cost_pay();
     return PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
 }
 
@@ -325,6 +353,7 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, i
                  MPI_Datatype rtype, MPI_Comm comm)
 {
     mark_incomplete();
+    cost_pay();
     return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
 }
 
@@ -333,5 +362,6 @@ int MPI_Alltoallv(const void *sbuf, const int *scounts, const int *sdispls, MPI_
                   MPI_Comm comm)
 {
     mark_incomplete();
+    cost_pay();
     return PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "coll_locality.h"
+#include "cost.h"
 #include "datacheck.h"
 #include "fold.h"
 #include "intergroup.h"
@@ -213,6 +214,7 @@ static size_run run_calls(const bench_ctx *b, long bytes, int count)
         const int count_it = b->counted && it == o->warmup;
         if (count_it)
             acct_begin();
+        cost_begin();
         double t0 = MPI_Wtime();
         int e = b->ig ? ig_call(o, b->ig, &b->I, sendbuf, recvbuf, tsize)
                 : o->vfn ? o->vfn(sendbuf, L->scounts, L->sdispls, o->mpi_dtype, recvbuf, L->rcounts,
@@ -222,6 +224,7 @@ static size_run run_calls(const bench_ctx *b, long bytes, int count)
                                 count, o->mpi_dtype, o->root, b->comm)
                        : o->fn(in_place ? MPI_IN_PLACE : sendbuf, count, o->mpi_dtype, recvbuf,
                                count, o->mpi_dtype, b->comm);
+        cost_end(); /* the rank's pending local work and overheads, before t1 */
         double t1 = MPI_Wtime();
         if (count_it)
             acct_end();

@@ -32,6 +32,7 @@
 #include "collsim_algorithms.h"
 #include "coll_locality.h"
 #include "account.h"
+#include "cost.h"
 #include "coll_locality_file.h"
 #ifdef COLLSIM_REAL_MPI_DRIVER
 #include "collsim_hwloc.h"
@@ -490,6 +491,11 @@ int main(int argc, char **argv)
     if (parse_args(argc, argv, &o)) {
         MPI_Finalize();
         return 2;
+    }
+    if (cost_init(!strcmp(o.model, "full"), loc_err, sizeof loc_err)) {
+        if (wrank == 0)
+            fprintf(stderr, "collsim-driver: %s\n", loc_err);
+        MPI_Abort(MPI_COMM_WORLD, 3);
     }
     long maxbytes = 0;
     for (int s = 0; s < o.nsizes; s++)

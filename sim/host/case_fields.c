@@ -507,7 +507,8 @@ int cs_fields_check(const cs_field *t, const void *obj, const char *collective,
         /* a word of another collective's scope is neither passed nor checked
          * (cases built field by field leave it NULL); within its scope NULL
          * is the default, except for fields of every collective */
-        const int word_bad = s ? word_index(f->arg, s) < 0 : f->scope == CS_SCOPE_ALL;
+        const int word_bad =
+            s ? word_index(f->arg, s) < 0 : f->scope == CS_SCOPE_ALL && k != CS_F_model;
         if (f->kind == CS_FK_WORD && word_bad && (in_scope(f->scope, collective) || set)) {
             words_list(f->arg, valid, sizeof valid);
             return cs_fail(err, "unknown %s '%s' (valid: %s)",
@@ -569,6 +570,8 @@ void cs_field_text(const cs_field *f, const void *obj, char *out, size_t len)
     case CS_FK_WORD:
     case CS_FK_TEXT: {
         const char *s = *AT_C(f, obj, char *);
+        if (!s && !strcmp(f->name, "model")) /* a case built field by field: the default */
+            s = f->dflt_s;
         snprintf(out, len, "%s", s ? s : "");
         break;
     }

@@ -37,6 +37,7 @@ static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_e
     memset(&probe, 0, sizeof probe);
     snprintf(probe.collective, sizeof probe.collective, "%s", x->collective);
     snprintf(probe.dtype, sizeof probe.dtype, "%s", s->dtype);
+    snprintf(probe.model, sizeof probe.model, "%s", s->model ? s->model : "full");
     snprintf(probe.mode, sizeof probe.mode, "%s", s->fold ? "fold" : "check");
     for (size_t k = 0; k < ngs; k++) {
         cs_scenario sg = *s;

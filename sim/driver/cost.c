@@ -1,0 +1,656 @@
+/* The local-work and software-overhead model (cost.h). Without privatization
+ * every simulated rank shares this file's statics: state is kept per
+ * MPI_COMM_WORLD rank. */
+#include "cost.h"
+
+#ifndef COLLSIM_REAL_MPI_DRIVER
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/zone.h>
+#endif
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll_locality_file.h"
+#include "coll_util.h"
+
+#ifdef COLLSIM_REAL_MPI_DRIVER
+/* collsim-mpibench: the machine charges its own local work and overheads. */
+int cost_init(int full, char *err, size_t errsize)
+{
+    (void)full, (void)err, (void)errsize;
+    return 0;
+}
+void cost_begin(void) {}
+void cost_end(void) {}
+double cost_charged(void) { return 0.0; }
+void cost_before_send(int dst, int count, MPI_Datatype type, MPI_Comm comm)
+{
+    (void)dst, (void)count, (void)type, (void)comm;
+}
+void cost_pay(void) {}
+void cost_after_recv(int src, int count, MPI_Datatype type, MPI_Comm comm)
+{
+    (void)src, (void)count, (void)type, (void)comm;
+}
+void cost_add(double seconds) { (void)seconds; }
+double cost_copy_seconds(size_t bytes, size_t calls)
+{
+    (void)bytes, (void)calls;
+    return 0.0;
+}
+#else
+/* ---- parameters ---- */
+#define COST_MAX_PIECES 16
+typedef struct {
+    int n;
+    double from[COST_MAX_PIECES], a[COST_MAX_PIECES], b[COST_MAX_PIECES];
+} piecewise; /* from[k] bytes up: a[k] + b[k] x bytes (or a[k] = bandwidth) */
+
+static int installed;            /* the full model is on */
+static double copy_call;         /* s per copy call */
+static piecewise copy_bw;        /* bytes/s by bytes per call (a[]) */
+static int have_copy;
+static piecewise o_send[COLL_LOC_FILE_MAX_LEVELS + 1], o_recv[COLL_LOC_FILE_MAX_LEVELS + 1];
+static int per_level;            /* some level has its own overheads */
+static int have_overhead;
+
+/* ---- per-rank state ---- */
+typedef struct costed_req costed_req;
+typedef struct {
+    int on;
+    double cpu_free; /* simulated time until which the rank's CPU is busy */
+    double charged;  /* seconds of CPU work charged since cost_begin */
+    costed_req *recvs; /* open addressing on the request's bits */
+    size_t cap, used;
+} rank_state;
+
+static rank_state *ranks;
+static int world_size;
+static MPI_Group world_group;
+
+static int world_rank(void)
+{
+    int r;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &r);
+    return r;
+}
+
+/* "F:A;F:A" (two numbers a piece) or "F:A:B;..." (three) */
+static int parse_piecewise(const char *key, const char *text, int three, piecewise *out,
+                           char *err, size_t errsize)
+{
+    memset(out, 0, sizeof *out);
+    const char *s = text;
+    while (*s) {
+        char *end;
+        double v[3] = {0, 0, 0};
+        int nv = three ? 3 : 2;
+        for (int k = 0; k < nv; k++) {
+            v[k] = strtod(s, &end);
+            if (end == s || !isfinite(v[k]) || v[k] < 0 || (k + 1 < nv && *end != ':') ||
+                (k + 1 == nv && *end && *end != ';')) {
+                snprintf(err, errsize, "platform property %s='%s': expected %s, non-negative "
+                                       "numbers, pieces joined by ';'",
+                         key, text, three ? "START:OFFSET:PERBYTE" : "SIZE:BYTES_PER_SECOND");
+                return -1;
+            }
+            s = *end ? end + 1 : end;
+        }
+        if (out->n == COST_MAX_PIECES || (out->n && v[0] <= out->from[out->n - 1]) ||
+            (!three && v[1] <= 0)) {
+            snprintf(err, errsize, "platform property %s='%s': at most %d pieces, sizes "
+                                   "increasing%s", key, text, COST_MAX_PIECES,
+                     three ? "" : ", bandwidths above 0");
+            return -1;
+        }
+        out->from[out->n] = v[0];
+        out->a[out->n] = v[1];
+        out->b[out->n] = v[2];
+        out->n++;
+    }
+    if (out->n == 0 || out->from[0] != 0) {
+        snprintf(err, errsize, "platform property %s='%s': the first piece must start at 0",
+                 key, text);
+        return -1;
+    }
+    return 0;
+}
+
+static int piece_of(const piecewise *p, double bytes)
+{
+    int k = 0;
+    while (k + 1 < p->n && bytes >= p->from[k + 1])
+        k++;
+    return k;
+}
+
+static const char *prop(const char *key)
+{
+    return sg_zone_get_property_value(sg_zone_get_root(), key);
+}
+
+static int read_overheads(const char *dir, piecewise *table, char *err, size_t errsize)
+{
+    char key[128];
+    snprintf(key, sizeof key, "collsim.overhead.%s", dir);
+    const char *plain = prop(key);
+    int found = plain != NULL;
+    piecewise base = {0};
+    if (plain && parse_piecewise(key, plain, 1, &base, err, errsize))
+        return -1;
+    const int n = coll_loc_file_nlevels();
+    for (int l = 0; l <= n; l++) {
+        snprintf(key, sizeof key, "collsim.overhead.%s.%s", dir,
+                 l < n ? coll_loc_file_level_name(l) : "system");
+        const char *v = prop(key);
+        if (v) {
+            if (parse_piecewise(key, v, 1, &table[l], err, errsize))
+                return -1;
+            per_level = found = 1;
+        } else
+            table[l] = base;
+    }
+    return found;
+}
+
+static void local_cost(size_t bytes, size_t calls);
+
+int cost_init(int full, char *err, size_t errsize)
+{
+    if (!full || ranks) /* ranks share this file: the first reads the platform */
+        return 0;
+    PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
+    ranks = calloc((size_t)world_size, sizeof *ranks);
+    PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    const char *call = prop("collsim.local.copy-call"), *bw = prop("collsim.local.copy-bw");
+    if (call || bw) {
+        char *end = NULL;
+        copy_call = call ? strtod(call, &end) : 0;
+        if (call && (end == call || *end || !isfinite(copy_call) || copy_call < 0)) {
+            snprintf(err, errsize, "platform property collsim.local.copy-call='%s': expected "
+                                   "seconds, a non-negative number", call);
+            return -1;
+        }
+        if (!bw) {
+            snprintf(err, errsize, "platform property collsim.local.copy-call without "
+                                   "collsim.local.copy-bw");
+            return -1;
+        }
+        if (parse_piecewise("collsim.local.copy-bw", bw, 0, &copy_bw, err, errsize))
+            return -1;
+        have_copy = 1;
+    }
+    const int s = read_overheads("send", o_send, err, errsize);
+    const int r = s < 0 ? -1 : read_overheads("recv", o_recv, err, errsize);
+    if (s < 0 || r < 0)
+        return -1;
+    have_overhead = s || r;
+    if (!have_copy || !have_overhead)
+        fprintf(stderr, "collsim: model full: the platform gives no %s%s%s; %s free\n",
+                have_copy ? "" : "collsim.local.copy-*",
+                !have_copy && !have_overhead ? " and no " : "",
+                have_overhead ? "" : "collsim.overhead.*",
+                !have_copy && !have_overhead ? "they stay" : "it stays");
+    coll_set_local_cost(local_cost);
+    installed = 1;
+    return 0;
+}
+
+/* ---- charging ---- */
+static rank_state *me_if_on(void)
+{
+    if (!installed)
+        return NULL;
+    rank_state *s = &ranks[world_rank()];
+    return s->on ? s : NULL;
+}
+
+double cost_copy_seconds(size_t bytes, size_t calls)
+{
+    if (!have_copy || (bytes == 0 && calls == 0))
+        return 0.0;
+    const double per_call = calls ? (double)bytes / (double)calls : (double)bytes;
+    const int k = piece_of(&copy_bw, per_call);
+    return (double)calls * copy_call + (double)bytes / copy_bw.a[k];
+}
+
+/* Work that starts now, on the rank's CPU, after what it is busy with. */
+static void occupy(rank_state *s, double seconds)
+{
+    const double now = simgrid_get_clock();
+    s->cpu_free = (s->cpu_free > now ? s->cpu_free : now) + seconds;
+    s->charged += seconds;
+}
+
+static void local_cost(size_t bytes, size_t calls)
+{
+    rank_state *s = me_if_on();
+    if (s)
+        occupy(s, cost_copy_seconds(bytes, calls));
+}
+
+void cost_add(double seconds)
+{
+    rank_state *s = me_if_on();
+    if (s && seconds > 0)
+        occupy(s, seconds);
+}
+
+void cost_pay(void)
+{
+    rank_state *s = me_if_on();
+    if (!s)
+        return;
+    const double now = simgrid_get_clock();
+    if (s->cpu_free > now)
+        sg_actor_sleep_for(s->cpu_free - now);
+}
+
+/* A receive that completed at `when` (now, or earlier within a Waitsome
+ * batch): its overhead o_r ran on the CPU in the o_r before its completion
+ * (the link latency holds it) unless the CPU was busy then; what does not
+ * fit delays the rank. Unpacking follows it. */
+static void received(rank_state *s, double when, double o_r, double unpack)
+{
+    const double start = s->cpu_free > when - o_r ? s->cpu_free : when - o_r;
+    s->cpu_free = start + o_r + unpack;
+    s->charged += o_r + unpack;
+}
+
+void cost_begin(void)
+{
+    if (!installed)
+        return;
+    rank_state *s = &ranks[world_rank()];
+    s->on = 1;
+    s->cpu_free = simgrid_get_clock();
+    s->charged = 0;
+}
+
+void cost_end(void)
+{
+    cost_pay();
+    if (installed)
+        ranks[world_rank()].on = 0;
+}
+
+double cost_charged(void) { return installed ? ranks[world_rank()].charged : 0.0; }
+
+/* The finest level whose region holds this rank and dst's world rank `to`;
+ * nlevels: "system". */
+static int level_of(int to)
+{
+    if (!per_level)
+        return 0;
+    const int me = world_rank(), n = coll_loc_file_nlevels();
+    for (int l = 0; l < n; l++)
+        if (coll_loc_file_colour(l, me) == coll_loc_file_colour(l, to))
+            return l;
+    return n;
+}
+
+static int to_world(int r, MPI_Comm comm)
+{
+    if (comm == MPI_COMM_WORLD || r < 0)
+        return r;
+    MPI_Group g;
+    int w = MPI_UNDEFINED;
+    PMPI_Comm_group(comm, &g);
+    PMPI_Group_translate_ranks(g, 1, &r, world_group, &w);
+    PMPI_Group_free(&g);
+    return w;
+}
+
+static double overhead(const piecewise *table, int peer, MPI_Comm comm, double bytes)
+{
+    if (!have_overhead)
+        return 0.0;
+    int l = 0;
+    if (per_level) {
+        const int w = to_world(peer, comm);
+        l = w < 0 || w == MPI_UNDEFINED ? coll_loc_file_nlevels() : level_of(w);
+    }
+    const piecewise *p = &table[l];
+    if (p->n == 0)
+        return 0.0;
+    const int k = piece_of(p, bytes);
+    return p->a[k] + p->b[k] * bytes;
+}
+
+/* Contiguous pieces of one element of `type` (1: contiguous). */
+static long type_pieces(MPI_Datatype type)
+{
+    int size = 0;
+    MPI_Aint lb = 0, extent = 0;
+    PMPI_Type_size(type, &size);
+    PMPI_Type_get_extent(type, &lb, &extent);
+    if (lb == 0 && (MPI_Aint)size == extent)
+        return 1;
+    int ni = 0, na = 0, nd = 0, combiner = 0;
+    if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
+        return size > 0 ? size : 1;
+    switch (combiner) {
+    case MPI_COMBINER_HINDEXED_BLOCK:
+    case MPI_COMBINER_INDEXED_BLOCK:
+    case MPI_COMBINER_HINDEXED:
+    case MPI_COMBINER_INDEXED:
+    case MPI_COMBINER_VECTOR:
+    case MPI_COMBINER_HVECTOR:
+    case MPI_COMBINER_STRUCT: {
+        int *ints = malloc(sizeof(int) * (size_t)(ni ? ni : 1));
+        MPI_Aint *aints = malloc(sizeof(MPI_Aint) * (size_t)(na ? na : 1));
+        MPI_Datatype *types = malloc(sizeof(MPI_Datatype) * (size_t)(nd ? nd : 1));
+        long pieces = size > 0 ? size : 1;
+        if (PMPI_Type_get_contents(type, ni, na, nd, ints, aints, types) == MPI_SUCCESS)
+            pieces = ints[0] > 0 ? ints[0] : 1; /* the count of blocks */
+        free(ints);
+        free(aints);
+        free(types);
+        return pieces;
+    }
+    default:
+        return size > 0 ? size : 1;
+    }
+}
+
+/* Packing (or unpacking) count elements of type into a contiguous buffer. */
+static double pack_seconds(int count, MPI_Datatype type)
+{
+    if (!have_copy || count <= 0)
+        return 0.0;
+    const long pieces = type_pieces(type);
+    if (pieces <= 1)
+        return 0.0;
+    int size = 0;
+    PMPI_Type_size(type, &size);
+    return cost_copy_seconds((size_t)count * (size_t)size, (size_t)count * (size_t)pieces);
+}
+
+/* The sender packs a derived datatype before the message leaves (the rank
+ * waits for it), then spends o_s on the CPU while the message is on its way
+ * (the link latency holds o_s: a message leaves when posted, and the next
+ * thing the rank does waits for the CPU). */
+void cost_before_send(int dst, int count, MPI_Datatype type, MPI_Comm comm)
+{
+    rank_state *s = me_if_on();
+    if (!s)
+        return;
+    if (dst != MPI_PROC_NULL)
+        occupy(s, pack_seconds(count, type));
+    cost_pay();
+    if (dst != MPI_PROC_NULL) {
+        int size = 0;
+        PMPI_Type_size(type, &size);
+        occupy(s, overhead(o_send, dst, comm, (double)count * size));
+    }
+}
+
+/* A receive's o_r and unpacking (cost.h). */
+typedef struct {
+    double o_r, unpack;
+} recv_cost;
+
+static recv_cost recv_cost_of(int src, int count, MPI_Datatype type, MPI_Comm comm)
+{
+    recv_cost c = {0.0, 0.0};
+    if (src == MPI_PROC_NULL)
+        return c;
+    int size = 0;
+    PMPI_Type_size(type, &size);
+    c.o_r = overhead(o_recv, src == MPI_ANY_SOURCE ? -1 : src, comm, (double)count * size);
+    c.unpack = pack_seconds(count, type);
+    return c;
+}
+
+void cost_after_recv(int src, int count, MPI_Datatype type, MPI_Comm comm)
+{
+    rank_state *s = me_if_on();
+    if (!s)
+        return;
+    const recv_cost c = recv_cost_of(src, count, type, comm);
+    received(s, simgrid_get_clock(), c.o_r, c.unpack);
+}
+
+/* ---- receive requests: charged when they complete ---- */
+struct costed_req {
+    MPI_Request req;
+    recv_cost c;
+};
+
+static size_t slot_of(MPI_Request r, size_t cap)
+{
+    unsigned long long h = (unsigned long long)(uintptr_t)r;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return (size_t)h & (cap - 1);
+}
+
+static void recv_put(rank_state *s, MPI_Request r, recv_cost c)
+{
+    if (2 * (s->used + 1) > s->cap) {
+        const size_t old = s->cap, cap = old ? 2 * old : 64;
+        costed_req *was = s->recvs, *now = calloc(cap, sizeof *now);
+        for (size_t i = 0; i < old; i++)
+            if (was[i].req) {
+                size_t k = slot_of(was[i].req, cap);
+                while (now[k].req)
+                    k = (k + 1) & (cap - 1);
+                now[k] = was[i];
+            }
+        free(was);
+        s->recvs = now;
+        s->cap = cap;
+    }
+    size_t k = slot_of(r, s->cap);
+    while (s->recvs[k].req)
+        k = (k + 1) & (s->cap - 1);
+    s->recvs[k].req = r;
+    s->recvs[k].c = c;
+    s->used++;
+}
+
+/* Remove r if it is a costed receive; *c its cost. */
+static int recv_take(rank_state *s, MPI_Request r, recv_cost *c)
+{
+    if (!s->used || !r || r == MPI_REQUEST_NULL)
+        return 0;
+    const size_t mask = s->cap - 1;
+    size_t k = slot_of(r, s->cap);
+    while (s->recvs[k].req && s->recvs[k].req != r)
+        k = (k + 1) & mask;
+    if (!s->recvs[k].req)
+        return 0;
+    *c = s->recvs[k].c;
+    /* backward-shift deletion keeps every probe chain whole */
+    size_t hole = k;
+    for (size_t j = (k + 1) & mask; s->recvs[j].req; j = (j + 1) & mask) {
+        const size_t home = slot_of(s->recvs[j].req, s->cap);
+        if (((j - home) & mask) >= ((j - hole) & mask)) {
+            s->recvs[hole] = s->recvs[j];
+            hole = j;
+        }
+    }
+    s->recvs[hole].req = 0;
+    s->used--;
+    return 1;
+}
+
+/* The request `was` completed now: charge it if it is a costed receive. */
+static void settle_one(rank_state *s, MPI_Request was)
+{
+    recv_cost c;
+    if (recv_take(s, was, &c))
+        received(s, simgrid_get_clock(), c.o_r, c.unpack);
+}
+
+/* ---- the wrappers this model needs beyond account.c's sends ---- */
+int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+             MPI_Status *st)
+{
+    cost_pay();
+    const int e = PMPI_Recv(buf, count, type, src, tag, comm, st);
+    cost_after_recv(src, count, type, comm);
+    return e;
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+              MPI_Request *req)
+{
+    cost_pay();
+    const int e = PMPI_Irecv(buf, count, type, src, tag, comm, req);
+    rank_state *s = me_if_on();
+    if (s && e == MPI_SUCCESS && *req != MPI_REQUEST_NULL) {
+        const recv_cost c = recv_cost_of(src, count, type, comm);
+        if (c.o_r > 0 || c.unpack > 0)
+            recv_put(s, *req, c);
+    }
+    return e;
+}
+
+int MPI_Wait(MPI_Request *req, MPI_Status *st)
+{
+    cost_pay();
+    const MPI_Request was = *req;
+    const int e = PMPI_Wait(req, st);
+    rank_state *s = me_if_on();
+    if (s && s->used)
+        settle_one(s, was);
+    return e;
+}
+
+/* Whether r is a costed receive (left in the table). */
+static int recv_known(const rank_state *s, MPI_Request r)
+{
+    if (!s->used || !r || r == MPI_REQUEST_NULL)
+        return 0;
+    size_t k = slot_of(r, s->cap);
+    while (s->recvs[k].req && s->recvs[k].req != r)
+        k = (k + 1) & (s->cap - 1);
+    return s->recvs[k].req != 0;
+}
+
+/* Waitall. With two or more costed receives among the requests it waits for
+ * them one by one (MPI_Waitany; SMPI's Waitsome tests the others, and each
+ * test is a simulated sleep of smpi/test), so that each is charged at the
+ * time it completed: receives that complete while the rank waits have their
+ * o_r absorbed by the wait, a burst of them queues on the CPU. With one, the
+ * time the call returns stands for its completion: it is absorbed alike
+ * unless the CPU is still busy at its end. */
+int MPI_Waitall(int n, MPI_Request *reqs, MPI_Status *sts)
+{
+    cost_pay();
+    rank_state *s = me_if_on();
+    int costed = 0;
+    for (int i = 0; s && i < n && costed < 2; i++)
+        costed += recv_known(s, reqs[i]);
+    if (costed < 2) {
+        MPI_Request *was = NULL;
+        if (costed) {
+            was = malloc(sizeof *was * (size_t)n);
+            memcpy(was, reqs, sizeof *was * (size_t)n);
+        }
+        const int e = PMPI_Waitall(n, reqs, sts);
+        for (int i = 0; costed && i < n; i++)
+            settle_one(s, was[i]);
+        free(was);
+        return e;
+    }
+    MPI_Request *was = malloc(sizeof *was * (size_t)n);
+    memcpy(was, reqs, sizeof *was * (size_t)n);
+    int e = MPI_SUCCESS;
+    for (;;) {
+        int index = MPI_UNDEFINED;
+        MPI_Status st;
+        const int r = PMPI_Waitany(n, reqs, &index, &st);
+        if (r != MPI_SUCCESS)
+            e = r;
+        if (r != MPI_SUCCESS || index == MPI_UNDEFINED)
+            break;
+        if (sts != MPI_STATUSES_IGNORE)
+            sts[index] = st;
+        settle_one(s, was[index]);
+    }
+    free(was);
+    return e;
+}
+
+int MPI_Waitany(int n, MPI_Request *reqs, int *index, MPI_Status *st)
+{
+    cost_pay();
+    rank_state *s = me_if_on();
+    if (!s || !s->used)
+        return PMPI_Waitany(n, reqs, index, st);
+    MPI_Request *was = malloc(sizeof *was * (size_t)(n > 0 ? n : 1));
+    memcpy(was, reqs, sizeof *was * (size_t)(n > 0 ? n : 0));
+    const int e = PMPI_Waitany(n, reqs, index, st);
+    if (*index != MPI_UNDEFINED)
+        settle_one(s, was[*index]);
+    free(was);
+    return e;
+}
+
+int MPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
+{
+    cost_pay();
+    const MPI_Request was = *req;
+    const int e = PMPI_Test(req, flag, st);
+    rank_state *s = me_if_on();
+    if (s && s->used && *flag)
+        settle_one(s, was);
+    return e;
+}
+
+int MPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *sts)
+{
+    cost_pay();
+    rank_state *s = me_if_on();
+    if (!s || !s->used)
+        return PMPI_Testall(n, reqs, flag, sts);
+    MPI_Request *was = malloc(sizeof *was * (size_t)(n > 0 ? n : 1));
+    memcpy(was, reqs, sizeof *was * (size_t)(n > 0 ? n : 0));
+    const int e = PMPI_Testall(n, reqs, flag, sts);
+    if (*flag)
+        for (int i = 0; i < n; i++)
+            settle_one(s, was[i]);
+    free(was);
+    return e;
+}
+
+int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *st)
+{
+    cost_pay();
+    return PMPI_Probe(src, tag, comm, st);
+}
+
+/* MPI_Pack and MPI_Unpack copy even a contiguous type: one piece at least. */
+static double pack_call_seconds(int count, MPI_Datatype type)
+{
+    if (!have_copy || count <= 0)
+        return 0.0;
+    const long pieces = type_pieces(type);
+    int size = 0;
+    PMPI_Type_size(type, &size);
+    return cost_copy_seconds((size_t)count * (size_t)size,
+                             pieces > 1 ? (size_t)count * (size_t)pieces : 1);
+}
+
+int MPI_Pack(const void *in, int count, MPI_Datatype type, void *out, int outsize, int *pos,
+             MPI_Comm comm)
+{
+    cost_add(pack_call_seconds(count, type));
+    return PMPI_Pack(in, count, type, out, outsize, pos, comm);
+}
+
+int MPI_Unpack(const void *in, int insize, int *pos, void *out, int count, MPI_Datatype type,
+               MPI_Comm comm)
+{
+    cost_add(pack_call_seconds(count, type));
+    return PMPI_Unpack(in, insize, pos, out, count, type, comm);
+}
+#endif
