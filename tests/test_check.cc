@@ -739,7 +739,7 @@ TEST(Expect, HostsAndBackgroundNarrowTheScope)
                "  <collective name=\"allgather\"><algorithms>ring bruck</algorithms></collective>\n"
                "  <hosts>all node-0+node-4</hosts>\n"
                "  <background>none alltoall:inter-switch:64K:8</background>\n"
-               "  <model name=\"network\"/>\n" /* rows without a model: network-only */
+               "  <models>network</models>\n" /* rows without a model: network-only */
                "  <expect faster=\"bruck\" than=\"ring\" " << attrs << "/>\n</scenario>\n";
         return cli("check " + d / "results.csv" + " --scenario " + d / "x.xml");
     };
@@ -772,7 +772,7 @@ TEST(Expect, ErrorsNameTheLineAndTheValidChoices)
         {R"(faster="bruck")", R"(<expect> needs faster="ALG" and than="ALG")"},
         {R"(faster="bruck" than="ring" speed="2")",
          "unknown attribute 'speed' (valid: faster, than, by, collective, platform, mapping, np, bytes, "
-         "metric, groups, block-ratio, counts, hosts, background, alg, time, within)"},
+         "metric, groups, block-ratio, counts, hosts, background, model, alg, time, within)"},
         {R"(faster="bruck" than="ring" groups="1:1")",
          "<expect>: no <groups> of allgather matches its groups, block-ratio and counts (valid: none)"},
         {R"(faster="bruck" than="ring" metric="median")",

@@ -236,7 +236,7 @@ void write_ig_scenario(const std::string &path, const char *faster, const char *
            "</collective>\n"
            "  <collective name=\"allgather\"><algorithms>ring</algorithms></collective>\n"
            "  <sizes>4,64</sizes>\n"
-           "  <model name=\"network\"/>\n" /* the times below are the network-only model's */
+           "  <models>network</models>\n" /* the times below are the network-only model's */
            "  <expect faster=\"" << faster << "\" than=\"" << than
         << "\" collective=\"inter_allgather\" bytes=\"64\"/>\n</scenario>\n";
 }
@@ -479,7 +479,7 @@ TEST(IntergroupScenario, SeveralGroupsElements)
                                "root_gather_mpich</algorithms></collective>\n"
                                "  <collective name=\"inter_allgatherv\"><algorithms>kang_segmented"
                                "</algorithms></collective>\n"
-                               "  <sizes>4K</sizes>\n  <buffers mode=\"fold\"/>\n  <model name=\"network\"/>\n"
+                               "  <sizes>4K</sizes>\n  <buffers mode=\"fold\"/>\n  <models>network</models>\n"
                                "  <iterations warmup=\"0\" timed=\"1\"/>\n"
                                "  <expect faster=\"kang_segmented\" than=\"root_gather_mpich\" "
                                "collective=\"inter_allgather\" groups=\"5:3\" block-ratio=\"1:4\" "
@@ -540,7 +540,7 @@ TEST(IntergroupScenario, SizesPerNode)
                                "  <collective name=\"inter_allgather\"><algorithms>kang_segmented "
                                "root_gather_mpich</algorithms></collective>\n"
                                "  <sizes unit=\"node\">64K</sizes>\n"
-                               "  <buffers mode=\"fold\"/>\n  <model name=\"network\"/>\n"
+                               "  <buffers mode=\"fold\"/>\n  <models>network</models>\n"
                                "  <iterations warmup=\"0\" timed=\"1\"/>\n"
                                "  <expect faster=\"kang_segmented\" than=\"root_gather_mpich\" "
                                "bytes=\"64K\" metric=\"max\"/>\n</scenario>\n";

@@ -676,7 +676,7 @@ TEST(Report, TinyRealRunAndTheRingModelOnOneNode)
           "  <mappings>sequential</mappings>\n  <processes>4 8</processes>\n"
           "  <collective name=\"allgather\"><algorithms>ring sparbit</algorithms></collective>\n"
           "  <sizes>1 1K 64K</sizes>\n  <iterations warmup=\"1\" timed=\"2\"/>\n"
-          "  <model name=\"network\"/>\n</scenario>\n", f); /* the ring's alpha-beta model */
+          "  <models>network</models>\n</scenario>\n", f); /* the ring's alpha-beta model */
     fclose(f);
     ASSERT_EQ(tw_run_scenario(scenario.c_str(), out.c_str(), 2, NULL, err, sizeof err), 0) << err;
     std::string results = out + "/results.csv";

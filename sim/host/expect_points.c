@@ -22,10 +22,11 @@ static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_e
     size_t nppn = s->ppns.n ? s->ppns.n : 1, nreg = levels ? (size_t)s->nregions : 1;
     size_t nbg = s->nbackgrounds ? (size_t)s->nbackgrounds : 1; /* every <background> value */
     size_t nhs = s->nhost_specs ? (size_t)s->nhost_specs : 1;   /* every <hosts> value */
+    size_t nmd = s->nmodels ? (size_t)s->nmodels : 1;           /* every <models> value */
     const cs_coll_props *cp = cs_coll_find(x->collective);
     int groups = cp && cp->groups && s->ngsets;
     size_t ngs = groups ? (size_t)s->ngsets : 1;
-    size_t cap = (size_t)s->nplatforms * (size_t)s->nmappings * nppn * nhs * nreg * nbg *
+    size_t cap = (size_t)s->nplatforms * (size_t)s->nmappings * nmd * nppn * nhs * nreg * nbg *
                  nps->n * sizes->n * ngs;
     *out = (cs_expect_points){.line = x->line, .faster = x->faster, .than = x->than,
                               .by_pct = x->by_pct, .scope = x->scope, .metric = x->metric,
@@ -37,7 +38,6 @@ static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_e
     memset(&probe, 0, sizeof probe);
     snprintf(probe.collective, sizeof probe.collective, "%s", x->collective);
     snprintf(probe.dtype, sizeof probe.dtype, "%s", s->dtype);
-    snprintf(probe.model, sizeof probe.model, "%s", s->model ? s->model : "full");
     snprintf(probe.mode, sizeof probe.mode, "%s", s->fold ? "fold" : "check");
     for (size_t k = 0; k < ngs; k++) {
         cs_scenario sg = *s;
@@ -61,10 +61,15 @@ static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_e
                 if (x->mapping >= 0 && (int)s->mappings[m] != x->mapping)
                     continue;
                 snprintf(probe.mapping, sizeof probe.mapping, "%s", cs_mapping_name(s->mappings[m]));
+                for (size_t md = 0; md < nmd; md++)
                 for (size_t h = 0; h < nhs; h++)
                 for (size_t w = 0; w < nppn * nreg * nbg; w++)
                     for (size_t q = 0; q < nps->n; q++)
                         for (size_t z = 0; z < sizes->n; z++) {
+                            const char *md_name = s->nmodels ? s->models[md] : "full";
+                            if (x->model && strcmp(x->model, md_name))
+                                continue;
+                            snprintf(probe.model, sizeof probe.model, "%s", md_name);
                             const char *hs = s->nhost_specs ? s->host_specs[h] : "";
                             if (x->hosts && strcmp(x->hosts, hs))
                                 continue;

@@ -131,7 +131,9 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
                       (size_t)groupsets_of(s, s->algs[a].collective, NULL);
     size_t nbg = s->nbackgrounds ? (size_t)s->nbackgrounds : 1;
     size_t nhs = s->nhost_specs ? (size_t)s->nhost_specs : 1;
-    size_t ncases = (size_t)npfs * (size_t)s->nmappings * nppn * nhs * nbg * s->nps.n * per_np;
+    size_t nmd = s->nmodels ? (size_t)s->nmodels : 1;
+    size_t ncases =
+        (size_t)npfs * (size_t)s->nmappings * nmd * nppn * nhs * nbg * s->nps.n * per_np;
     /* <sizes unit="node">: the intergroup cases' sizes per process, one list
      * per ranks-per-node value (checked at load) */
     cs_numlist *per_process = NULL;
@@ -153,6 +155,7 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
     size_t k = 0;
     for (int p = 0; p < npfs; p++)
         for (int m = 0; m < s->nmappings; m++)
+            for (size_t md = 0; md < nmd; md++)
             for (size_t q = 0; q < nppn; q++)
                 for (size_t h = 0; h < nhs; h++)
                 for (size_t b = 0; b < nbg; b++)
@@ -184,6 +187,7 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
                         c->region = s->nregions && takes_region ? s->regions[g] : NULL;
                         c->background = s->nbackgrounds ? s->backgrounds[b] : NULL;
                         c->hosts = s->nhost_specs ? s->host_specs[h] : NULL;
+                        c->model = s->nmodels ? s->models[md] : NULL; /* NULL: full */
                         cs_fields_scope(cs_case_fields, c, c->alg.collective);
                         if (cs_size_unit_node(c->size_unit))
                             c->sizes = &per_process[q];

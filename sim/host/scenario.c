@@ -482,6 +482,8 @@ static int parse_element(scn_ctx *c, cs_scenario *s, xmlNode *n, long *region_li
         return scn_check_attrs(c, n, none) || scn_parse_backgrounds(c, s, n) ? -1 : 0;
     if (!strcmp(name, "hosts"))
         return scn_check_attrs(c, n, none) || scn_parse_hosts(c, s, n) ? -1 : 0;
+    if (!strcmp(name, "models"))
+        return scn_check_attrs(c, n, none) || scn_parse_models(c, s, n) ? -1 : 0;
     if (!strcmp(name, "collective"))
         return parse_collective(c, s, n);
     if (!strcmp(name, "sizes"))
@@ -720,6 +722,7 @@ void cs_scenario_free(cs_scenario *s)
         free(s->expects[i].block_ratio);
         free(s->expects[i].counts);
         free(s->expects[i].hosts);
+        free(s->expects[i].model);
         free(s->expects[i].background);
     }
     free(s->expects);

@@ -32,6 +32,7 @@ typedef struct {
     char *scope;               /* the filters as written, for reports */
     char *hosts;               /* one <hosts> value ("" for all); NULL: every one */
     char *background;          /* one <background> value, canonical ("" for none); NULL: every one */
+    char *model;               /* one <models> value; NULL: every one */
     double time_us, within_pct; /* alg="A" time="T" within="W%": T in us; 0: a comparison */
 } cs_expect;
 
@@ -68,6 +69,11 @@ typedef struct {
     char host_specs[CS_MAX_HOST_SPECS][128];
     int nhost_specs;
     long host_specs_line;
+    /* <models>: what costs simulated time (case_fields.def, model), swept;
+     * nmodels == 0: the default (full) only */
+    char models[2][16];
+    int nmodels;
+    long models_line;
     cs_alg_sel *algs; /* each with its collective */
     int nalgs;
     cs_numlist sizes;

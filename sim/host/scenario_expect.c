@@ -24,10 +24,10 @@ int scn_parse_expect(scn_ctx *c, cs_scenario *s, xmlNode *n)
 {
     static const char *const names[] = {"faster",  "than",   "by",     "collective", "platform",
                                         "mapping", "np",     "bytes",  "metric",     "groups",
-                                        "block-ratio", "counts", "hosts", "background", "alg",
-                                        "time", "within", NULL};
+                                        "block-ratio", "counts", "hosts", "background", "model",
+                                        "alg", "time", "within", NULL};
     enum { FASTER, THAN, BY, COLL, PLATFORM, MAPPING, NP, BYTES, METRIC, GROUPS, RATIO, COUNTS,
-           HOSTS, BACKGROUND, ALG, TIME, WITHIN, NV };
+           HOSTS, BACKGROUND, MODEL, ALG, TIME, WITHIN, NV };
     if (scn_check_attrs(c, n, names))
         return -1;
     s->expects = cs_xrealloc(s->expects, (size_t)(s->nexpects + 1) * sizeof *s->expects);
@@ -40,7 +40,7 @@ int scn_parse_expect(scn_ctx *c, cs_scenario *s, xmlNode *n)
     for (int i = 0; i < NV; i++) {
         v[i] = scn_attr_dup(n, names[i]);
         size_t u = strlen(scope);
-        if (v[i] && i >= PLATFORM && i != METRIC && i <= BACKGROUND)
+        if (v[i] && i >= PLATFORM && i != METRIC && i <= MODEL)
             snprintf(scope + u, sizeof scope - u, "%s%s=%s", u ? " " : "", names[i], v[i]);
     }
     x->scope = cs_xstrdup(scope[0] ? scope : "every point");
@@ -115,6 +115,8 @@ int scn_parse_expect(scn_ctx *c, cs_scenario *s, xmlNode *n)
         snprintf(x->platform, sizeof x->platform, "%s", v[PLATFORM] ? v[PLATFORM] : "");
         x->groups = v[GROUPS], x->block_ratio = v[RATIO], x->counts = v[COUNTS];
         v[GROUPS] = v[RATIO] = v[COUNTS] = NULL;
+        if (v[MODEL])
+            x->model = cs_xstrdup(v[MODEL]);
         if (v[HOSTS]) /* "all": the default, recorded as "" */
             x->hosts = cs_xstrdup(strcmp(v[HOSTS], "all") ? v[HOSTS] : "");
         if (v[BACKGROUND]) { /* in its canonical spelling, as <background> keeps it */
@@ -246,7 +248,9 @@ int scn_check_expect(scn_ctx *c, const cs_scenario *s, cs_expect *x)
     if (check_swept(c, x, "hosts", x->hosts, s->host_specs[0], sizeof s->host_specs[0],
                     s->nhost_specs, "all") ||
         check_swept(c, x, "background", x->background, s->backgrounds[0],
-                    sizeof s->backgrounds[0], s->nbackgrounds, "none"))
+                    sizeof s->backgrounds[0], s->nbackgrounds, "none") ||
+        check_swept(c, x, "models", x->model && strcmp(x->model, "full") ? x->model : NULL,
+                    s->models[0], sizeof s->models[0], s->nmodels, "full"))
         return -1;
     if (!absolute && !strcmp(x->faster, x->than))
         return cs_fail(c->err, "%s:%ld: <expect>: faster and than both name '%s' (two different "

@@ -28,6 +28,7 @@ char *scn_text_of(xmlNode *n);
  * every platform once the whole file is read. */
 int scn_parse_backgrounds(scn_ctx *c, cs_scenario *s, xmlNode *n);
 int scn_parse_hosts(scn_ctx *c, cs_scenario *s, xmlNode *n);
+int scn_parse_models(scn_ctx *c, cs_scenario *s, xmlNode *n);
 int scn_check_placements(scn_ctx *c, const cs_scenario *s);
 
 /* Reads an <expect>; scn_check_expect checks its names against the scenario

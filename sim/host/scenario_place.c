@@ -60,6 +60,32 @@ int scn_parse_backgrounds(scn_ctx *c, cs_scenario *s, xmlNode *n)
     return rc;
 }
 
+/* <models>full network</models>: the models each case runs under
+ * (case_fields.def, model), each once. */
+int scn_parse_models(scn_ctx *c, cs_scenario *s, xmlNode *n)
+{
+    if (once(c, n, &s->models_line))
+        return -1;
+    const long line = s->models_line;
+    char *text = scn_text_of(n), *save = NULL;
+    int rc = 0;
+    for (char *tok = strtok_r(text, " \t\r\n", &save); tok && !rc;
+         tok = strtok_r(NULL, " \t\r\n", &save)) {
+        if (strcmp(tok, "full") && strcmp(tok, "network"))
+            rc = cs_fail(c->err, "%s:%ld: <models>: unknown model '%s' (valid: full, network)",
+                         c->path, line, tok);
+        for (int i = 0; i < s->nmodels && !rc; i++)
+            if (!strcmp(s->models[i], tok))
+                rc = cs_fail(c->err, "%s:%ld: <models>: '%s' listed twice", c->path, line, tok);
+        if (!rc)
+            snprintf(s->models[s->nmodels++], sizeof s->models[0], "%s", tok);
+    }
+    if (!rc && !s->nmodels)
+        rc = cs_fail(c->err, "%s:%ld: <models> is empty (valid: full, network)", c->path, line);
+    free(text);
+    return rc;
+}
+
 /* <hosts>all node-0..3+node-4..32</hosts>: each value a --hosts SPEC
  * (hostspec.h; "all": every node, the default), each once; whitespace
  * separates them (a SPEC joins its terms with '+'). */
