@@ -713,6 +713,35 @@ TEST(Expect, ATimeWithinAPercentage)
               std::string::npos) << missing.second;
 }
 
+// A rooted collective's rows carry the scenario's <root rank>: an expectation's points are read at
+// that root (not at 0), a comparison and a time alike; rows of another root do not count.
+TEST(Expect, ARootedScenarioIsReadAtItsRoot)
+{
+    TempDir d;
+    auto gather = [](const char *alg, int root, double avg) {
+        cs_result r = row(alg, 13, 1024, avg);
+        snprintf(r.collective, sizeof r.collective, "gather");
+        r.root = root;
+        return r;
+    };
+    std::ofstream(d / "x.xml")
+        << "<scenario>\n  <platform name=\"yahoo\"/>\n  <mappings>sequential</mappings>\n"
+           "  <processes>13</processes>\n  <sizes>1K</sizes>\n  <root rank=\"3\"/>\n"
+           "  <collective name=\"gather\"><algorithms>binomial linear</algorithms></collective>\n"
+           "  <expect faster=\"linear\" than=\"binomial\"/>\n"
+           "  <expect alg=\"linear\" time=\"5.91us\" within=\"1%\"/>\n</scenario>\n";
+    write(d / "root3.csv", {gather("binomial", 3, 29.93), gather("linear", 3, 5.91)});
+    Out three = cli("check " + d / "root3.csv" + " --scenario " + d / "x.xml");
+    EXPECT_EQ(three.code, 0) << three.text;
+    EXPECT_NE(three.text.find("yahoo sequential np=13 1024 B: linear 5.91 us vs binomial 29.93 us"),
+              std::string::npos) << three.text;
+    EXPECT_NE(three.text.find("# expectations: 2 passed, 0 failed"), std::string::npos) << three.text;
+    write(d / "root0.csv", {gather("binomial", 0, 29.93), gather("linear", 0, 5.91)});
+    Out zero = cli("check " + d / "root0.csv" + " --scenario " + d / "x.xml");
+    EXPECT_EQ(zero.code, 1) << zero.text;
+    EXPECT_NE(zero.text.find("no result for linear"), std::string::npos) << zero.text;
+}
+
 // hosts="..." and background="..." narrow an expectation to one value of <hosts> and of
 // <background> (the other values are other cases, with other outcomes): here bruck wins under
 // the background on the chosen nodes only.
