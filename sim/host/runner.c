@@ -206,27 +206,43 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
     return 0;
 }
 
-/* The case's sizes that fit in the memory budget alone go to sl->fit (the
- * others are refused); sizes the resumed file holds are counted in *have_out.
- * Returns the memory the case needs while it runs. */
+/* The sizes the case runs go to sl->fit; sizes the resumed file holds are
+ * counted in *have_out, the sizes left to run that do not fit in the memory
+ * budget alone (refused) in sl->refused. A size's predicted time depends on
+ * the sizes run before it in the same simulation (each leaves the ranks at
+ * the next size's first barrier in another order), so a case whose file
+ * misses some sizes runs again every size up to the last missing one that
+ * fits: its new rows are then what an uninterrupted sweep gives, bit for bit
+ * (the recorded ones are not written twice). Returns the memory the case
+ * needs while it runs. */
 static double fit_sizes(slot *sl, cs_case c, double budget, const cs_result *old, size_t nold,
                         size_t *have_out)
 {
-    sl->fit.v = cs_xrealloc(sl->fit.v, c.sizes->n * sizeof(long));
+    const size_t n = c.sizes->n;
+    sl->fit.v = cs_xrealloc(sl->fit.v, (n ? n : 1) * sizeof(long));
     sl->fit.n = 0;
-    long maxfit = 0;
-    size_t have = 0;
-    for (size_t i = 0; i < c.sizes->n; i++) {
+    sl->refused = 0;
+    size_t have = 0, last = n; /* the last missing size that fits; n: none */
+    char *fits = cs_xmalloc(n ? n : 1);
+    for (size_t i = 0; i < n; i++) {
         cs_result probe;
         cs_case_row(&c, c.np, c.sizes->v[i], &probe);
+        fits[i] = budget <= 0 || cs_case_memory_at(&c, c.sizes->v[i]) <= budget;
         if (have_row(&probe, old, nold))
             have++;
-        else if (budget <= 0 || cs_case_memory_at(&c, c.sizes->v[i]) <= budget) {
+        else if (!fits[i])
+            sl->refused++;
+        else
+            last = i;
+    }
+    long maxfit = 0;
+    for (size_t i = 0; last < n && i <= last; i++)
+        if (fits[i]) {
             sl->fit.v[sl->fit.n++] = c.sizes->v[i];
             if (c.sizes->v[i] > maxfit)
                 maxfit = c.sizes->v[i];
         }
-    }
+    free(fits);
     *have_out = have;
     return sl->fit.n ? cs_case_memory_at(&c, maxfit) : 0;
 }
@@ -383,7 +399,6 @@ static int admit(sweep *w, slot *sl)
     if (w->budget > 0 && held > 0 && held + need > w->budget)
         return -1; /* started when a running case ends */
     w->next++;
-    sl->refused = c.sizes->n - have - sl->fit.n;
     if (sl->refused)
         record_refused(w->csv, w->csv_path, sl, c, w->budget, w->o, w->old, w->nold);
     sl->c = c;
