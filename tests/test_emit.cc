@@ -396,6 +396,24 @@ TEST(Resume, AResumedCaseRunsItsEarlierSizesAgainSoEveryRowIsBitIdentical)
     EXPECT_EQ(times(d / "resumed/results.csv"), want);
 }
 
+// A results.csv saved again by a spreadsheet program (a UTF-8 byte-order mark before its header)
+// resumes as it was: every case recorded, nothing run again, no row without its platform; the
+// file is rewritten without the mark, saying so.
+TEST(Resume, AByteOrderMarkBeforeTheHeaderLosesAndDoublesNothing)
+{
+    TempDir d;
+    const std::string out = d / "bom", csv = out + "/results.csv";
+    ASSERT_EQ(cli("run " + scen + " -j 1 --out " + out).code, 0);
+    const std::string before = slurp(csv);
+    std::ofstream(csv) << "\xEF\xBB\xBF" << before;
+    Out o = cli("run " + scen + " -j 1 --out " + out + " --resume");
+    EXPECT_EQ(o.code, 0) << o.text;
+    EXPECT_NE(o.text.find("(4 already recorded)"), std::string::npos) << o.text;
+    EXPECT_NE(o.text.find(csv + ": rewritten without the byte-order mark before its header"),
+              std::string::npos) << o.text;
+    EXPECT_EQ(slurp(csv), before);
+}
+
 // Two sweeps on one directory: while the first holds it (stopped with
 // SIGSTOP once it has taken the directory, so the second surely starts while
 // it runs), a second `run`, with or without --resume, exits 2 naming the first

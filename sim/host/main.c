@@ -45,9 +45,10 @@ static const struct {
             "                                one task per case: DIR/collsim.sbatch or DIR/jobs.txt\n"},
     {"merge", "  merge DIR/tasks/*/results.csv --out DIR/results.csv [--strict]\n"
               "                                join the tasks' results (--strict: a task\n"
-              "                                without rows is an error)\n"},
-    {"repair", "  repair RESULTS.csv            keep one row per case (a passing one first);\n"
-               "                                the file as it was is kept as RESULTS.csv.orig\n"},
+              "                                without rows is an error, nothing written)\n"},
+    {"repair", "  repair RESULTS.csv            keep one row per case (a passing one first),\n"
+               "                                drop an incomplete last row; the file as it was\n"
+               "                                is kept as RESULTS.csv.orig\n"},
     {"check", "  check RESULTS.csv [--baseline BASE.csv [--rtol X] [--strict] [--update]]\n"
               "        [--scenario FILE.xml]   compare with a baseline; check expectations\n"},
     {"compare", "  compare MEASURED.csv PREDICTED.csv\n"

@@ -148,7 +148,7 @@ static int clear_stale_regions(const char *path, cs_result *rows, size_t *n, cs_
  * today's header first. */
 static int update_header(const char *path, const cs_result *rows, size_t n, cs_err *err)
 {
-    char line[sizeof CS_RESULTS_HEADER + 2] = "";
+    char line[sizeof CS_RESULTS_HEADER + 8] = ""; /* room for a byte-order mark */
     FILE *f = fopen(path, "r");
     if (!f)
         return cs_fail(err, "cannot read %s: %s", path, strerror(errno));
@@ -156,11 +156,16 @@ static int update_header(const char *path, const cs_result *rows, size_t n, cs_e
         line[0] = 0;
     fclose(f);
     line[strcspn(line, "\r\n")] = 0;
-    if (!strcmp(line, CS_RESULTS_HEADER))
+    const char *head = cs_skip_bom(line);
+    if (head == line && !strcmp(line, CS_RESULTS_HEADER))
         return 0;
     if (cs_results_write_file(path, rows, n, err))
         return -1;
-    printf("# %s: rewritten with the current columns (written by an earlier collsim)\n", path);
+    if (head != line && !strcmp(head, CS_RESULTS_HEADER))
+        printf("# %s: rewritten without the byte-order mark before its header (what spreadsheet "
+               "programs write), %zu rows kept\n", path, n);
+    else
+        printf("# %s: rewritten with the current columns (written by an earlier collsim)\n", path);
     return 0;
 }
 
