@@ -414,6 +414,34 @@ TEST(Resume, AByteOrderMarkBeforeTheHeaderLosesAndDoublesNothing)
     EXPECT_EQ(slurp(csv), before);
 }
 
+// A row of another sweep appended to results.csv (here: another platform) is no case of the
+// scenario: --resume refuses it naming the row, and writes nothing; with --accept-changes (the
+// scenario changed on purpose) it is kept and said.
+TEST(Resume, RowsOfNoCaseOfTheScenarioAreRefused)
+{
+    TempDir d;
+    const std::string out = d / "mixed", csv = out + "/results.csv";
+    ASSERT_EQ(cli("run " + scen + " -j 1 --out " + out).code, 0);
+    std::string text = slurp(csv), last = text.substr(text.rfind('\n', text.size() - 2) + 1);
+    last.replace(0, 5, "cervino");
+    std::ofstream(csv, std::ios::app) << last;
+    const std::string before = slurp(csv);
+    for (std::string only : {"", " --only alg=ring"}) {
+        Out o = cli("run " + scen + " -j 1 --out " + out + " --resume" + only);
+        EXPECT_EQ(o.code, 2) << o.text;
+        EXPECT_NE(o.text.find("collsim: " + csv + ": 1 row of no case of this scenario (e.g. "
+                              "cervino sequential np=5 allgather/bruck byte check 1024 B): another "
+                              "sweep's rows"),
+                  std::string::npos) << o.text;
+        EXPECT_EQ(slurp(csv), before);
+    }
+    Out o = cli("run " + scen + " -j 1 --out " + out + " --resume --accept-changes");
+    EXPECT_EQ(o.code, 0) << o.text;
+    EXPECT_NE(o.text.find("1 row of no case of the scenario as it is now"), std::string::npos)
+        << o.text;
+    EXPECT_EQ(slurp(csv), before);
+}
+
 // Two sweeps on one directory: while the first holds it (stopped with
 // SIGSTOP once it has taken the directory, so the second surely starts while
 // it runs), a second `run`, with or without --resume, exits 2 naming the first

@@ -68,6 +68,8 @@ void cs_caselist_free(cs_caselist *l)
     for (size_t i = 0; i < l->nper_process; i++)
         cs_numlist_free(&l->per_process[i]);
     free(l->per_process);
+    if (l->all != l->v)
+        free(l->all);
     free(l->v);
     memset(l, 0, sizeof *l);
 }
@@ -191,13 +193,18 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
                         if (c->group_ratio && c->group_ratio[0] &&
                             cs_groups_scale(c->group_ratio, c->np, &c->groups, err)) {
                             *out = (cs_caselist){cases, 0, pfs, npfs, per_process,
-                                                 per_process ? nppn : 0};
+                                                 per_process ? nppn : 0, cases, 0};
                             cs_caselist_free(out);
                             return -1;
                         }
                         }
                     }
-    *out = (cs_caselist){cases, ncases, pfs, npfs, per_process, per_process ? nppn : 0};
+    *out = (cs_caselist){cases, ncases, pfs, npfs, per_process, per_process ? nppn : 0, cases,
+                         ncases};
+    if (o->only || o->pick_case) { /* the selection below narrows v in place */
+        out->all = cs_xmalloc((ncases ? ncases : 1) * sizeof *cases);
+        memcpy(out->all, cases, ncases * sizeof *cases);
+    }
     if ((o->only && cs_select_only(o->only, out->v, &out->n, err)) ||
         (o->pick_case && cs_select_index(o->case_index, out->v, &out->n, err))) {
         cs_caselist_free(out);
