@@ -95,6 +95,36 @@ TEST(Cli, BenchFailsWhenTheDataCheckFails)
     EXPECT_EQ(two.text.find("SMPI process did not return"), std::string::npos) << two.text;
 }
 
+// A results directory or a TMPDIR whose path holds a space (SimGrid's smpirun splits its
+// hostfile, temporary directory and program arguments at spaces): the cases run, and the command
+// a failed bench prints to re-run it by hand is one shell command that runs as printed.
+TEST(Cli, PathsWithSpacesRunAndTheHandCommandRunsAsPrinted)
+{
+    char dir[256];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    const std::string base = std::string(dir) + "/a b", tmp = base + "/t d";
+    ASSERT_EQ(run_shell("mkdir -p '" + tmp + "'").code, 0);
+    const std::string scen = std::string(COLLSIM_TEST_DATA_DIR) + "/scaleout-small.xml";
+    Out run = run_shell("TMPDIR='" + tmp + "' " + COLLSIM_CLI_PATH + " run " + scen + " --out '" +
+                        base + "/out' --only np=4,alg=ring");
+    EXPECT_EQ(run.code, 0) << run.text;
+    EXPECT_NE(run.text.find("ring                           ok ("), std::string::npos) << run.text;
+    setenv("COLLSIM_FAULT", "1:2:3", 1);
+    Out f = run_shell("TMPDIR='" + tmp + "' " + COLLSIM_CLI_PATH +
+                      " bench --platform yahoo --np 4 --alg ring --sizes 8 --iters 1");
+    unsetenv("COLLSIM_FAULT");
+    EXPECT_EQ(f.code, 1) << f.text;
+    size_t at = f.text.find("re-run by hand with:\n  ");
+    ASSERT_NE(at, std::string::npos) << f.text;
+    std::string cmd = f.text.substr(at + 23);
+    cmd = cmd.substr(0, cmd.find('\n'));
+    EXPECT_EQ(cmd.rfind("cd '" + tmp + "/collsim-bench-", 0), 0u) << cmd;
+    Out again = run_shell("cd / && " + cmd);
+    EXPECT_EQ(again.code, 0) << cmd << "\n" << again.text;
+    EXPECT_NE(again.text.find("Pass"), std::string::npos) << again.text;
+    tw_rmtree(dir);
+}
+
 // --region: the locality-aware algorithms' region level reaches the driver
 // (bench: data-checked, and the level changes the schedule so the time), and
 // a scenario's <region> is recorded in the results' region column
