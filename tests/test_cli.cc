@@ -125,6 +125,22 @@ TEST(Cli, PathsWithSpacesRunAndTheHandCommandRunsAsPrinted)
     tw_rmtree(dir);
 }
 
+// Headings in plain words: one rank is "1 rank", and a scenario without a description has no
+// dangling colon.
+TEST(Cli, HeadingsSayOneRankAndNoEmptyDescription)
+{
+    Out one = cli("bench --platform yahoo --np 1 --alg ring --sizes 8 --iters 1");
+    EXPECT_EQ(one.code, 0) << one.text;
+    EXPECT_NE(one.text.find(" mapping, 1 rank\n"), std::string::npos) << one.text;
+    char dir[256];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    Out run = cli(std::string("run ") + COLLSIM_TEST_DATA_DIR + "/scaleout-small.xml --out " + dir +
+                  "/o --only np=4,alg=ring");
+    EXPECT_EQ(run.code, 0) << run.text;
+    EXPECT_EQ(run.text.rfind("# scenario scaleout-small\n", 0), 0u) << run.text;
+    tw_rmtree(dir);
+}
+
 // --region: the locality-aware algorithms' region level reaches the driver
 // (bench: data-checked, and the level changes the schedule so the time), and
 // a scenario's <region> is recorded in the results' region column
