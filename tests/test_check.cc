@@ -490,6 +490,26 @@ TEST(Repair, AnIncompleteLastRowIsNamedAndDropped)
               std::string::npos) << m.text;
 }
 
+// compare takes the measured file (collsim-mpibench: rows without platform) first; given the
+// other way round it says so instead of pairing rows.
+TEST(Compare, SwappedFilesAreNamed)
+{
+    TempDir d;
+    auto measured = base_rows();
+    for (auto &r : measured)
+        r.platform[0] = r.mapping[0] = 0;
+    write(d / "measured.csv", measured);
+    write(d / "predicted.csv", base_rows());
+    Out right = cli("compare " + d / "measured.csv " + d / "predicted.csv");
+    EXPECT_EQ(right.code, 0) << right.text;
+    Out swapped = cli("compare " + d / "predicted.csv " + d / "measured.csv");
+    EXPECT_EQ(swapped.code, 2) << swapped.text;
+    EXPECT_NE(swapped.text.find("collsim: compare: " + d / "predicted.csv" + " holds simulated rows "
+                                "(each names a platform) and " + d / "measured.csv" +
+                                " measured ones (none does): the measured file comes first"),
+              std::string::npos) << swapped.text;
+}
+
 // The tasks of an emitted sweep (tests/data/scaleout-small.xml: 4 cases) that
 // no input brings a row of are named, from the job list --emit wrote beside
 // them; --strict makes them fail the merge, and then nothing is written.

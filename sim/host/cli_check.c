@@ -240,6 +240,19 @@ int cs_cmd_compare(int argc, char **argv)
         free(m);
         return die(&e);
     }
+    /* a measurement (collsim-mpibench) has no platform, a prediction has one */
+    size_t m_placed = 0, p_placed = 0;
+    for (size_t i = 0; i < nm; i++)
+        m_placed += m[i].platform[0] != 0;
+    for (size_t i = 0; i < np; i++)
+        p_placed += p[i].platform[0] != 0;
+    if (nm && np && m_placed == nm && !p_placed) {
+        free(m);
+        free(p);
+        return bad("compare: %s holds simulated rows (each names a platform) and %s measured ones "
+                   "(none does): the measured file comes first (compare MEASURED.csv PREDICTED.csv)",
+                   argv[0], argv[1]);
+    }
     const size_t pairs = cs_compare_print(stdout, m, nm, p, np);
     free(m);
     free(p);
