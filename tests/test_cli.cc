@@ -425,6 +425,10 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
          "the driver's buffers put the 8 blocks at displacements up to 2147483675 int elements: "
          "more than an MPI displacement (an int, at most 2147483647) can express"},
         {"bench --platform yahoo --np 4 --alg ring --iters 0", "--iters needs an integer >= 1 (got '0')"},
+        {"bench --platform yahoo --np 10000000000 --alg ring",
+         "--np needs an integer from 1 to 1073741824 (got '10000000000')"},
+        {"bench --platform yahoo --coll pingpong --np 1 --alg send_recv",
+         "np 1: pingpong bounces each size between ranks 0 and 1: it needs 2 processes at least"},
         {"bench --platform yahoo --np 4 --alg ring --dtype float",
          "unknown datatype 'float' (valid: byte, int, double)"},
         {"bench --platform yahoo --np 4 --alg spread_out --coll alltoallv --in-place",

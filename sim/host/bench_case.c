@@ -27,6 +27,15 @@ void cs_case_init(cs_case *c)
 
 /* The background job's ranks (case_fields.h); 0: none, or a value the
  * case's check refuses. */
+int cs_coll_min_np(const char *collective) { return strcmp(collective, "pingpong") ? 1 : 2; }
+
+const char *cs_coll_min_np_why(const char *collective)
+{
+    return strcmp(collective, "pingpong")
+               ? "a collective needs 1 process at least"
+               : "pingpong bounces each size between ranks 0 and 1: it needs 2 processes at least";
+}
+
 static int background_procs(const cs_case *c)
 {
     cs_background bg;
@@ -335,6 +344,10 @@ static int case_check(const cs_case *c, int *node_of_rank, cs_err *err)
     if (cs_fields_check(cs_case_fields, c, c->alg.collective, 0, err) ||
         cs_fields_check_sizes(c->dtype, c->sizes->v, c->sizes->n, err))
         return -1;
+    for (size_t i = 0; i < (c->np_list ? c->np_list->n : 1); i++)
+        if ((c->np_list ? c->np_list->v[i] : c->np) < cs_coll_min_np(c->alg.collective))
+            return cs_fail(err, "np %ld: %s", c->np_list ? c->np_list->v[i] : c->np,
+                           cs_coll_min_np_why(c->alg.collective));
     for (size_t i = 0; c->np_list && i < c->np_list->n; i++)
         if (c->np_list->v[i] > c->np)
             return cs_fail(err, "process count %ld exceeds the %d simulated ranks",
