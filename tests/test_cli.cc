@@ -338,6 +338,26 @@ TEST(Cli, DemoKeepsThePreviousResults)
     EXPECT_EQ(system(("rm -rf " + std::string(tmpl)).c_str()), 0);
 }
 
+// ./collsim builds before it runs: it says so first (the first build took 11 minutes on a busy
+// machine without a word) and how long it took; nothing when there is nothing to build. Only
+// where this build is the script's own (build/ of the source tree), which has nothing to build
+// while its tests run.
+TEST(Cli, TheScriptSaysWhenItBuilds)
+{
+    const std::string root = COLLSIM_SOURCE_DIR;
+    if (std::string(COLLSIM_CLI_PATH) != root + "/build/collsim-cli")
+        GTEST_SKIP() << "the tests' build is not the script's build/";
+    unlink((root + "/build/.collsim-built").c_str()); // as after a change of the sources
+    Out o = run_shell(root + "/collsim list platforms");
+    EXPECT_EQ(o.code, 0) << o.text;
+    EXPECT_EQ(o.text.find("collsim: rebuilding what changed in " + root + "/build...\n"), 0u)
+        << o.text;
+    EXPECT_NE(o.text.find("\ncollsim: built in "), std::string::npos) << o.text;
+    o = run_shell(root + "/collsim list platforms");
+    EXPECT_EQ(o.code, 0) << o.text;
+    EXPECT_EQ(o.text.find("collsim: "), std::string::npos) << o.text;
+}
+
 TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
 {
     struct { const char *args, *want; } cases[] = {
