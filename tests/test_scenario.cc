@@ -292,6 +292,27 @@ TEST(Scenario, PlacementsThatCannotRunAreErrorsAtLoad)
     tw_rmtree(dir);
 }
 
+// <scenario name=""> wrote into results/ itself; "." and ".." likewise or above it.
+TEST(Scenario, AnEmptyNameIsAnError)
+{
+    char dir[256];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    for (const char *name : {"", ".", ".."}) {
+        std::string path = std::string(dir) + "/named.xml";
+        std::ofstream(path) << "<scenario name=\"" << name << "\">\n  <platform name=\"yahoo\"/>\n"
+                            << "  <mappings>cyclic</mappings>\n  <processes>4</processes>\n"
+                            << "  <sizes>8</sizes>\n  <collective name=\"allgather\"><algorithms>"
+                               "ring</algorithms></collective>\n</scenario>\n";
+        long n;
+        char err[4096] = "";
+        EXPECT_EQ(tw_scenario(path.c_str(), &n, err, sizeof err), -1) << name;
+        EXPECT_NE(std::string(err).find("named.xml:1: <scenario name=\"" + std::string(name) +
+                                        "\">: the name names the results directory"),
+                  std::string::npos) << err;
+    }
+    tw_rmtree(dir);
+}
+
 // Every case field case_fields.def gives a scenario attribute ("<buffers
 // dtype>") is read through the table: a good value reaches every case, a bad
 // one is an error naming file, line, element, attribute, value and what is

@@ -571,6 +571,12 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
                 rc = cs_fail(err, "%s:%ld: <scenario name=\"...\">: a name has no line break, "
                                   "control character or '/' (it names the results directory)",
                              path, scn_line_of(root));
+        if (!rc && name && (!name[0] || !strcmp((const char *)name, ".") ||
+                            !strcmp((const char *)name, "..")))
+            rc = cs_fail(err, "%s:%ld: <scenario name=\"%s\">: the name names the results "
+                              "directory (results/NAME): give a word such as \"quickstart\", or "
+                              "leave name out to use the file's name",
+                         path, scn_line_of(root), (const char *)name);
         if (rc) {
             /* refused above */
         } else if (name) {
