@@ -153,8 +153,18 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
                "time than the second best\n");
     if (any_tie)
         fprintf(f, "# tie = times within a relative " CS_TIE_REL_TEXT " of the fastest: best names "
-                   "every tied algorithm joined by '=', improv%% says tie, second is the fastest "
-                   "untied one\n");
+                   "every tied algorithm joined by '=', second is the fastest untied one and "
+                   "improv%% the margin over it\n");
+    /* the name columns as wide as their longest entry (a tie of long names) */
+    int wbest = 26, wsecond = 26;
+    for (size_t i = 0; i < g; i++) {
+        char nb[512], n2[sizeof b[i].best->algorithm + sizeof b[i].best->region];
+        int lb = (int)strlen(cs_best_names(&b[i], levels, nb, sizeof nb));
+        int l2 = b[i].second ? (int)strlen(cs_result_alg_label(b[i].second, levels, n2, sizeof n2))
+                             : 1;
+        wbest = lb > wbest ? lb : wbest;
+        wsecond = l2 > wsecond ? l2 : wsecond;
+    }
     fprintf(f, "%-12s ", "# platform");
     if (multi_coll)
         fprintf(f, "%-14s ", "collective");
@@ -167,13 +177,14 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
         fprintf(f, "%-30s ", "groups/layout/k_A:k_B/counts");
     if (any_bg)
         fprintf(f, "%-30s ", "background");
-    fprintf(f, "%6s %9s  %-26s %12s  %-26s %12s %8s\n", "np", "bytes", "best", "avg(us)",
-            "second", "avg(us)", "improv%");
+    fprintf(f, "%6s %9s  %-*s %12s  %-*s %12s %8s\n", "np", "bytes", wbest, "best", "avg(us)",
+            wsecond, "second", "avg(us)", "improv%");
     for (size_t i = 0; i < g; i++) {
         const cs_result *x = b[i].best, *y = b[i].second;
         char second_us[32] = "-", ppn[16] = "cores", dist[64];
-        char n1[512], n2[sizeof x->algorithm + sizeof x->region], improv[16] = "tie";
-        if (b[i].ntied == 1)
+        /* the margin over the second, tie or not (the tie is named in best); none: "-" */
+        char n1[512], n2[sizeof x->algorithm + sizeof x->region], improv[16] = "-";
+        if (y)
             snprintf(improv, sizeof improv, "%.2f", b[i].improvement_pct);
         if (y)
             snprintf(second_us, sizeof second_us, "%.2f", y->avg_us);
@@ -202,8 +213,8 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
         }
         if (any_bg)
             fprintf(f, "%-30s ", x->background[0] ? x->background : "none");
-        fprintf(f, "%6d %9ld  %-26s %12.2f  %-26s %12s %8s\n", x->np, x->bytes,
-                cs_best_names(&b[i], levels, n1, sizeof n1), x->avg_us,
+        fprintf(f, "%6d %9ld  %-*s %12.2f  %-*s %12s %8s\n", x->np, x->bytes, wbest,
+                cs_best_names(&b[i], levels, n1, sizeof n1), x->avg_us, wsecond,
                 y ? cs_result_alg_label(y, levels, n2, sizeof n2) : "-", second_us, improv);
     }
     free(b);

@@ -100,9 +100,9 @@ int cs_fits_read(const char *path, cs_platform_fit **f, size_t *n, cs_err *err)
     size_t cap = 0;
     int rc = 0;
     while (!rc && fgets(line, sizeof line, in)) {
-        line[strcspn(line, "\n")] = 0;
+        line[strcspn(line, "\r\n")] = 0;
         if (++lineno == 1) {
-            if (strcmp(line, CS_FITS_HEADER))
+            if (strcmp(cs_skip_bom(line), CS_FITS_HEADER))
                 rc = cs_fail(err, "%s:1: not a platform fits file (expected the header '%s')",
                              path, CS_FITS_HEADER);
             continue;

@@ -167,10 +167,17 @@ int cs_merge_files(FILE *f, const char *const *inputs, int ninputs, const char *
         }
     }
     int rc = 0;
+    /* --strict: a task that brought no row leaves the merge incomplete, so nothing is written */
+    long missing = dups ? 0 : missing_tasks(f, inputs, ninputs, nrows);
     if (dups) {
-        fprintf(f, "collsim: merge: %zu cases given twice; %s not written (merge each task's "
-                   "results once)\n",
-                dups, out);
+        fprintf(f, "collsim: merge: %zu (case, size) key%s given twice; %s not written (merge "
+                   "each task's results once)\n",
+                dups, dups > 1 ? "s" : "", out);
+        rc = 1;
+    } else if (missing && strict) {
+        fprintf(f, "collsim: merge --strict: %ld task%s brought no row; %s not written (run "
+                   "them, or merge without --strict)\n",
+                missing, missing > 1 ? "s" : "", out);
         rc = 1;
     } else {
         cs_result *sorted = cs_rows_copy(v, n);
@@ -181,8 +188,6 @@ int cs_merge_files(FILE *f, const char *const *inputs, int ninputs, const char *
             fprintf(f, "# merged %zu rows from %d files into %s; %zu rows did not pass\n", n,
                     ninputs, out, notok);
         if (!rc && notok)
-            rc = 1;
-        if (rc >= 0 && missing_tasks(f, inputs, ninputs, nrows) && strict)
             rc = 1;
     }
     free(v);

@@ -287,11 +287,23 @@ static int not_a_time(const cs_result *r, const column *c)
 
 #define MAX_FIELDS 64
 
+char *cs_skip_bom(char *line)
+{
+    return strncmp(line, "\xEF\xBB\xBF", 3) ? line : line + 3;
+}
+
 int cs_results_read(const char *path, cs_result **rows, size_t *n, cs_err *err)
+{
+    return cs_results_read_torn(path, rows, n, NULL, err);
+}
+
+int cs_results_read_torn(const char *path, cs_result **rows, size_t *n, long *torn, cs_err *err)
 {
     FILE *f = fopen(path, "r");
     *rows = NULL;
     *n = 0;
+    if (torn)
+        *torn = 0;
     if (!f)
         return cs_fail(err, "cannot read %s: %s", path, strerror(errno));
     char line[8192];
@@ -312,7 +324,8 @@ int cs_results_read(const char *path, cs_result **rows, size_t *n, cs_err *err)
         }
         char *fld[MAX_FIELDS + 1];
         if (lineno == 1) {
-            nhead = cs_csv_split(line, fld, MAX_FIELDS);
+            /* a byte-order mark (what spreadsheet programs write) is no part of the first name */
+            nhead = cs_csv_split(cs_skip_bom(line), fld, MAX_FIELDS);
             if (nhead > MAX_FIELDS) { /* cs_csv_split stopped counting */
                 rc = cs_fail(err, "%s:1: more than %d columns in the header", path, MAX_FIELDS);
                 break;
@@ -337,9 +350,30 @@ int cs_results_read(const char *path, cs_result **rows, size_t *n, cs_err *err)
         }
         if (line[0] == '\n' || line[0] == 0)
             continue;
+        int last = !strchr(line, '\n'); /* a last line without its line break */
+        if (last) {
+            int more = getc(f);
+            last = more == EOF;
+            if (!last)
+                ungetc(more, f);
+        }
+        const long bytes = (long)strlen(line);
         int nf = cs_csv_split(line, fld, MAX_FIELDS);
+        if (nf != nhead && last && nf < nhead && torn) {
+            *torn = bytes; /* what a run killed inside a write leaves: the caller drops it */
+            break;
+        }
+        if (nf != nhead && last && nf < nhead) {
+            rc = cs_fail(err, "%s:%ld: an incomplete last row (%d fields, the header has %d), as "
+                              "a run killed while writing leaves: `collsim repair %s` drops it "
+                              "(keeping the file as it was), `run --resume` too",
+                         path, lineno, nf, nhead, path);
+            break;
+        }
         if (nf != nhead) {
-            rc = cs_fail(err, "%s:%ld: %d fields, the header has %d", path, lineno, nf, nhead);
+            rc = cs_fail(err, "%s:%ld: %d fields, the header has %d: a damaged row (edit or "
+                              "remove that line)",
+                         path, lineno, nf, nhead);
             break;
         }
         if (*n == cap) {

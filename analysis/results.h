@@ -123,11 +123,19 @@ int cs_results_write_file(const char *path, const cs_result *rows, size_t n, cs_
 int cs_write_replacing(const char *path, void (*body)(FILE *f, const void *arg), const void *arg,
                        cs_err *err);
 
-/* Reads a results CSV (header line required; the columns up to status must be
- * there, the others are optional). A row with status ok whose avg_us, min_us
+/* Reads a results CSV (header line required, a UTF-8 byte-order mark before it
+ * ignored; the columns up to status must be there, the others are optional). A row with status ok whose avg_us, min_us
  * or max_us is nan, inf or negative is an error naming file, line, column and
  * value. */
 int cs_results_read(const char *path, cs_result **rows, size_t *n, cs_err *err);
+
+/* The same; with `torn` not NULL an incomplete last row (no line break, fewer fields than the
+ * header: what a run killed inside a write leaves) is left out and its length in bytes goes to
+ * *torn (0: none). Without it, such a row is an error that says how to mend it. */
+int cs_results_read_torn(const char *path, cs_result **rows, size_t *n, long *torn, cs_err *err);
+
+/* line past a UTF-8 byte-order mark at its start (what spreadsheet programs write). */
+char *cs_skip_bom(char *line);
 
 /* Splits one CSV line into fields (RFC 4180 quotes). Returns the field count;
  * fields point into `line`, which is modified. */

@@ -192,7 +192,16 @@ TEST(KandallaPlatforms, TestbedPingPongPerLocation)
 {
     Out o = cli("calibrate kandalla-testbed");
     ASSERT_EQ(o.code, 0) << o.text;
-    EXPECT_EQ(last_line(o.text), "calibration: max relative error 0.00% over 0 parameters") << o.text;
+    EXPECT_EQ(last_line(o.text), "calibration: no published value to compare with (the fits above "
+                                 "are not checked)") << o.text;
+    // a bound on the error against nothing is no check: refused before it simulates
+    Out bound = cli("calibrate kandalla-testbed --max-error 0.001");
+    EXPECT_EQ(bound.code, 2) << bound.text;
+    EXPECT_NE(bound.text.find("collsim: calibrate kandalla-testbed --max-error: "), std::string::npos)
+        << bound.text;
+    EXPECT_NE(bound.text.find("publishes no alpha/beta to compare with"), std::string::npos)
+        << bound.text;
+    EXPECT_EQ(bound.text.find("# calibrate "), std::string::npos) << bound.text;
     const struct {
         const char *level;
         double alpha_us, beta_ns;

@@ -432,9 +432,87 @@ TEST(Repair, KeepsOneRowPerKeyPassingFirstAndKeepsTheOriginal)
     EXPECT_EQ(fopen((d / "r.csv.orig.1").c_str(), "r"), nullptr);
 }
 
+// A results file saved by a spreadsheet program starts with a UTF-8 byte-order mark: it is no part
+// of the first column's name, so every reader keeps the platform column.
+TEST(Check, AByteOrderMarkIsNoPartOfTheFirstColumn)
+{
+    TempDir d;
+    write(d / "plain.csv", base_rows());
+    std::ofstream(d / "bom.csv") << "\xEF\xBB\xBF" << slurp(d / "plain.csv");
+    auto rows = read(d / "bom.csv");
+    ASSERT_EQ(rows.size(), 4u);
+    for (auto &r : rows)
+        EXPECT_STREQ(r.platform, "yahoo");
+    Out check = cli("check " + d / "bom.csv" + " --baseline " + d / "plain.csv" + " --strict");
+    EXPECT_EQ(check.code, 0) << check.text;
+    // both copies of the same rows: every key twice, nothing written
+    Out merge = cli("merge " + d / "bom.csv " + d / "plain.csv" + " --out " + d / "m.csv");
+    EXPECT_EQ(merge.code, 1) << merge.text;
+    EXPECT_NE(merge.text.find("4 (case, size) keys given twice"), std::string::npos) << merge.text;
+    Out one = cli("merge " + d / "bom.csv" + " --out " + d / "m.csv");
+    EXPECT_EQ(one.code, 0) << one.text;
+    EXPECT_EQ(slurp(d / "m.csv"), slurp(d / "plain.csv"));
+}
+
+// A file cut inside its last row (a run killed while writing): every reader names the line and
+// says how to mend it; `repair` drops that row, keeping the file as it was.
+TEST(Repair, AnIncompleteLastRowIsNamedAndDropped)
+{
+    TempDir d;
+    write(d / "r.csv", base_rows());
+    const std::string whole = slurp(d / "r.csv");
+    std::ofstream(d / "r.csv", std::ios::app) << "yahoo,sequential,5,0,allgather,bru";
+    const std::string torn = slurp(d / "r.csv");
+    const std::string said = d / "r.csv" + ":6: an incomplete last row (6 fields, the header has " +
+                             "36), as a run killed while writing leaves: `collsim repair " +
+                             d / "r.csv" + "` drops it";
+    for (std::string cmd : {"check " + d / "r.csv" + " --baseline " + d / "r.csv",
+                            "report " + d / "r.csv" + " --out " + d / "rep",
+                            "merge " + d / "r.csv" + " --out " + d / "m.csv"}) {
+        Out o = cli(cmd);
+        EXPECT_EQ(o.code, 2) << cmd << ": " << o.text;
+        EXPECT_NE(o.text.find(said), std::string::npos) << cmd << ": " << o.text;
+    }
+    Out rep = cli("repair " + d / "r.csv");
+    ASSERT_EQ(rep.code, 0) << rep.text;
+    EXPECT_NE(rep.text.find("an incomplete last row (34 bytes, as a run killed while writing "
+                            "leaves) dropped; the file as it was is " + d / "r.csv.orig"),
+              std::string::npos) << rep.text;
+    EXPECT_EQ(slurp(d / "r.csv"), whole);
+    EXPECT_EQ(slurp(d / "r.csv.orig"), torn);
+    // a damaged row inside the file is no torn tail: named, not dropped
+    std::string mid = whole;
+    mid.insert(mid.find('\n') + 1, "yahoo,sequential,4\n");
+    std::ofstream(d / "mid.csv") << mid;
+    Out m = cli("repair " + d / "mid.csv");
+    EXPECT_EQ(m.code, 2) << m.text;
+    EXPECT_NE(m.text.find(d / "mid.csv:2: 3 fields, the header has 36: a damaged row"),
+              std::string::npos) << m.text;
+}
+
+// compare takes the measured file (collsim-mpibench: rows without platform) first; given the
+// other way round it says so instead of pairing rows.
+TEST(Compare, SwappedFilesAreNamed)
+{
+    TempDir d;
+    auto measured = base_rows();
+    for (auto &r : measured)
+        r.platform[0] = r.mapping[0] = 0;
+    write(d / "measured.csv", measured);
+    write(d / "predicted.csv", base_rows());
+    Out right = cli("compare " + d / "measured.csv " + d / "predicted.csv");
+    EXPECT_EQ(right.code, 0) << right.text;
+    Out swapped = cli("compare " + d / "predicted.csv " + d / "measured.csv");
+    EXPECT_EQ(swapped.code, 2) << swapped.text;
+    EXPECT_NE(swapped.text.find("collsim: compare: " + d / "predicted.csv" + " holds simulated rows "
+                                "(each names a platform) and " + d / "measured.csv" +
+                                " measured ones (none does): the measured file comes first"),
+              std::string::npos) << swapped.text;
+}
+
 // The tasks of an emitted sweep (tests/data/scaleout-small.xml: 4 cases) that
 // no input brings a row of are named, from the job list --emit wrote beside
-// them; --strict makes them fail the merge.
+// them; --strict makes them fail the merge, and then nothing is written.
 TEST(Merge, TasksOfTheEmittedJobListThatBringNoRowAreNamed)
 {
     TempDir d;
@@ -456,10 +534,15 @@ TEST(Merge, TasksOfTheEmittedJobListThatBringNoRowAreNamed)
         EXPECT_EQ(o.code, 0) << o.text;
         EXPECT_NE(o.text.find("merged 2 rows from 3 files"), std::string::npos) << o.text;
         EXPECT_NE(o.text.find(want), std::string::npos) << o.text;
-        Out strict = cli("merge" + in + " --out " + dir + "/results.csv --strict");
+        // --strict: an incomplete merge is not written, and says so
+        Out strict = cli("merge" + in + " --out " + dir + "/strict.csv --strict");
         EXPECT_EQ(strict.code, 1) << strict.text;
         EXPECT_NE(strict.text.find(want), std::string::npos) << strict.text;
-        EXPECT_EQ(read(dir + "/results.csv").size(), 2u); // written all the same
+        EXPECT_NE(strict.text.find("collsim: merge --strict: 2 tasks brought no row; " + dir +
+                                   "/strict.csv not written"),
+                  std::string::npos) << strict.text;
+        EXPECT_EQ(fopen((dir + "/strict.csv").c_str(), "r"), nullptr);
+        EXPECT_EQ(strict.text.find("merged "), std::string::npos) << strict.text;
     }
     // all of them given: nothing is missing
     std::string dir = d / "parallel", in;
@@ -711,6 +794,35 @@ TEST(Expect, ATimeWithinAPercentage)
     EXPECT_EQ(missing.first, 1);
     EXPECT_NE(missing.second.find("hosts=node-0+node-1 np=2 0 B: no result for send_recv"),
               std::string::npos) << missing.second;
+}
+
+// A rooted collective's rows carry the scenario's <root rank>: an expectation's points are read at
+// that root (not at 0), a comparison and a time alike; rows of another root do not count.
+TEST(Expect, ARootedScenarioIsReadAtItsRoot)
+{
+    TempDir d;
+    auto gather = [](const char *alg, int root, double avg) {
+        cs_result r = row(alg, 13, 1024, avg);
+        snprintf(r.collective, sizeof r.collective, "gather");
+        r.root = root;
+        return r;
+    };
+    std::ofstream(d / "x.xml")
+        << "<scenario>\n  <platform name=\"yahoo\"/>\n  <mappings>sequential</mappings>\n"
+           "  <processes>13</processes>\n  <sizes>1K</sizes>\n  <root rank=\"3\"/>\n"
+           "  <collective name=\"gather\"><algorithms>binomial linear</algorithms></collective>\n"
+           "  <expect faster=\"linear\" than=\"binomial\"/>\n"
+           "  <expect alg=\"linear\" time=\"5.91us\" within=\"1%\"/>\n</scenario>\n";
+    write(d / "root3.csv", {gather("binomial", 3, 29.93), gather("linear", 3, 5.91)});
+    Out three = cli("check " + d / "root3.csv" + " --scenario " + d / "x.xml");
+    EXPECT_EQ(three.code, 0) << three.text;
+    EXPECT_NE(three.text.find("yahoo sequential np=13 1024 B: linear 5.91 us vs binomial 29.93 us"),
+              std::string::npos) << three.text;
+    EXPECT_NE(three.text.find("# expectations: 2 passed, 0 failed"), std::string::npos) << three.text;
+    write(d / "root0.csv", {gather("binomial", 0, 29.93), gather("linear", 0, 5.91)});
+    Out zero = cli("check " + d / "root0.csv" + " --scenario " + d / "x.xml");
+    EXPECT_EQ(zero.code, 1) << zero.text;
+    EXPECT_NE(zero.text.find("no result for linear"), std::string::npos) << zero.text;
 }
 
 // hosts="..." and background="..." narrow an expectation to one value of <hosts> and of

@@ -95,6 +95,52 @@ TEST(Cli, BenchFailsWhenTheDataCheckFails)
     EXPECT_EQ(two.text.find("SMPI process did not return"), std::string::npos) << two.text;
 }
 
+// A results directory or a TMPDIR whose path holds a space (SimGrid's smpirun splits its
+// hostfile, temporary directory and program arguments at spaces): the cases run, and the command
+// a failed bench prints to re-run it by hand is one shell command that runs as printed.
+TEST(Cli, PathsWithSpacesRunAndTheHandCommandRunsAsPrinted)
+{
+    char dir[256];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    const std::string base = std::string(dir) + "/a b", tmp = base + "/t d";
+    ASSERT_EQ(run_shell("mkdir -p '" + tmp + "'").code, 0);
+    const std::string scen = std::string(COLLSIM_TEST_DATA_DIR) + "/scaleout-small.xml";
+    Out run = run_shell("TMPDIR='" + tmp + "' " + COLLSIM_CLI_PATH + " run " + scen + " --out '" +
+                        base + "/out' --only np=4,alg=ring");
+    EXPECT_EQ(run.code, 0) << run.text;
+    EXPECT_NE(run.text.find("ring                           ok ("), std::string::npos) << run.text;
+    setenv("COLLSIM_FAULT", "1:2:3", 1);
+    Out f = run_shell("TMPDIR='" + tmp + "' " + COLLSIM_CLI_PATH +
+                      " bench --platform yahoo --np 4 --alg ring --sizes 8 --iters 1");
+    unsetenv("COLLSIM_FAULT");
+    EXPECT_EQ(f.code, 1) << f.text;
+    size_t at = f.text.find("re-run by hand with:\n  ");
+    ASSERT_NE(at, std::string::npos) << f.text;
+    std::string cmd = f.text.substr(at + 23);
+    cmd = cmd.substr(0, cmd.find('\n'));
+    EXPECT_EQ(cmd.rfind("cd '" + tmp + "/collsim-bench-", 0), 0u) << cmd;
+    Out again = run_shell("cd / && " + cmd);
+    EXPECT_EQ(again.code, 0) << cmd << "\n" << again.text;
+    EXPECT_NE(again.text.find("Pass"), std::string::npos) << again.text;
+    tw_rmtree(dir);
+}
+
+// Headings in plain words: one rank is "1 rank", and a scenario without a description has no
+// dangling colon.
+TEST(Cli, HeadingsSayOneRankAndNoEmptyDescription)
+{
+    Out one = cli("bench --platform yahoo --np 1 --alg ring --sizes 8 --iters 1");
+    EXPECT_EQ(one.code, 0) << one.text;
+    EXPECT_NE(one.text.find(" mapping, 1 rank\n"), std::string::npos) << one.text;
+    char dir[256];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    Out run = cli(std::string("run ") + COLLSIM_TEST_DATA_DIR + "/scaleout-small.xml --out " + dir +
+                  "/o --only np=4,alg=ring");
+    EXPECT_EQ(run.code, 0) << run.text;
+    EXPECT_EQ(run.text.rfind("# scenario scaleout-small\n", 0), 0u) << run.text;
+    tw_rmtree(dir);
+}
+
 // --region: the locality-aware algorithms' region level reaches the driver
 // (bench: data-checked, and the level changes the schedule so the time), and
 // a scenario's <region> is recorded in the results' region column
@@ -292,6 +338,26 @@ TEST(Cli, DemoKeepsThePreviousResults)
     EXPECT_EQ(system(("rm -rf " + std::string(tmpl)).c_str()), 0);
 }
 
+// ./collsim builds before it runs: it says so first (the first build took 11 minutes on a busy
+// machine without a word) and how long it took; nothing when there is nothing to build. Only
+// where this build is the script's own (build/ of the source tree), which has nothing to build
+// while its tests run.
+TEST(Cli, TheScriptSaysWhenItBuilds)
+{
+    const std::string root = COLLSIM_SOURCE_DIR;
+    if (std::string(COLLSIM_CLI_PATH) != root + "/build/collsim-cli")
+        GTEST_SKIP() << "the tests' build is not the script's build/";
+    unlink((root + "/build/.collsim-built").c_str()); // as after a change of the sources
+    Out o = run_shell(root + "/collsim list platforms");
+    EXPECT_EQ(o.code, 0) << o.text;
+    EXPECT_EQ(o.text.find("collsim: rebuilding what changed in " + root + "/build...\n"), 0u)
+        << o.text;
+    EXPECT_NE(o.text.find("\ncollsim: built in "), std::string::npos) << o.text;
+    o = run_shell(root + "/collsim list platforms");
+    EXPECT_EQ(o.code, 0) << o.text;
+    EXPECT_EQ(o.text.find("collsim: "), std::string::npos) << o.text;
+}
+
 TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
 {
     struct { const char *args, *want; } cases[] = {
@@ -379,6 +445,10 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
          "the driver's buffers put the 8 blocks at displacements up to 2147483675 int elements: "
          "more than an MPI displacement (an int, at most 2147483647) can express"},
         {"bench --platform yahoo --np 4 --alg ring --iters 0", "--iters needs an integer >= 1 (got '0')"},
+        {"bench --platform yahoo --np 10000000000 --alg ring",
+         "--np needs an integer from 1 to 1073741824 (got '10000000000')"},
+        {"bench --platform yahoo --coll pingpong --np 1 --alg send_recv",
+         "np 1: pingpong bounces each size between ranks 0 and 1: it needs 2 processes at least"},
         {"bench --platform yahoo --np 4 --alg ring --dtype float",
          "unknown datatype 'float' (valid: byte, int, double)"},
         {"bench --platform yahoo --np 4 --alg spread_out --coll alltoallv --in-place",

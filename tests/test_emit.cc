@@ -360,6 +360,88 @@ TEST(Resume, AKilledSweepLosesAndDuplicatesNothing)
     tw_free_rows(b);
 }
 
+// A size's predicted time depends on the sizes run before it in the same simulation (256 KiB of
+// sparbit at np 13, cyclic, on yahoo: 29271.85 us alone, 29271.90 us after 64 KiB). A sweep whose
+// 256 KiB row was refused (--memory 40M) and is resumed with more memory runs the case's 64 KiB
+// again before it: every row bit-identical to an uninterrupted sweep, none twice.
+TEST(Resume, AResumedCaseRunsItsEarlierSizesAgainSoEveryRowIsBitIdentical)
+{
+    TempDir d;
+    const std::string s = std::string(COLLSIM_TEST_DATA_DIR) + "/resume-prefix.xml";
+    Out direct = cli("run " + s + " --out " + d / "direct");
+    ASSERT_EQ(direct.code, 0) << direct.text;
+    Out refused = cli("run " + s + " --memory 40M --out " + d / "resumed");
+    ASSERT_EQ(refused.code, 1) << refused.text;
+    ASSERT_NE(refused.text.find("1 size refused: memory"), std::string::npos) << refused.text;
+    Out resumed = cli("run " + s + " --out " + d / "resumed --resume");
+    ASSERT_EQ(resumed.code, 0) << resumed.text;
+    auto times = [](const std::string &csv) {
+        std::map<long, std::string> t;
+        cs_result *r;
+        size_t n;
+        char err[2048];
+        EXPECT_EQ(tw_read_results(csv.c_str(), &r, &n, err, sizeof err), 0) << err;
+        for (size_t i = 0; i < n; i++) {
+            char v[96];
+            snprintf(v, sizeof v, "%s %.17g %.17g %.17g", r[i].status, r[i].avg_us, r[i].min_us,
+                     r[i].max_us);
+            EXPECT_TRUE(t.emplace(r[i].bytes, v).second) << "twice: " << r[i].bytes;
+        }
+        if (n)
+            tw_free_rows(r);
+        return t;
+    };
+    auto want = times(d / "direct/results.csv");
+    ASSERT_EQ(want.size(), 2u);
+    EXPECT_EQ(times(d / "resumed/results.csv"), want);
+}
+
+// A results.csv saved again by a spreadsheet program (a UTF-8 byte-order mark before its header)
+// resumes as it was: every case recorded, nothing run again, no row without its platform; the
+// file is rewritten without the mark, saying so.
+TEST(Resume, AByteOrderMarkBeforeTheHeaderLosesAndDoublesNothing)
+{
+    TempDir d;
+    const std::string out = d / "bom", csv = out + "/results.csv";
+    ASSERT_EQ(cli("run " + scen + " -j 1 --out " + out).code, 0);
+    const std::string before = slurp(csv);
+    std::ofstream(csv) << "\xEF\xBB\xBF" << before;
+    Out o = cli("run " + scen + " -j 1 --out " + out + " --resume");
+    EXPECT_EQ(o.code, 0) << o.text;
+    EXPECT_NE(o.text.find("(4 already recorded)"), std::string::npos) << o.text;
+    EXPECT_NE(o.text.find(csv + ": rewritten without the byte-order mark before its header"),
+              std::string::npos) << o.text;
+    EXPECT_EQ(slurp(csv), before);
+}
+
+// A row of another sweep appended to results.csv (here: another platform) is no case of the
+// scenario: --resume refuses it naming the row, and writes nothing; with --accept-changes (the
+// scenario changed on purpose) it is kept and said.
+TEST(Resume, RowsOfNoCaseOfTheScenarioAreRefused)
+{
+    TempDir d;
+    const std::string out = d / "mixed", csv = out + "/results.csv";
+    ASSERT_EQ(cli("run " + scen + " -j 1 --out " + out).code, 0);
+    std::string text = slurp(csv), last = text.substr(text.rfind('\n', text.size() - 2) + 1);
+    last.replace(0, 5, "cervino");
+    std::ofstream(csv, std::ios::app) << last;
+    const std::string before = slurp(csv);
+    for (std::string only : {"", " --only alg=ring"}) {
+        Out o = cli("run " + scen + " -j 1 --out " + out + " --resume" + only);
+        EXPECT_EQ(o.code, 2) << o.text;
+        EXPECT_NE(o.text.find("collsim: " + csv + ": 1 row of no case of this scenario (e.g. "
+                              "cervino sequential np=5 allgather/bruck byte check 1024 B): another "
+                              "sweep's rows"),
+                  std::string::npos) << o.text;
+        EXPECT_EQ(slurp(csv), before);
+    }
+    Out o = cli("run " + scen + " -j 1 --out " + out + " --resume --accept-changes");
+    EXPECT_EQ(o.code, 0) << o.text;
+    EXPECT_NE(o.text.find("1 row of no case of the scenario as it is now"), std::string::npos)
+        << o.text;
+    EXPECT_EQ(slurp(csv), before);
+}
+
 // Two sweeps on one directory: while the first holds it (stopped with
 // SIGSTOP once it has taken the directory, so the second surely starts while
 // it runs), a second `run`, with or without --resume, exits 2 naming the first

@@ -173,6 +173,81 @@ TEST(Platform, EverySimGridUnitIsAccepted)
             << speed;
 }
 
+// The error of loading a platform whose top zone holds body ("" when it loads).
+std::string zone_error(const std::string &body, const std::string &routing = "Full")
+{
+    char path[] = "/tmp/collsim-test-platform-XXXXXX.xml";
+    int fd = mkstemps(path, 4);
+    EXPECT_GE(fd, 0);
+    std::string xml = "<?xml version='1.0'?>\n<platform version=\"4.1\">\n  <zone id=\"z\" routing=\"" +
+                      routing + "\">\n" + body + "  </zone>\n</platform>\n";
+    EXPECT_EQ(write(fd, xml.data(), xml.size()), (ssize_t)xml.size());
+    close(fd);
+    int nodes;
+    long cores;
+    char err[2048] = "";
+    tw_platform_shape(path, &nodes, &cores, err, sizeof err);
+    unlink(path);
+    return err;
+}
+
+// SimGrid 3.32 finds these only inside smpirun, with a multi-line abort ("Link not found: l2",
+// "no connecting path between these two hosts"); a duplicate host id also made the header count
+// one node more than SimGrid has.
+TEST(Platform, RoutesAndHostIdsAreCheckedBeforeSimGrid)
+{
+    const std::string hosts = "    <host id=\"a\" speed=\"1Gf\"/>\n    <host id=\"b\" speed=\"1Gf\"/>\n"
+                              "    <host id=\"c\" speed=\"1Gf\"/>\n"
+                              "    <link id=\"l1\" bandwidth=\"1GBps\" latency=\"1us\"/>\n";
+    const std::string ab = "    <route src=\"a\" dst=\"b\"><link_ctn id=\"l1\"/></route>\n";
+    const std::string ac = "    <route src=\"a\" dst=\"c\"><link_ctn id=\"l1\"/></route>\n";
+    const std::string bc = "    <route src=\"b\" dst=\"c\"><link_ctn id=\"l1\"/></route>\n";
+    EXPECT_EQ(zone_error(hosts + ab + ac + bc), "");
+    std::string e = zone_error(hosts + ab + ac);
+    EXPECT_NE(e.find(".xml:3: <zone id=\"z\" routing=\"Full\">: no route from 'b' to 'c' (a Full "
+                     "zone needs a <route>"),
+              std::string::npos) << e;
+    e = zone_error(hosts + ab + ac + "    <route src=\"b\" dst=\"c\" symmetrical=\"NO\"><link_ctn "
+                                       "id=\"l1\"/></route>\n");
+    EXPECT_NE(e.find("no route from 'c' to 'b'"), std::string::npos) << e;
+    e = zone_error(hosts + ab + ac + "    <route src=\"b\" dst=\"c\"><link_ctn id=\"l2\"/></route>\n");
+    EXPECT_NE(e.find(".xml:10: <link_ctn id=\"l2\">: no link 'l2' in the file (links: l1)"),
+              std::string::npos) << e;
+    e = zone_error(hosts + ab + ac + "    <route src=\"b\" dst=\"zz\"><link_ctn id=\"l1\"/></route>\n");
+    EXPECT_NE(e.find(".xml:10: <route dst=\"zz\">: no host or router 'zz' in the file (hosts and "
+                     "routers: a, b, c)"),
+              std::string::npos) << e;
+    e = zone_error("    <host id=\"a\" speed=\"1Gf\"/>\n    <host id=\"b\" speed=\"1Gf\"/>\n" + ab +
+                   "    <link id=\"l1\" bandwidth=\"1GBps\" latency=\"1us\"/>\n");
+    EXPECT_NE(e.find(".xml:6: <link_ctn id=\"l1\">: link 'l1' is defined only later, at line 7"),
+              std::string::npos) << e;
+    e = zone_error("    <host id=\"a\" speed=\"1Gf\"/>\n    <host id=\"b\" speed=\"1Gf\"/>\n"
+                   "    <cluster id=\"k\" prefix=\"\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" "
+                   "bw=\"1GBps\" lat=\"1us\"/>\n    <host id=\"a\" speed=\"1Gf\"/>\n");
+    EXPECT_NE(e.find(".xml:7: host id 'a' is already defined at line 4 (host ids must be unique"),
+              std::string::npos) << e;
+    e = zone_error("    <cluster id=\"k\" prefix=\"n\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" "
+                   "bw=\"1GBps\" lat=\"1us\"/>\n    <cluster id=\"m\" prefix=\"n\" suffix=\"\" "
+                   "radical=\"1-2\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/>\n");
+    EXPECT_NE(e.find(".xml:5: host id 'n1' is already defined at line 4"), std::string::npos) << e;
+    // zones: a zoneRoute names zones and gateways; a graph zone must connect its members
+    const std::string two = "    <cluster id=\"k\" prefix=\"k\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" "
+                            "bw=\"1GBps\" lat=\"1us\"/>\n    <cluster id=\"m\" prefix=\"m\" "
+                            "suffix=\"\" radical=\"0-1\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/>\n"
+                            "    <link id=\"l1\" bandwidth=\"1GBps\" latency=\"1us\"/>\n";
+    const std::string km = "    <zoneRoute src=\"k\" dst=\"m\" gw_src=\"kk_router\" gw_dst=\"mm_router\">"
+                           "<link_ctn id=\"l1\"/></zoneRoute>\n";
+    EXPECT_EQ(zone_error(two + km), "");
+    EXPECT_EQ(zone_error(two + km, "Floyd"), "");
+    e = zone_error(two + "    <zoneRoute src=\"k\" dst=\"mx\" gw_src=\"kk_router\" gw_dst=\"mm_router\">"
+                         "<link_ctn id=\"l1\"/></zoneRoute>\n");
+    EXPECT_NE(e.find(":7: <zoneRoute dst=\"mx\">: no zone 'mx' in the file (zones: k, m, z)"),
+              std::string::npos) << e;
+    e = zone_error(two, "Floyd");
+    EXPECT_NE(e.find(":3: <zone id=\"z\" routing=\"Floyd\">: no route from 'k' to 'm'"),
+              std::string::npos) << e;
+}
+
 TEST(Mapping, SequentialFillsEachNode)
 {
     auto v = map("yahoo", "sequential", 13);

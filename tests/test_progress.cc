@@ -50,4 +50,28 @@ TEST(Progress, WeightedEtaScalesWithTheWorkLeft)
     fclose(f);
 }
 
+// Two workers: when the first case ends, the other has run as long; the elapsed time alone
+// counts half the work done (the demo's first ETA was 17 minutes for a 3-minute run).
+TEST(Progress, EtaCountsTheCasesRunningSideBySide)
+{
+    FILE *f = tmpfile();
+    cs_progress p;
+    cs_progress_start(&p, f, 5, 0);
+    p.workers = 2;
+    p.work_total = 5 * 10;
+    p.t0 -= 4; // 4 s since the start; the first case took those 4 s
+    p.busy_s += 4;
+    cs_progress_case(&p, 0, 10, "a");
+    EXPECT_NEAR(cs_progress_eta(&p), 4.0 / 10 * 40 / 2, 0.5); // the elapsed time says 16 s
+    p.busy_s += 4; // four left: both workers busy; one left: one
+    cs_progress_case(&p, 0, 10, "b");
+    p.busy_s += 4;
+    cs_progress_case(&p, 0, 10, "c");
+    p.busy_s += 4;
+    cs_progress_case(&p, 0, 10, "d");
+    EXPECT_NEAR(cs_progress_eta(&p), 4.0, 0.5);
+    cs_progress_end(&p);
+    fclose(f);
+}
+
 } // namespace

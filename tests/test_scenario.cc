@@ -246,6 +246,73 @@ TEST(Scenario, HostsAreSweptAndCheckedAtLoad)
     tw_rmtree(dir);
 }
 
+// What a case would have recorded as an error row at run time (exit 1) is a scenario error at
+// load: more processes than the platform's (or the hosts') cores, a background with no free
+// nodes, a pingpong on one process; 10M processes say that they do not fit, not "use --fold".
+TEST(Scenario, PlacementsThatCannotRunAreErrorsAtLoad)
+{
+    char dir[256];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    const std::string head = "  <platform name=\"yahoo\"/>\n  <mappings>sequential</mappings>\n"
+                             "  <sizes>8</sizes>\n  <buffers mode=\"fold\"/>\n";
+    const std::string ring = "  <collective name=\"allgather\"><algorithms>ring</algorithms>"
+                             "</collective>\n";
+    struct { std::string body, want; } cases[] = {
+        {head + ring + "  <processes>8 200</processes>\n",
+         "dup.xml:7: <processes> on platform 'yahoo' (sequential): 200 processes do not fit on "
+         "platform 'yahoo' (16 nodes, 128 cores in all); use at most 128 or allow oversubscription"},
+        {head + ring + "  <processes>10000000</processes>\n",
+         "dup.xml:7: <processes> on platform 'yahoo' (sequential): 10000000 processes do not fit"},
+        {head + ring + "  <processes>20</processes>\n  <hosts>node-0..node-1</hosts>\n",
+         "dup.xml:7: <processes> on platform 'yahoo' (sequential, hosts node-0..node-1): 20 "
+         "processes do not fit on the 2 nodes --hosts chooses"},
+        {head + ring + "  <processes>8</processes>\n  <ppn>4</ppn>\n"
+                       "  <hosts>node-0..node-1</hosts>\n",
+         ""},
+        {head + ring + "  <processes>128</processes>\n"
+                       "  <background>alltoall:inter-node:1K:16</background>\n",
+         "dup.xml:8: <background> on platform 'yahoo' (sequential): --background "
+         "alltoall:inter-node:1K:16: background traffic between node regions needs free nodes"},
+        {head + "  <collective name=\"pingpong\"><algorithms>send_recv</algorithms></collective>\n"
+                "  <processes>1 2</processes>\n",
+         "dup.xml:7: <processes> 1: pingpong bounces each size between ranks 0 and 1: it needs 2 "
+         "processes at least"},
+    };
+    for (auto &c : cases) {
+        std::string path = std::string(dir) + "/dup.xml";
+        std::ofstream(path) << "<scenario>\n" << c.body << "</scenario>\n";
+        long n;
+        char err[4096] = "";
+        int rc = tw_scenario(path.c_str(), &n, err, sizeof err);
+        if (c.want.empty())
+            EXPECT_EQ(rc, 0) << c.body << err;
+        else
+            EXPECT_NE(std::string(err).find(c.want), std::string::npos) << c.want << "\n" << err;
+    }
+    tw_rmtree(dir);
+}
+
+// <scenario name=""> wrote into results/ itself; "." and ".." likewise or above it.
+TEST(Scenario, AnEmptyNameIsAnError)
+{
+    char dir[256];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    for (const char *name : {"", ".", ".."}) {
+        std::string path = std::string(dir) + "/named.xml";
+        std::ofstream(path) << "<scenario name=\"" << name << "\">\n  <platform name=\"yahoo\"/>\n"
+                            << "  <mappings>cyclic</mappings>\n  <processes>4</processes>\n"
+                            << "  <sizes>8</sizes>\n  <collective name=\"allgather\"><algorithms>"
+                               "ring</algorithms></collective>\n</scenario>\n";
+        long n;
+        char err[4096] = "";
+        EXPECT_EQ(tw_scenario(path.c_str(), &n, err, sizeof err), -1) << name;
+        EXPECT_NE(std::string(err).find("named.xml:1: <scenario name=\"" + std::string(name) +
+                                        "\">: the name names the results directory"),
+                  std::string::npos) << err;
+    }
+    tw_rmtree(dir);
+}
+
 // Every case field case_fields.def gives a scenario attribute ("<buffers
 // dtype>") is read through the table: a good value reaches every case, a bad
 // one is an error naming file, line, element, attribute, value and what is

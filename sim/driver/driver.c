@@ -287,7 +287,8 @@ static int parse_args(int argc, char **argv, driver_opts *o)
         }
     }
     if ((o->nsizes = parse_long_list(sizes, &o->sizes)) <= 0) {
-        fprintf(stderr, "collsim-driver: bad --sizes '%s' (comma-separated byte counts)\n", sizes);
+        fprintf(stderr, "collsim-driver: bad --sizes '%s' (comma-separated byte counts, e.g. "
+                        "1,1024,1048576; no ranges or K/M suffixes here)\n", sizes);
         return -1;
     }
     if (nps && (o->nnps = parse_long_list(nps, &o->nps)) <= 0) {

@@ -1,3 +1,4 @@
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "bench_case.h"
 
 #include "hostspec.h"
@@ -26,6 +27,15 @@ void cs_case_init(cs_case *c)
 
 /* The background job's ranks (case_fields.h); 0: none, or a value the
  * case's check refuses. */
+int cs_coll_min_np(const char *collective) { return strcmp(collective, "pingpong") ? 1 : 2; }
+
+const char *cs_coll_min_np_why(const char *collective)
+{
+    return strcmp(collective, "pingpong")
+               ? "a collective needs 1 process at least"
+               : "pingpong bounces each size between ranks 0 and 1: it needs 2 processes at least";
+}
+
 static int background_procs(const cs_case *c)
 {
     cs_background bg;
@@ -187,18 +197,26 @@ static void driver_args_fmt(const cs_case *c, char buf[][CS_FIELD_TEXT_MAX], cha
     argv[n] = NULL;
 }
 
-/* paths: hostfile, rows.csv, stdout.txt, stderr.txt, a --cfg, locality */
+/* paths: hostfile, rows.csv, stdout.txt, stderr.txt, a --cfg, locality, the
+ * platform's absolute path. smpirun runs in workdir and is given the case's
+ * files by name (RUN_*): a path with spaces would not survive it. */
+#define RUN_HOSTFILE "hostfile"
+#define RUN_ROWS "rows.csv"
+#define RUN_LOCALITY "locality"
 static void fill_launch(const cs_case *c, const char *workdir, cs_launch *l, char paths[][1024])
 {
     memset(l, 0, sizeof *l);
-    snprintf(paths[0], 1024, "%s/hostfile", workdir);
-    snprintf(paths[1], 1024, "%s/rows.csv", workdir);
+    snprintf(paths[0], 1024, "%s/" RUN_HOSTFILE, workdir);
+    snprintf(paths[1], 1024, "%s/" RUN_ROWS, workdir);
     snprintf(paths[2], 1024, "%s/stdout.txt", workdir);
     snprintf(paths[3], 1024, "%s/stderr.txt", workdir);
-    snprintf(paths[5], 1024, "%s/locality", workdir);
-    l->platform_path = c->platform->path;
+    snprintf(paths[5], 1024, "%s/" RUN_LOCALITY, workdir);
+    char abs[PATH_MAX];
+    snprintf(paths[6], 1024, "%s", realpath(c->platform->path, abs) ? abs : c->platform->path);
+    l->workdir = workdir;
+    l->platform_path = paths[6];
     l->cpu_limit_s = c->timeout_s;
-    l->hostfile = paths[0];
+    l->hostfile = RUN_HOSTFILE;
     l->np = c->np + background_procs(c); /* the background's ranks come last */
     if (c->alg.cfg[0])
         l->cfg[l->ncfg++] = c->alg.cfg;
@@ -222,10 +240,10 @@ static void fill_launch(const cs_case *c, const char *workdir, cs_launch *l, cha
 char *cs_case_cmdline(const cs_case *c, const char *workdir)
 {
     cs_launch l;
-    char paths[6][1024], nums[CS_NFIELDS][CS_FIELD_TEXT_MAX], *sizes, *nps;
+    char paths[7][1024], nums[CS_NFIELDS][CS_FIELD_TEXT_MAX], *sizes, *nps;
     const char *argv[2 * CS_NFIELDS + 14];
     fill_launch(c, workdir, &l, paths);
-    driver_args_fmt(c, nums, &sizes, &nps, paths[1], paths[5], argv);
+    driver_args_fmt(c, nums, &sizes, &nps, RUN_ROWS, RUN_LOCALITY, argv);
     l.driver_args = argv;
     char *s = cs_smpirun_cmdline(&l);
     free(sizes);
@@ -326,6 +344,10 @@ static int case_check(const cs_case *c, int *node_of_rank, cs_err *err)
     if (cs_fields_check(cs_case_fields, c, c->alg.collective, 0, err) ||
         cs_fields_check_sizes(c->dtype, c->sizes->v, c->sizes->n, err))
         return -1;
+    for (size_t i = 0; i < (c->np_list ? c->np_list->n : 1); i++)
+        if ((c->np_list ? c->np_list->v[i] : c->np) < cs_coll_min_np(c->alg.collective))
+            return cs_fail(err, "np %ld: %s", c->np_list ? c->np_list->v[i] : c->np,
+                           cs_coll_min_np_why(c->alg.collective));
     for (size_t i = 0; c->np_list && i < c->np_list->n; i++)
         if (c->np_list->v[i] > c->np)
             return cs_fail(err, "process count %ld exceeds the %d simulated ranks",
@@ -385,7 +407,7 @@ pid_t cs_case_start(const cs_case *c, const char *workdir, int show_table, cs_er
     const int nall = c->np + background_procs(c);
     int *node_of_rank = cs_xmalloc((size_t)nall * sizeof(int));
     cs_launch l;
-    char paths[6][1024], nums[CS_NFIELDS][CS_FIELD_TEXT_MAX], *sizes, *nps;
+    char paths[7][1024], nums[CS_NFIELDS][CS_FIELD_TEXT_MAX], *sizes, *nps;
     const char *argv[2 * CS_NFIELDS + 14];
     fill_launch(c, workdir, &l, paths);
     int rc = case_check(c, node_of_rank, err);
@@ -397,7 +419,7 @@ pid_t cs_case_start(const cs_case *c, const char *workdir, int show_table, cs_er
     if (rc)
         return -1;
     remove(paths[1]);
-    driver_args_fmt(c, nums, &sizes, &nps, paths[1], paths[5], argv);
+    driver_args_fmt(c, nums, &sizes, &nps, RUN_ROWS, RUN_LOCALITY, argv);
     l.driver_args = argv;
     l.stdout_path = show_table ? NULL : paths[2];
     l.stderr_path = paths[3];

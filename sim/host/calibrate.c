@@ -519,6 +519,21 @@ int cs_cmd_calibrate(int argc, char **argv)
         cs_platform_free(&pf);
         return 2;
     }
+    /* --max-error bounds the error against published values: without any, it would pass
+     * having compared nothing */
+    int npublished = 0;
+    for (int c = 0; c < cal.nlevels * cal.nregimes; c++)
+        npublished += cal.pub_alpha[c] > 0 && cal.pub_beta[c] > 0;
+    if (max_error >= 0 && !npublished) {
+        fprintf(stderr, "collsim: calibrate %s --max-error: %s publishes no alpha/beta to compare "
+                        "with (a <prop id=\"collsim.published.LEVEL.REGIME\" value=\"ALPHA BETA\"/> "
+                        "per level and regime); run without --max-error to see the fits\n",
+                platform, pf.path);
+        cs_calibration_free(&cal);
+        cs_numlist_free(&sl);
+        cs_platform_free(&pf);
+        return 2;
+    }
     printf("# calibrate %s (%s): simulated ping-pong per level, one-way time = round trip / 2;\n"
            "# fit t = alpha + beta * bytes per regime (least squares on relative residuals; alpha "
            "includes SMPI's 16 bytes per message);\n"
@@ -555,7 +570,12 @@ int cs_cmd_calibrate(int argc, char **argv)
                    cal.regimes[r->regime].name, range, r->fit.alpha * 1e6, pa, ea, r->fit.beta * 1e9,
                    pb, eb, 100 * r->max_rel_residual);
         }
-        printf("calibration: max relative error %.2f%% over %d parameters\n", 100 * worst, nparam);
+        if (nparam)
+            printf("calibration: max relative error %.2f%% over %d parameters\n", 100 * worst,
+                   nparam);
+        else
+            printf("calibration: no published value to compare with (the fits above are not "
+                   "checked)\n");
         if (max_error >= 0 && 100 * worst > max_error) {
             fprintf(stderr, "collsim: calibrate: max relative error %.2f%% exceeds --max-error %g%%\n",
                     100 * worst, max_error);

@@ -389,8 +389,10 @@ static int convert(const cs_field *f, void *obj, const char *v, int full, char *
     switch (f->kind) {
     case CS_FK_INT: {
         long x = strtol(v, &end, 10);
-        if (end == v || *end || errno || x < f->min || x > 1 << 30)
+        if (end == v || *end || (errno && errno != ERANGE) || x < f->min)
             return snprintf(want, len, "an integer >= %ld", f->min), -1;
+        if (errno || x > 1 << 30) /* a number, and too large: say the bound */
+            return snprintf(want, len, "an integer from %ld to %d", f->min, 1 << 30), -1;
         *AT(f, obj, int) = (int)x;
         return 0;
     }

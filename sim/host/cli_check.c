@@ -184,23 +184,32 @@ int cs_cmd_repair(int argc, char **argv)
         return die(&e);
     cs_result *rows;
     size_t n;
+    long torn;
     int rc = 0;
-    if (cs_results_read(path, &rows, &n, &e)) {
+    if (cs_results_read_torn(path, &rows, &n, &torn, &e)) {
         if (lock >= 0)
             close(lock);
         return die(&e);
     }
     size_t keys = cs_results_dup_keys(rows, n, NULL, 0);
-    if (!keys) {
+    if (!keys && !torn) {
         printf("%s: every case is given once (%zu rows); nothing to repair\n", path, n);
     } else {
-        char orig[2100], *dropped = NULL;
+        char orig[2100], *dropped = NULL, what[256] = "";
         size_t len = 0;
         free_name(path, orig, sizeof orig);
         FILE *log = open_memstream(&dropped, &len);
-        size_t keep = cs_results_dedupe(rows, n, NULL, log ? log : stderr);
+        size_t keep = keys ? cs_results_dedupe(rows, n, NULL, log ? log : stderr) : n;
         if (log)
             fclose(log);
+        if (torn)
+            snprintf(what, sizeof what, "an incomplete last row (%ld bytes, as a run killed while "
+                     "writing leaves) dropped; ", torn);
+        if (keys)
+            snprintf(what + strlen(what), sizeof what - strlen(what), "%zu (case, size) key%s "
+                     "given more than once; kept one row each (a passing one first), dropped "
+                     "%zu row%s (listed above); ", keys, keys > 1 ? "s were" : " was", n - keep,
+                     n - keep > 1 ? "s" : "");
         /* the original stays where it is until the new file replaces it */
         if (link(path, orig))
             rc = bad("repair: cannot keep %s as %s: %s (nothing changed)", path, orig,
@@ -208,11 +217,7 @@ int cs_cmd_repair(int argc, char **argv)
         else if (cs_results_write_file(path, rows, keep, &e))
             rc = die(&e);
         else
-            printf("%s%s: %zu (case, size) key%s given more than once; kept one row each (a "
-                   "passing one first), dropped %zu row%s (listed above); the file as it was is "
-                   "%s\n",
-                   dropped ? dropped : "", path, keys, keys > 1 ? "s were" : " was", n - keep,
-                   n - keep > 1 ? "s" : "", orig);
+            printf("%s%s: %sthe file as it was is %s\n", dropped ? dropped : "", path, what, orig);
         free(dropped);
     }
     free(rows);
@@ -234,6 +239,19 @@ int cs_cmd_compare(int argc, char **argv)
     if (cs_results_read(argv[1], &p, &np, &e)) {
         free(m);
         return die(&e);
+    }
+    /* a measurement (collsim-mpibench) has no platform, a prediction has one */
+    size_t m_placed = 0, p_placed = 0;
+    for (size_t i = 0; i < nm; i++)
+        m_placed += m[i].platform[0] != 0;
+    for (size_t i = 0; i < np; i++)
+        p_placed += p[i].platform[0] != 0;
+    if (nm && np && m_placed == nm && !p_placed) {
+        free(m);
+        free(p);
+        return bad("compare: %s holds simulated rows (each names a platform) and %s measured ones "
+                   "(none does): the measured file comes first (compare MEASURED.csv PREDICTED.csv)",
+                   argv[0], argv[1]);
     }
     const size_t pairs = cs_compare_print(stdout, m, nm, p, np);
     free(m);

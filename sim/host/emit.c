@@ -2,6 +2,8 @@
 #define _XOPEN_SOURCE 700
 #include "emit.h"
 
+#include "smpirun.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -17,28 +19,6 @@ int cs_emit_kind_parse(const char *text, cs_emit_kind *out, cs_err *err)
     else
         return cs_fail(err, "--emit %s: unknown target (valid: slurm, parallel)", text);
     return 0;
-}
-
-/* One shell word: as is when plain, else single-quoted. */
-static void quote(const char *s, char *out, size_t len)
-{
-    if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=,+-@%") ==
-                  strlen(s)) {
-        snprintf(out, len, "%s", s);
-        return;
-    }
-    size_t u = 0;
-    out[u++] = '\'';
-    for (; *s && u + 5 < len; s++) {
-        if (*s == '\'') {
-            memcpy(out + u, "'\\''", 4);
-            u += 4;
-        } else {
-            out[u++] = *s;
-        }
-    }
-    out[u++] = '\'';
-    out[u] = 0;
 }
 
 static int absolute(const char *path, const char *what, char *out, size_t len, cs_err *err)
@@ -98,13 +78,13 @@ int cs_emit(FILE *f, const cs_scenario *s, const cs_run_opts *o, cs_emit_kind ki
     /* every task: the same command, its own case and directory */
     char q_ent[2 * PATH_MAX], q_scen[2 * PATH_MAX], q_tasks[2 * PATH_MAX], q_only[4096] = "";
     char q_dir[2 * PATH_MAX];
-    quote(ent, q_ent, sizeof q_ent);
-    quote(scen, q_scen, sizeof q_scen);
-    quote(tasks, q_tasks, sizeof q_tasks);
-    quote(dir, q_dir, sizeof q_dir);
+    cs_shell_quote(ent, q_ent, sizeof q_ent);
+    cs_shell_quote(scen, q_scen, sizeof q_scen);
+    cs_shell_quote(tasks, q_tasks, sizeof q_tasks);
+    cs_shell_quote(dir, q_dir, sizeof q_dir);
     if (o->only) {
         char q[4000];
-        quote(o->only, q, sizeof q);
+        cs_shell_quote(o->only, q, sizeof q);
         snprintf(q_only, sizeof q_only, " --only %s", q);
     }
     char merge[4 * PATH_MAX], check[4 * PATH_MAX] = "";

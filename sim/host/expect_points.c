@@ -34,11 +34,12 @@ static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_e
                               .within_pct = x->within_pct,
                               .points = cs_xmalloc((cap ? cap : 1) * sizeof(cs_result)),
                               .faster_no_region = a_no, .than_no_region = b_no};
+    /* the scenario's case fields as its rows record them (root, dtype, mode,
+     * dist, seed, ...: cs_case_row's table), then the swept ones by hand */
     cs_result probe;
-    memset(&probe, 0, sizeof probe);
+    cs_result_init(&probe);
+    cs_fields_row(cs_scenario_fields, s, x->collective, &probe);
     snprintf(probe.collective, sizeof probe.collective, "%s", x->collective);
-    snprintf(probe.dtype, sizeof probe.dtype, "%s", s->dtype);
-    snprintf(probe.mode, sizeof probe.mode, "%s", s->fold ? "fold" : "check");
     for (size_t k = 0; k < ngs; k++) {
         cs_scenario sg = *s;
         if (groups) { /* each <groups> the expectation covers, as its rows record it */

@@ -45,9 +45,10 @@ static const struct {
             "                                one task per case: DIR/collsim.sbatch or DIR/jobs.txt\n"},
     {"merge", "  merge DIR/tasks/*/results.csv --out DIR/results.csv [--strict]\n"
               "                                join the tasks' results (--strict: a task\n"
-              "                                without rows is an error)\n"},
-    {"repair", "  repair RESULTS.csv            keep one row per case (a passing one first);\n"
-               "                                the file as it was is kept as RESULTS.csv.orig\n"},
+              "                                without rows is an error, nothing written)\n"},
+    {"repair", "  repair RESULTS.csv            keep one row per case (a passing one first),\n"
+               "                                drop an incomplete last row; the file as it was\n"
+               "                                is kept as RESULTS.csv.orig\n"},
     {"check", "  check RESULTS.csv [--baseline BASE.csv [--rtol X] [--strict] [--update]]\n"
               "        [--scenario FILE.xml]   compare with a baseline; check expectations\n"},
     {"compare", "  compare MEASURED.csv PREDICTED.csv\n"
@@ -298,8 +299,9 @@ static int cmd_bench(int argc, char **argv)
         perror("collsim: cannot create a temporary directory");
         return 2;
     }
-    printf("# platform %s (%d nodes, %ld cores), %s mapping, %d ranks", pf.name, pf.nnodes,
-           pf.total_cores, map, c.np);
+    printf("# platform %s (%d node%s, %ld core%s), %s mapping, %d rank%s", pf.name, pf.nnodes,
+           pf.nnodes == 1 ? "" : "s", pf.total_cores, pf.total_cores == 1 ? "" : "s", map, c.np,
+           c.np == 1 ? "" : "s");
     if (c.ppn)
         printf(", %d per node", c.ppn);
     if (c.region && c.region[0])
@@ -449,7 +451,8 @@ static int cmd_run(int argc, char **argv, int demo)
     }
     if (o.only || o.pick_case)
         cs_caselist_free(&sel);
-    printf("# scenario %s: %s\n", s.name, s.description);
+    printf("# scenario %s%s%s\n", s.name, s.description && s.description[0] ? ": " : "",
+           s.description ? s.description : "");
     if (demo && !o.resume && keep_previous(o.out_dir)) {
         cs_scenario_free(&s);
         return 2;

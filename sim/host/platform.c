@@ -1,4 +1,5 @@
 #include "platform.h"
+#include "platform_net.h"
 #include "xml_error.h"
 
 #include <dirent.h>
@@ -112,6 +113,7 @@ typedef struct {
     /* per host: its declarations, innermost first for each name */
     decl (*host_decl)[MAX_DECL];
     int *host_ndecl;
+    long *host_line; /* per host: the line of its <host> or <cluster> */
     int cap;
 } walk_ctx;
 
@@ -143,7 +145,7 @@ static long region_name(walk_ctx *w, const char *level, const char *name)
 }
 
 /* -1 when the platform would exceed CS_MAX_HOSTS (the caller names the element) */
-static int add_host(cs_platform *pf, walk_ctx *w, const char *name, int cores)
+static int add_host(cs_platform *pf, walk_ctx *w, const char *name, int cores, long line)
 {
     if (pf->nhosts == CS_MAX_HOSTS)
         return -1;
@@ -152,7 +154,9 @@ static int add_host(cs_platform *pf, walk_ctx *w, const char *name, int cores)
         pf->hosts = cs_xrealloc(pf->hosts, (size_t)w->cap * sizeof(cs_host));
         w->host_decl = cs_xrealloc(w->host_decl, (size_t)w->cap * sizeof *w->host_decl);
         w->host_ndecl = cs_xrealloc(w->host_ndecl, (size_t)w->cap * sizeof(int));
+        w->host_line = cs_xrealloc(w->host_line, (size_t)w->cap * sizeof(long));
     }
+    w->host_line[pf->nhosts] = line;
     cs_host *h = &pf->hosts[pf->nhosts];
     memset(h, 0, sizeof *h);
     h->name = cs_xstrdup(name);
@@ -356,7 +360,7 @@ static int add_cluster(cs_platform *pf, walk_ctx *w, xmlNode *n, cs_err *err)
             char name[512];
             snprintf(name, sizeof name, "%s%ld%s", prefix ? (const char *)prefix : "", a + i,
                      suffix ? (const char *)suffix : "");
-            add_host(pf, w, name, cores);
+            add_host(pf, w, name, cores, (long)xmlGetLineNo(n));
         }
         c = *end ? end + 1 : end;
     }
@@ -472,7 +476,7 @@ static int walk(cs_platform *pf, walk_ctx *w, xmlNode *first, int depth, cs_err 
                 return cs_fail(err, "%s:%ld: <host> without an id", pf->path,
                                (long)xmlGetLineNo(n));
             rc = attr_int(n, "core", 1, pf->path, &cores, err);
-            if (!rc && add_host(pf, w, (const char *)id, cores))
+            if (!rc && add_host(pf, w, (const char *)id, cores, (long)xmlGetLineNo(n)))
                 rc = too_many_hosts(pf, n, "id", err);
             xmlFree(id);
         } else if (!xmlStrcmp(n->name, (const xmlChar *)"prop") && !pf->description[0]) {
@@ -689,6 +693,39 @@ static int resolve_levels(cs_platform *pf, walk_ctx *w, cs_err *err)
     return 0;
 }
 
+typedef struct {
+    const char *name;
+    int index;
+} named_index;
+
+static int cmp_named_index(const void *a, const void *b)
+{
+    const named_index *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* Two hosts of one name: SimGrid refuses the second one at run time. */
+static int duplicate_hosts(cs_platform *pf, walk_ctx *w, cs_err *err)
+{
+    named_index *order = cs_xmalloc((size_t)pf->nhosts * sizeof *order);
+    for (int i = 0; i < pf->nhosts; i++)
+        order[i] = (named_index){pf->hosts[i].name, i};
+    qsort(order, (size_t)pf->nhosts, sizeof *order, cmp_named_index);
+    int rc = 0, dup = -1;
+    for (int i = 1; i < pf->nhosts; i++) /* the later one of the first pair in file order */
+        if (!strcmp(order[i].name, order[i - 1].name) && (dup < 0 || order[i].index < dup))
+            dup = order[i].index, rc = order[i - 1].index;
+    if (dup >= 0)
+        rc = cs_fail(err, "%s:%ld: host id '%s' is already defined at line %ld (host ids must be "
+                          "unique; a <cluster> names its hosts PREFIX + each radical + SUFFIX)",
+                     pf->path, w->host_line[dup], pf->hosts[dup].name, w->host_line[rc]);
+    else
+        rc = 0;
+    free(order);
+    return rc;
+}
+
 int cs_platform_load(const char *path, cs_platform *pf, cs_err *err)
 {
     memset(pf, 0, sizeof *pf);
@@ -713,7 +750,8 @@ int cs_platform_load(const char *path, cs_platform *pf, cs_err *err)
         rc = -1;
     else if (pf->nhosts == 0)
         rc = cs_fail(err, "%s: the platform defines no host (no <host> nor <cluster>)", path);
-    else if (resolve_levels(pf, &w, err))
+    else if (duplicate_hosts(pf, &w, err) || resolve_levels(pf, &w, err) ||
+             cs_platform_check_network(pf, root, err))
         rc = -1;
     for (long i = 0; i < w.ndecl; i++)
         free(w.zones[i]);
@@ -724,6 +762,7 @@ int cs_platform_load(const char *path, cs_platform *pf, cs_err *err)
     free(w.levels_prop);
     free(w.host_decl);
     free(w.host_ndecl);
+    free(w.host_line);
     xmlFreeDoc(doc);
     if (rc)
         cs_platform_free(pf);

@@ -31,6 +31,8 @@ void cs_progress_start(cs_progress *p, FILE *out, size_t total, size_t already_d
     p->failed = 0;
     p->t0 = now_s();
     p->work_total = p->work_run = p->work_skipped = 0;
+    p->busy_s = 0;
+    p->workers = 1;
 }
 
 double cs_progress_eta(const cs_progress *p)
@@ -38,6 +40,12 @@ double cs_progress_eta(const cs_progress *p)
     size_t run = p->done - p->skipped;
     if (run == 0)
         return -1;
+    if (p->work_total > 0 && p->work_run > 0 && p->busy_s > 0) {
+        size_t left = p->total - p->done;
+        int par = p->workers < 1 ? 1 : (size_t)p->workers < left ? p->workers : (int)left;
+        return p->busy_s / p->work_run * (p->work_total - p->work_run - p->work_skipped) /
+               (par ? par : 1);
+    }
     if (p->work_total > 0 && p->work_run > 0)
         return (now_s() - p->t0) / p->work_run * (p->work_total - p->work_run - p->work_skipped);
     return (now_s() - p->t0) / (double)run * (double)(p->total - p->done);

@@ -15,6 +15,12 @@ typedef struct {
     /* optional: the cases' relative costs (the runner gives np^2), so that a
      * sweep whose cases differ a thousandfold gets a usable ETA; 0: count cases */
     double work_total, work_run, work_skipped;
+    /* optional: the cases' own run times summed (busy_s), and how many run at
+     * once (workers, default 1): the ETA then divides the work left by the
+     * rate per worker times the workers, instead of by the elapsed time, which
+     * counts nothing of the cases still running beside the finished ones */
+    double busy_s;
+    int workers;
 } cs_progress;
 
 void cs_progress_start(cs_progress *p, FILE *out, size_t total, size_t already_done);

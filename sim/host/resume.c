@@ -143,12 +143,49 @@ static int clear_stale_regions(const char *path, cs_result *rows, size_t *n, cs_
     return 0;
 }
 
+/* Rows of no case of the scenario (another sweep's rows appended to the file,
+ * another platform, another algorithm) would be kept beside this sweep's and
+ * reported as its own: refused, unless the scenario was changed on purpose
+ * (--accept-changes), when the rows of the cases it no longer has are kept. */
+static int refuse_foreign(const char *path, const cs_result *rows, size_t n,
+                          const cs_caselist *list, int accept_changes, cs_err *err)
+{
+    size_t nkeys = 0;
+    for (size_t c = 0; c < list->nall; c++)
+        nkeys += list->all[c].sizes->n;
+    cs_result *keys = cs_xmalloc((nkeys ? nkeys : 1) * sizeof *keys);
+    nkeys = 0;
+    for (size_t c = 0; c < list->nall; c++)
+        for (size_t i = 0; i < list->all[c].sizes->n; i++)
+            cs_case_row(&list->all[c], list->all[c].np, list->all[c].sizes->v[i], &keys[nkeys++]);
+    qsort(keys, nkeys, sizeof *keys, key_qsort);
+    size_t foreign = 0, first = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!have_row(&rows[i], keys, nkeys) && !foreign++)
+            first = i;
+    free(keys);
+    if (!foreign)
+        return 0;
+    char key[512];
+    cs_key_format(&rows[first], key, sizeof key);
+    if (accept_changes) {
+        printf("# %s: %zu row%s of no case of the scenario as it is now (e.g. %s): kept\n", path,
+               foreign, foreign > 1 ? "s" : "", key);
+        return 0;
+    }
+    return cs_fail(err, "%s: %zu row%s of no case of this scenario (e.g. %s): another sweep's "
+                        "rows, which --resume would mix with these; move %s to a file of "
+                        "%s own, or give --force to start afresh",
+                   path, foreign, foreign > 1 ? "s" : "", key, foreign > 1 ? "them" : "it",
+                   foreign > 1 ? "their" : "its");
+}
+
 /* A file written before a column existed reads (its rows take the default),
  * but rows appended under its old header would not: it is rewritten with
  * today's header first. */
 static int update_header(const char *path, const cs_result *rows, size_t n, cs_err *err)
 {
-    char line[sizeof CS_RESULTS_HEADER + 2] = "";
+    char line[sizeof CS_RESULTS_HEADER + 8] = ""; /* room for a byte-order mark */
     FILE *f = fopen(path, "r");
     if (!f)
         return cs_fail(err, "cannot read %s: %s", path, strerror(errno));
@@ -156,11 +193,16 @@ static int update_header(const char *path, const cs_result *rows, size_t n, cs_e
         line[0] = 0;
     fclose(f);
     line[strcspn(line, "\r\n")] = 0;
-    if (!strcmp(line, CS_RESULTS_HEADER))
+    const char *head = cs_skip_bom(line);
+    if (head == line && !strcmp(line, CS_RESULTS_HEADER))
         return 0;
     if (cs_results_write_file(path, rows, n, err))
         return -1;
-    printf("# %s: rewritten with the current columns (written by an earlier collsim)\n", path);
+    if (head != line && !strcmp(head, CS_RESULTS_HEADER))
+        printf("# %s: rewritten without the byte-order mark before its header (what spreadsheet "
+               "programs write), %zu rows kept\n", path, n);
+    else
+        printf("# %s: rewritten with the current columns (written by an earlier collsim)\n", path);
     return 0;
 }
 
@@ -217,6 +259,7 @@ int open_results(const cs_run_opts *o, const cs_caselist *list, char *csv_path,
             return -1;
         }
         if (clear_stale_regions(csv_path, old, &nold, err) ||
+            refuse_foreign(csv_path, old, nold, list, o->accept_changes, err) ||
             drop_error_rows(csv_path, old, &nold, list->v, list->n, err) ||
             update_header(csv_path, old, nold, err)) {
             free(old);

@@ -36,6 +36,10 @@ typedef struct {
      * intergroup cases point into them); NULL otherwise */
     cs_numlist *per_process;
     size_t nper_process;
+    /* every case of the scenario, before o->only and o->case_index: what a
+     * resumed file may hold (v itself when nothing was selected) */
+    cs_case *all;
+    size_t nall;
 } cs_caselist;
 int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out, cs_err *err);
 void cs_caselist_free(cs_caselist *l);

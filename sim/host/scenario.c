@@ -470,6 +470,8 @@ static int parse_element(scn_ctx *c, cs_scenario *s, xmlNode *n, long *region_li
         return add_platform(c, s, n);
     if (!strcmp(name, "mappings"))
         return scn_check_attrs(c, n, none) || parse_mappings(c, s, n) ? -1 : 0;
+    if (!strcmp(name, "processes") && !(c->nps_line = scn_line_of(n)))
+        return -1;
     if (!strcmp(name, "processes"))
         return parse_fields(c, s, n) || parse_list(c, n, "process counts", 0, 1, &s->nps) ? -1 : 0;
     if (!strcmp(name, "ppn"))
@@ -544,7 +546,7 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
     s->path = cs_xstrdup(path);
     s->description = cs_xstrdup("");
     cs_fields_defaults(cs_scenario_fields, s);
-    scn_ctx c = {path, err, NULL, NULL};
+    scn_ctx c = {path, err, NULL, NULL, 0};
     xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     int rc = 0;
     if (!doc) {
@@ -571,6 +573,12 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
                 rc = cs_fail(err, "%s:%ld: <scenario name=\"...\">: a name has no line break, "
                                   "control character or '/' (it names the results directory)",
                              path, scn_line_of(root));
+        if (!rc && name && (!name[0] || !strcmp((const char *)name, ".") ||
+                            !strcmp((const char *)name, "..")))
+            rc = cs_fail(err, "%s:%ld: <scenario name=\"%s\">: the name names the results "
+                              "directory (results/NAME): give a word such as \"quickstart\", or "
+                              "leave name out to use the file's name",
+                         path, scn_line_of(root), (const char *)name);
         if (rc) {
             /* refused above */
         } else if (name) {
@@ -599,6 +607,8 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
             rc = check_regions(&c, s, region_line);
         if (!rc && (s->nbackgrounds || s->nhost_specs))
             rc = scn_check_placements(&c, s);
+        if (!rc)
+            rc = scn_check_fits(&c, s);
         /* sizes against the datatype and an MPI count, before any case runs */
         cs_err se;
         if (!rc && cs_fields_check_sizes(s->dtype, s->sizes.v, s->sizes.n, &se))
@@ -619,6 +629,10 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
             const cs_coll_props *cp = cs_coll_find(s->algs[i].collective);
             has_groups |= cp && cp->groups;
             has_rooted |= cp && cp->rooted;
+            for (size_t j = 0; j < s->nps.n && !rc; j++)
+                if (s->nps.v[j] < cs_coll_min_np(s->algs[i].collective))
+                    rc = cs_fail(err, "%s:%ld: <processes> %ld: %s", path, c.nps_line,
+                                 s->nps.v[j], cs_coll_min_np_why(s->algs[i].collective));
             for (size_t j = 0; j < s->nps.n && !rc && cp && cp->rooted; j++)
                 if (s->root >= s->nps.v[j])
                     rc = cs_fail(err, "%s: <root rank=\"%d\"> at <processes> %ld: the root must "

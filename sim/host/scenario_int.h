@@ -11,6 +11,7 @@ typedef struct {
     const char *path;
     cs_err *err;
     long *pf_lines, *alg_lines; /* where each platform and algorithm was given */
+    long nps_line;              /* where <processes> was given */
 } scn_ctx;
 
 long scn_line_of(xmlNode *n);
@@ -30,6 +31,10 @@ int scn_parse_backgrounds(scn_ctx *c, cs_scenario *s, xmlNode *n);
 int scn_parse_hosts(scn_ctx *c, cs_scenario *s, xmlNode *n);
 int scn_parse_models(scn_ctx *c, cs_scenario *s, xmlNode *n);
 int scn_check_placements(scn_ctx *c, const cs_scenario *s);
+/* Every (platform, mapping, ppn, hosts, background, np) of the sweep places
+ * its ranks, and its background's, on the platform: what a case would
+ * otherwise record as an error row at run time. */
+int scn_check_fits(scn_ctx *c, const cs_scenario *s);
 
 /* Reads an <expect>; scn_check_expect checks its names against the scenario
  * once the whole file is read. */

@@ -10,6 +10,8 @@
 #include "platform.h"
 #include "scenario_int.h"
 
+#include <stdio.h>
+
 /* An element given once: its line in *line, or an error naming both. */
 static int once(scn_ctx *c, xmlNode *n, long *line)
 {
@@ -153,6 +155,63 @@ int scn_check_placements(scn_ctx *c, const cs_scenario *s)
             else if (!rc && bg.hosts[0])
                 free(nodes);
         }
+        cs_platform_free(&pf);
+    }
+    return rc;
+}
+
+int scn_check_fits(scn_ctx *c, const cs_scenario *s)
+{
+    const size_t nppn = s->ppns.n ? s->ppns.n : 1, nhs = s->nhost_specs ? s->nhost_specs : 1,
+                 nbg = s->nbackgrounds ? s->nbackgrounds : 1;
+    int rc = 0;
+    for (int i = 0; i < s->nplatforms && !rc; i++) {
+        cs_platform pf;
+        cs_err e;
+        if (cs_platform_load(s->platforms[i], &pf, &e))
+            return cs_fail(c->err, "%s:%ld: <platform>: %s", c->path, c->pf_lines[i], e.msg);
+        for (int m = 0; m < s->nmappings && !rc; m++)
+            for (size_t q = 0; q < nppn && !rc; q++)
+                for (size_t h = 0; h < nhs && !rc; h++)
+                    for (size_t b = 0; b < nbg && !rc; b++)
+                        for (size_t n = 0; n < s->nps.n && !rc; n++) {
+                            cs_case k;
+                            cs_case_init(&k);
+                            k.platform = &pf;
+                            k.mapping = s->mappings[m];
+                            k.ppn = s->ppns.n ? (int)s->ppns.v[q] : 0;
+                            k.np = (int)s->nps.v[n];
+                            k.oversubscribe = s->oversubscribe;
+                            k.hosts = s->nhost_specs ? s->host_specs[h] : NULL;
+                            const char *bg = s->nbackgrounds ? s->backgrounds[b] : NULL;
+                            int *map = cs_xmalloc((size_t)k.np * sizeof(int));
+                            int bad = cs_case_map(&k, map, NULL, 0, &e); /* the job alone */
+                            free(map);
+                            int of_bg = 0;
+                            if (!bad && bg && bg[0]) { /* then with its background */
+                                cs_background parsed;
+                                k.background = bg;
+                                if (!cs_background_parse(bg, &parsed, &e)) {
+                                    map = cs_xmalloc((size_t)(k.np + parsed.procs) * sizeof(int));
+                                    bad = cs_case_map(&k, map, NULL, 0, &e);
+                                    free(map);
+                                    of_bg = 1;
+                                }
+                            }
+                            if (bad) {
+                                char what[CS_FIELD_TEXT_MAX + 64] = "", *w = what;
+                                const char *end = what + sizeof what;
+                                w += snprintf(w, (size_t)(end - w), "%s", cs_mapping_name(k.mapping));
+                                if (k.ppn)
+                                    w += snprintf(w, (size_t)(end - w), ", ppn %d", k.ppn);
+                                if (k.hosts && k.hosts[0])
+                                    snprintf(w, (size_t)(end - w), ", hosts %s", k.hosts);
+                                rc = cs_fail(c->err, "%s:%ld: <%s> on platform '%s' (%s): %s",
+                                             c->path, of_bg ? s->background_line : c->nps_line,
+                                             of_bg ? "background" : "processes",
+                                             pf.name, what, e.msg);
+                            }
+                        }
         cs_platform_free(&pf);
     }
     return rc;

@@ -98,21 +98,45 @@ static int build_argv(const cs_launch *l, char ***argv_out, char (**store)[CS_CF
     return n;
 }
 
+/* One shell word: as is when plain, else single-quoted. */
+void cs_shell_quote(const char *s, char *out, size_t len)
+{
+    if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=,+-@%") ==
+                  strlen(s)) {
+        snprintf(out, len, "%s", s);
+        return;
+    }
+    size_t u = 0;
+    out[u++] = '\'';
+    for (; *s && u + 5 < len; s++) {
+        if (*s == '\'') {
+            memcpy(out + u, "'\\''", 4);
+            u += 4;
+        } else {
+            out[u++] = *s;
+        }
+    }
+    out[u++] = '\'';
+    out[u] = 0;
+}
+
 char *cs_smpirun_cmdline(const cs_launch *l)
 {
     char **argv;
     char(*st)[CS_CFG_SLOT];
     int n = build_argv(l, &argv, &st);
-    size_t len = 1;
-    for (int i = 0; i < n; i++)
-        len += strlen(argv[i]) + 1;
-    char *s = cs_xmalloc(len);
-    s[0] = 0;
-    for (int i = 0; i < n; i++) {
-        strcat(s, argv[i]);
-        if (i + 1 < n)
-            strcat(s, " ");
+    char *s = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&s, &len);
+    for (int i = l->workdir ? -1 : 0; i < n; i++) {
+        const char *w = i < 0 ? l->workdir : argv[i];
+        size_t cap = 4 * strlen(w) + 8;
+        char *q = cs_xmalloc(cap);
+        cs_shell_quote(w, q, cap);
+        fprintf(f, "%s%s%s", i < 0 ? "cd " : "", q, i < 0 ? " && " : i + 1 < n ? " " : "");
+        free(q);
     }
+    fclose(f);
     free(argv);
     free(st);
     return s;
@@ -200,6 +224,15 @@ static _Noreturn void supervise(const cs_launch *l, char **argv, pid_t runner)
         }
         preload_shim();
         stacks_untouched(l->np);
+        /* smpirun passes the directory of mktemp, $TMPDIR, split at spaces: the case's
+         * directory (the current one) serves then */
+        const char *tmp = getenv("TMPDIR");
+        if (tmp && strpbrk(tmp, " \t\n"))
+            setenv("TMPDIR", ".", 1);
+        if (l->workdir && chdir(l->workdir)) {
+            fprintf(stderr, "collsim: cannot enter %s: %s\n", l->workdir, strerror(errno));
+            _exit(127);
+        }
         execvp("smpirun", argv);
         fprintf(stderr, "collsim: cannot run smpirun: %s (is libsimgrid-dev installed?)\n",
                 strerror(errno));

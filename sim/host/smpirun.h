@@ -11,6 +11,10 @@
 #define CS_MAX_CFG 32
 
 typedef struct {
+    /* smpirun runs in this directory (NULL: the current one). SimGrid 3.32's
+     * smpirun splits its hostfile, temporary directory and program arguments
+     * at spaces, so the files of a case are named relative to it there */
+    const char *workdir;
     const char *platform_path;
     const char *hostfile;
     int np;
@@ -62,7 +66,11 @@ pid_t cs_smpirun_start(const cs_launch *l, cs_err *err);
  * signal number for a killed run. */
 int cs_smpirun_wait(pid_t pid, int timeout_s, int *timed_out);
 
-/* The full command line, for error messages and "re-run by hand" hints. */
+/* s as one shell word into out: as is when plain, else single-quoted. */
+void cs_shell_quote(const char *s, char *out, size_t len);
+
+/* The full command line, for error messages and "re-run by hand" hints: a
+ * shell command (cd WORKDIR && smpirun ...), every word quoted as needed. */
 char *cs_smpirun_cmdline(const cs_launch *l);
 
 #endif

@@ -1,0 +1,368 @@
+#include "platform_net.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a sorted set of names, each with where the file defines it ---- */
+typedef struct {
+    char *name;
+    long pos;  /* its element's number in document order (elements before it come first) */
+    long line;
+} entry;
+
+typedef struct {
+    entry *v;
+    long n, cap;
+} nameset;
+
+static void ns_add_at(nameset *s, const char *name, long pos, long line)
+{
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 64;
+        s->v = cs_xrealloc(s->v, (size_t)s->cap * sizeof *s->v);
+    }
+    s->v[s->n++] = (entry){cs_xstrdup(name), pos, line};
+}
+
+static void ns_add(nameset *s, const char *name) { ns_add_at(s, name, 0, 0); }
+
+static int cmp_entry(const void *a, const void *b)
+{
+    const entry *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static int cmp_entry_name(const void *key, const void *e)
+{
+    return strcmp(key, ((const entry *)e)->name);
+}
+
+static void ns_seal(nameset *s)
+{
+    if (s->n)
+        qsort(s->v, (size_t)s->n, sizeof *s->v, cmp_entry);
+}
+
+/* the first definition of name (NULL: none) */
+static const entry *ns_find(const nameset *s, const char *name)
+{
+    const entry *e = s->n ? bsearch(name, s->v, (size_t)s->n, sizeof *s->v, cmp_entry_name) : NULL;
+    while (e && e > s->v && !strcmp(e[-1].name, name))
+        e--;
+    return e;
+}
+
+static int ns_has(const nameset *s, const char *name) { return ns_find(s, name) != NULL; }
+
+/* "a, b, c, ... (N in all)" or "none" */
+static const char *ns_sample(const nameset *s, char *buf, size_t size)
+{
+    buf[0] = 0;
+    if (!s->n)
+        return "none";
+    long shown = s->n < 6 ? s->n : 5;
+    for (long i = 0; i < shown; i++)
+        snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", i ? ", " : "", s->v[i].name);
+    if (shown < s->n)
+        snprintf(buf + strlen(buf), size - strlen(buf), ", ... (%ld in all)", s->n);
+    return buf;
+}
+
+static void ns_free(nameset *s)
+{
+    for (long i = 0; i < s->n; i++)
+        free(s->v[i].name);
+    free(s->v);
+}
+
+static int is(const xmlNode *n, const char *name)
+{
+    return n->type == XML_ELEMENT_NODE && !xmlStrcmp(n->name, (const xmlChar *)name);
+}
+
+static int is_zone(const xmlNode *n) { return is(n, "zone") || is(n, "AS"); }
+
+/* an attribute's value ("" when absent); free with xmlFree */
+static char *attr(const xmlNode *n, const char *name)
+{
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+    return v ? (char *)v : (char *)xmlStrdup((const xmlChar *)"");
+}
+
+typedef struct {
+    nameset points; /* hosts and routers: what <route> and a gateway name */
+    nameset zones;  /* zones and clusters: what <zoneRoute> names */
+    nameset links;
+    nameset cluster_links; /* "ID_" of every cluster: the prefix of the links it makes */
+} names;
+
+static void collect(names *nm, xmlNode *first, long *pos)
+{
+    for (xmlNode *n = first; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE || is(n, "config"))
+            continue;
+        ++*pos;
+        long line = (long)xmlGetLineNo(n);
+        char *id = attr(n, "id");
+        if (is(n, "router"))
+            ns_add(&nm->points, id);
+        else if (is_zone(n))
+            ns_add(&nm->zones, id);
+        else if (is(n, "cluster")) {
+            ns_add(&nm->zones, id);
+            char *router = attr(n, "router_id"), *prefix = attr(n, "prefix"),
+                 *suffix = attr(n, "suffix");
+            size_t len = strlen(prefix) + strlen(id) + strlen(suffix) + 16;
+            char *name = cs_xmalloc(len);
+            if (*router) /* else SimGrid 3.32's name: PREFIX ID _router SUFFIX */
+                snprintf(name, len, "%s", router);
+            else
+                snprintf(name, len, "%s%s_router%s", prefix, id, suffix);
+            ns_add(&nm->points, name);
+            snprintf(name, len, "%s_", id);
+            ns_add_at(&nm->cluster_links, name, *pos, line);
+            free(name);
+            xmlFree(router);
+            xmlFree(prefix);
+            xmlFree(suffix);
+        } else if (is(n, "link") || is(n, "backbone")) {
+            ns_add_at(&nm->links, id, *pos, line);
+            char *policy = attr(n, "sharing_policy");
+            if (!strcmp(policy, "SPLITDUPLEX")) { /* SimGrid makes ID_UP and ID_DOWN */
+                size_t len = strlen(id) + 8;
+                char *name = cs_xmalloc(len);
+                snprintf(name, len, "%s_UP", id);
+                ns_add_at(&nm->links, name, *pos, line);
+                snprintf(name, len, "%s_DOWN", id);
+                ns_add_at(&nm->links, name, *pos, line);
+                free(name);
+            }
+            xmlFree(policy);
+        }
+        xmlFree(id);
+        if (n->children)
+            collect(nm, n->children, pos);
+    }
+}
+
+/* the definition of link id (NULL: none) */
+static const entry *find_link(const names *nm, const char *id)
+{
+    const entry *e = ns_find(&nm->links, id);
+    for (long i = 0; i < nm->cluster_links.n && !e; i++)
+        if (!strncmp(id, nm->cluster_links.v[i].name, strlen(nm->cluster_links.v[i].name)))
+            e = &nm->cluster_links.v[i];
+    return e;
+}
+
+static int is_route(const xmlNode *n) { return is(n, "route") || is(n, "bypassRoute"); }
+
+static int is_zone_route(const xmlNode *n)
+{
+    return is(n, "zoneRoute") || is(n, "ASroute") || is(n, "bypassZoneRoute") ||
+           is(n, "bypassASroute");
+}
+
+/* every name a route uses, in document order */
+static int check_names(const cs_platform *pf, const names *nm, xmlNode *first, long *pos,
+                       cs_err *err)
+{
+    char list[512];
+    for (xmlNode *n = first; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE || is(n, "config"))
+            continue;
+        ++*pos;
+        long line = (long)xmlGetLineNo(n);
+        int rc = 0;
+        if (is_route(n) || is_zone_route(n)) {
+            static const char *const ends[] = {"src", "dst", "gw_src", "gw_dst"};
+            int zr = is_zone_route(n);
+            for (int k = 0; k < (zr ? 4 : 2) && !rc; k++) {
+                char *v = attr(n, ends[k]);
+                const nameset *set = zr && k < 2 ? &nm->zones : &nm->points;
+                if (!ns_has(set, v))
+                    rc = cs_fail(err, "%s:%ld: <%s %s=\"%s\">: no %s '%s' in the file (%s: %s)",
+                                 pf->path, line, (const char *)n->name, ends[k], v,
+                                 set == &nm->zones ? "zone" : "host or router", v,
+                                 set == &nm->zones ? "zones" : "hosts and routers",
+                                 ns_sample(set, list, sizeof list));
+                xmlFree(v);
+            }
+        } else if (is(n, "link_ctn")) {
+            char *v = attr(n, "id");
+            const entry *e = find_link(nm, v);
+            if (!e)
+                rc = cs_fail(err, "%s:%ld: <link_ctn id=\"%s\">: no link '%s' in the file (links: %s)",
+                             pf->path, line, v, v, ns_sample(&nm->links, list, sizeof list));
+            else if (e->pos > *pos) /* SimGrid reads the file in order */
+                rc = cs_fail(err, "%s:%ld: <link_ctn id=\"%s\">: link '%s' is defined only later, at "
+                                  "line %ld (SimGrid needs a link defined before a route uses it)",
+                             pf->path, line, v, v, e->line);
+            xmlFree(v);
+        }
+        if (!rc && n->children)
+            rc = check_names(pf, nm, n->children, pos, err);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- every zone reaches each of its hosts and zones ---- */
+typedef struct {
+    const char *name;
+    int index;
+} child;
+
+static int cmp_child(const void *a, const void *b)
+{
+    return strcmp(((const child *)a)->name, ((const child *)b)->name);
+}
+
+static int child_index(const child *sorted, int n, const char *name)
+{
+    child key = {name, 0};
+    const child *c = n ? bsearch(&key, sorted, (size_t)n, sizeof key, cmp_child) : NULL;
+    return c ? c->index : -1;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
+static int find(int *parent, int i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+static int check_zone(const cs_platform *pf, xmlNode *zone, cs_err *err)
+{
+    char *routing = attr(zone, "routing"), *zid = attr(zone, "id");
+    int full = !strcmp(routing, "Full");
+    int graph = !strcmp(routing, "Floyd") || !strcmp(routing, "Dijkstra") ||
+                !strcmp(routing, "DijkstraCache");
+    int rc = 0;
+    /* its members: hosts, zones and clusters (what must be reached), routers (the graph's) */
+    int n = 0, cap = 0;
+    child *members = NULL;
+    char **names = NULL;
+    int *needed = NULL;
+    for (xmlNode *k = zone->children; k && (full || graph); k = k->next) {
+        int reach = is(k, "host") || is_zone(k) || is(k, "cluster");
+        if (!reach && !is(k, "router"))
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            members = cs_xrealloc(members, (size_t)cap * sizeof *members);
+            names = cs_xrealloc(names, (size_t)cap * sizeof *names);
+            needed = cs_xrealloc(needed, (size_t)cap * sizeof *needed);
+        }
+        names[n] = attr(k, "id");
+        members[n] = (child){names[n], n};
+        needed[n++] = reach;
+    }
+    if (n > 1) {
+        qsort(members, (size_t)n, sizeof *members, cmp_child);
+        long long npairs = 0, pcap = 0, *pairs = NULL;
+        int *parent = cs_xmalloc((size_t)n * sizeof(int));
+        for (int i = 0; i < n; i++)
+            parent[i] = i;
+        for (xmlNode *k = zone->children; k; k = k->next) {
+            if (!is(k, "route") && !is(k, "zoneRoute") && !is(k, "ASroute"))
+                continue;
+            char *s = attr(k, "src"), *d = attr(k, "dst"), *sym = attr(k, "symmetrical");
+            int a = child_index(members, n, s), b = child_index(members, n, d);
+            if (a >= 0 && b >= 0 && a != b) {
+                parent[find(parent, a)] = find(parent, b);
+                if (npairs + 2 > pcap) {
+                    pcap = pcap ? 2 * pcap : 256;
+                    pairs = cs_xrealloc(pairs, (size_t)pcap * sizeof *pairs);
+                }
+                pairs[npairs++] = (long long)a * n + b;
+                if (strcmp(sym, "NO") && strcmp(sym, "no"))
+                    pairs[npairs++] = (long long)b * n + a;
+            }
+            xmlFree(s);
+            xmlFree(d);
+            xmlFree(sym);
+        }
+        int from = -1, to = -1;
+        if (full) { /* every ordered pair of members that must be reached */
+            if (npairs)
+                qsort(pairs, (size_t)npairs, sizeof *pairs, cmp_ll);
+            long long k = 0;
+            for (int i = 0; i < n && from < 0; i++)
+                for (int j = 0; j < n && from < 0; j++) {
+                    if (i == j || !needed[i] || !needed[j])
+                        continue;
+                    long long key = (long long)i * n + j;
+                    while (k < npairs && pairs[k] < key)
+                        k++;
+                    if (k == npairs || pairs[k] != key)
+                        from = i, to = j;
+                }
+        } else {
+            for (int i = 0, first = -1; i < n && from < 0; i++)
+                if (needed[i] && first < 0)
+                    first = i;
+                else if (needed[i] && find(parent, i) != find(parent, first))
+                    from = first, to = i;
+        }
+        if (from >= 0)
+            rc = cs_fail(err, "%s:%ld: <zone id=\"%s\" routing=\"%s\">: no route from '%s' to '%s' "
+                              "(%s)",
+                         pf->path, (long)xmlGetLineNo(zone), zid,
+                         routing, names[from], names[to],
+                         full ? "a Full zone needs a <route> (hosts) or <zoneRoute> (zones) "
+                                "between every two of its hosts and zones, symmetrical unless "
+                                "symmetrical=\"NO\""
+                              : "routes between its hosts, routers and zones must connect every "
+                                "two of its hosts and zones");
+        free(pairs);
+        free(parent);
+    }
+    for (int i = 0; i < n; i++)
+        xmlFree(names[i]);
+    free(names);
+    free(members);
+    free(needed);
+    xmlFree(routing);
+    xmlFree(zid);
+    return rc;
+}
+
+static int check_zones(const cs_platform *pf, xmlNode *first, cs_err *err)
+{
+    for (xmlNode *n = first; n; n = n->next)
+        if (is_zone(n) && (check_zones(pf, n->children, err) || check_zone(pf, n, err)))
+            return -1;
+    return 0;
+}
+
+int cs_platform_check_network(const cs_platform *pf, xmlNode *root, cs_err *err)
+{
+    names nm;
+    memset(&nm, 0, sizeof nm);
+    for (int i = 0; i < pf->nhosts; i++)
+        ns_add(&nm.points, pf->hosts[i].name);
+    long pos = 0;
+    collect(&nm, root->children, &pos);
+    ns_seal(&nm.points);
+    ns_seal(&nm.zones);
+    ns_seal(&nm.links);
+    pos = 0;
+    int rc = check_names(pf, &nm, root->children, &pos, err) || check_zones(pf, root->children, err)
+                 ? -1
+                 : 0;
+    ns_free(&nm.points);
+    ns_free(&nm.zones);
+    ns_free(&nm.links);
+    ns_free(&nm.cluster_links);
+    return rc;
+}

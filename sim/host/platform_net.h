@@ -1,0 +1,17 @@
+/* The network of a platform file checked before SimGrid reads it: every name
+ * a route uses (hosts, routers, zones, links) is defined, and every zone that
+ * routes by table (Full) or by graph (Floyd, Dijkstra) reaches each of its
+ * hosts and zones from each other. SimGrid finds these only inside smpirun,
+ * with a multi-line abort. */
+#ifndef COLLSIM_PLATFORM_NET_H
+#define COLLSIM_PLATFORM_NET_H
+
+#include "platform.h"
+
+#include <libxml/tree.h>
+
+/* root: the file's <platform> element; pf: its hosts as cs_platform_load
+ * read them. 0, or -1 with a one-line error naming the file and line. */
+int cs_platform_check_network(const cs_platform *pf, xmlNode *root, cs_err *err);
+
+#endif
