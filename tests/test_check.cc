@@ -464,7 +464,7 @@ TEST(Repair, AnIncompleteLastRowIsNamedAndDropped)
     std::ofstream(d / "r.csv", std::ios::app) << "yahoo,sequential,5,0,allgather,bru";
     const std::string torn = slurp(d / "r.csv");
     const std::string said = d / "r.csv" + ":6: an incomplete last row (6 fields, the header has " +
-                             "36), as a run killed while writing leaves: `collsim repair " +
+                             "37), as a run killed while writing leaves: `collsim repair " +
                              d / "r.csv" + "` drops it";
     for (std::string cmd : {"check " + d / "r.csv" + " --baseline " + d / "r.csv",
                             "report " + d / "r.csv" + " --out " + d / "rep",
@@ -486,7 +486,7 @@ TEST(Repair, AnIncompleteLastRowIsNamedAndDropped)
     std::ofstream(d / "mid.csv") << mid;
     Out m = cli("repair " + d / "mid.csv");
     EXPECT_EQ(m.code, 2) << m.text;
-    EXPECT_NE(m.text.find(d / "mid.csv:2: 3 fields, the header has 36: a damaged row"),
+    EXPECT_NE(m.text.find(d / "mid.csv:2: 3 fields, the header has 37: a damaged row"),
               std::string::npos) << m.text;
 }
 
@@ -810,6 +810,7 @@ TEST(Expect, ARootedScenarioIsReadAtItsRoot)
     std::ofstream(d / "x.xml")
         << "<scenario>\n  <platform name=\"yahoo\"/>\n  <mappings>sequential</mappings>\n"
            "  <processes>13</processes>\n  <sizes>1K</sizes>\n  <root rank=\"3\"/>\n"
+           "  <models>network</models>\n" /* rows without a model: network-only */
            "  <collective name=\"gather\"><algorithms>binomial linear</algorithms></collective>\n"
            "  <expect faster=\"linear\" than=\"binomial\"/>\n"
            "  <expect alg=\"linear\" time=\"5.91us\" within=\"1%\"/>\n</scenario>\n";
