@@ -140,7 +140,7 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
      * background, intergroup case, np, bytes): print every part that tells
      * two rows apart, ppn always */
     int multi_coll = 0, any_dist = 0, any_bg = 0, any_groups = 0, any_tie = 0, any_hosts = 0,
-        levels = cs_results_several_regions(rows, n);
+        multi_model = 0, levels = cs_results_several_regions(rows, n);
     for (size_t i = 0; i < g; i++) {
         multi_coll |= strcmp(b[i].best->collective, b[0].best->collective) != 0;
         any_dist |= b[i].best->dist[0] != '\0';
@@ -148,6 +148,7 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
         any_hosts |= b[i].best->hosts[0] != '\0';
         any_groups |= b[i].best->groups[0] != '\0';
         any_tie |= b[i].ntied > 1;
+        multi_model |= strcmp(cs_result_model(b[i].best), cs_result_model(b[0].best)) != 0;
     }
     fprintf(f, "# Best algorithm per case (lowest average latency); improvement = how much less "
                "time than the second best\n");
@@ -169,6 +170,8 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
     if (multi_coll)
         fprintf(f, "%-14s ", "collective");
     fprintf(f, "%-10s %5s ", "mapping", "ppn");
+    if (multi_model)
+        fprintf(f, "%-8s ", "model");
     if (any_hosts)
         fprintf(f, "%-30s ", "hosts");
     if (any_dist)
@@ -194,6 +197,8 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
         if (multi_coll)
             fprintf(f, "%-14s ", x->collective);
         fprintf(f, "%-10s %5s ", x->mapping, ppn);
+        if (multi_model)
+            fprintf(f, "%-8s ", cs_result_model(x));
         if (any_hosts)
             fprintf(f, "%-30s ", x->hosts[0] ? x->hosts : "all");
         if (any_dist) {

@@ -5,6 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
 #include <string>
 #include <tuple>
 
@@ -147,6 +151,78 @@ TEST(SparbitPacked, SamePredictedTimesAsIndexed)
     }
     tw_free_rows(rows[0]);
     tw_free_rows(rows[1]);
+}
+
+} // namespace
+
+namespace {
+
+// Every byte an algorithm moves in its own memory goes through the helpers of
+// coll_util.h, which report it to the model (sim/driver/cost.h): no algorithm
+// calls memcpy, memmove or bcopy itself. The region set-up (coll_locality.c,
+// coll_locality_map.c) runs before the timed calls and copies layouts, not
+// payload; coll_util.c is the helpers.
+TEST(LocalWork, AlgorithmsCopyOnlyThroughTheHelpers)
+{
+    namespace fs = std::filesystem;
+    const fs::path root = fs::path(COLLSIM_SOURCE_DIR) / "algorithms";
+    const std::regex call("\\b(memcpy|memmove|bcopy|mempcpy)\\s*\\(");
+    std::string found;
+    int files = 0;
+    for (const auto &e : fs::recursive_directory_iterator(root)) {
+        const std::string name = e.path().filename().string();
+        if (e.path().extension() != ".c" || name == "coll_util.c" || name == "coll_locality.c" ||
+            name == "coll_locality_map.c")
+            continue;
+        files++;
+        std::ifstream in(e.path());
+        std::string line;
+        for (int n = 1; std::getline(in, line); n++)
+            if (std::regex_search(line, call))
+                found += e.path().string() + ":" + std::to_string(n) + ": " + line + "\n";
+    }
+    EXPECT_GT(files, 40);
+    EXPECT_EQ(found, "") << "copies outside coll_copy / coll_copy_data / the block helpers";
+}
+
+// Fan et al. 2022, Figure 2a: the four uniform Bruck variants on Theta, P = 256, N = 32 B.
+// Under the network-only model they are one schedule, so one time; under the full model their
+// local work (rotations, per-block copies, derived datatypes) separates them, zero-rotation
+// first, then modified, then basic (docs/findings/fan2022.md gives the figures).
+TEST(LocalWorkVariants, BruckVariantsOnThetaDifferByTheirLocalWork)
+{
+    std::map<std::string, double> t[2];
+    const char *models[2] = {"network", "full"};
+    for (int m = 0; m < 2; m++)
+        for (const char *alg : {"bruck_basic", "bruck_modified", "bruck_zero_rotation",
+                                "bruck_zero_copy"}) {
+            tw_run_spec s{};
+            s.platform = "theta";
+            s.mapping = "sequential";
+            s.coll = "alltoall";
+            s.alg = alg;
+            s.np = 256;
+            s.sizes = "32";
+            s.fold = 1;
+            s.iters = 2;
+            s.model = models[m];
+            cs_result *rows = nullptr;
+            size_t n = 0;
+            char err[4096];
+            ASSERT_EQ(tw_run(&s, &rows, &n, err, sizeof err), 0) << err;
+            ASSERT_EQ(n, 1u);
+            EXPECT_STREQ(rows[0].status, "ok") << alg << " " << rows[0].note;
+            EXPECT_STREQ(rows[0].model, models[m]);
+            t[m][alg] = rows[0].avg_us;
+            tw_free_rows(rows);
+        }
+    for (const auto &[alg, us] : t[0])
+        EXPECT_EQ(us, t[0]["bruck_basic"]) << alg << ": one schedule, one network-only time";
+    EXPECT_LT(t[1]["bruck_zero_rotation"], t[1]["bruck_modified"]);
+    EXPECT_LT(t[1]["bruck_modified"], t[1]["bruck_basic"]);
+    EXPECT_NE(t[1]["bruck_zero_copy"], t[1]["bruck_modified"]);
+    for (const auto &[alg, us] : t[1])
+        EXPECT_GT(us, t[0][alg]) << alg << ": local work and overheads add time";
 }
 
 } // namespace

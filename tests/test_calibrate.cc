@@ -127,6 +127,47 @@ TEST(Calibrate, FitsHandComputedValues)
     EXPECT_NE(strict.text.find("exceeds --max-error 5%"), std::string::npos) << strict.text;
 }
 
+// The full model's overheads (collsim.overhead.*) are part of the end-to-end latency the links
+// hold: calibrate shows o_s + o_r beside each level's fitted alpha and fails where they exceed it.
+TEST(Calibrate, OverheadsAreHeldWithinTheLatency)
+{
+    std::ifstream in(kData + "/calib-flat.xml");
+    std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string at = "    <prop id=\"collsim.regimes\"";
+    ASSERT_NE(xml.find(at), std::string::npos);
+    char dir[256];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    auto with = [&](const char *node_o) {
+        std::string x = xml;
+        x.insert(x.find(at), std::string("    <prop id=\"collsim.overhead.send\" value=\"0:3e-6:0\"/>\n"
+                                         "    <prop id=\"collsim.overhead.recv\" value=\"0:3e-6:0\"/>\n"
+                                         "    <prop id=\"collsim.overhead.send.node\" value=\"") +
+                                 node_o + "\"/>\n");
+        const std::string path = std::string(dir) + "/o.xml";
+        std::ofstream(path) << x;
+        return cli("calibrate " + path);
+    };
+    Out ok = with("0:2e-7:0"); // node: 0.2 us + the plain recv 3 us = 3.2 us > 1.009: not held
+    EXPECT_EQ(ok.code, 1) << ok.text;
+    EXPECT_NE(ok.text.find("network        system           6.0000"), std::string::npos) << ok.text;
+    EXPECT_NE(ok.text.find("same-node      node             3.2000"), std::string::npos) << ok.text;
+    EXPECT_NE(ok.text.find("NO: the overheads exceed the latency that holds them"),
+              std::string::npos) << ok.text;
+    EXPECT_NE(ok.text.find("1 level(s) with o_s + o_r above the fitted alpha"), std::string::npos)
+        << ok.text;
+    std::string x = xml;
+    x.insert(x.find(at), "    <prop id=\"collsim.overhead.send\" value=\"0:3e-6:0\"/>\n"
+                         "    <prop id=\"collsim.overhead.recv\" value=\"0:3e-6:0\"/>\n"
+                         "    <prop id=\"collsim.overhead.send.node\" value=\"0:2e-7:0\"/>\n"
+                         "    <prop id=\"collsim.overhead.recv.node\" value=\"0:3e-7:0\"/>\n");
+    std::ofstream(std::string(dir) + "/o2.xml") << x;
+    Out held = cli("calibrate " + std::string(dir) + "/o2.xml");
+    EXPECT_EQ(held.code, 0) << held.text;
+    EXPECT_NE(held.text.find("same-node      node             0.5000"), std::string::npos) << held.text;
+    EXPECT_EQ(held.text.find("NO:"), std::string::npos) << held.text;
+    tw_rmtree(dir);
+}
+
 TEST(Calibrate, ThetaMatchesTheAriesFigures)
 {
     // one simulated ping-pong per level on the real 768-node file

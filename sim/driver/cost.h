@@ -1,23 +1,29 @@
 /* The local-work and software-overhead model (the `full` model; `network`
- * charges the network alone).
+ * charges the network alone). docs/running.md, "The cost model".
  *
- * Under `full`, the timed calls of an algorithm pay simulated time on the
- * calling rank for
+ * Under `full`, the calls of an algorithm keep each rank's CPU busy for
  *   - every byte it moves in its own memory: the algorithms' copy helpers
  *     (coll_util.h) report bytes and calls, charged
  *       calls x copy-call + bytes / copy-bw(bytes per call);
  *   - packing a non-contiguous datatype (MPI_Pack / MPI_Unpack, and a send
  *     or receive of a derived datatype, which SMPI packs into a contiguous
- *     buffer): each contiguous piece a copy call, the bytes at copy-bw;
- *   - each message's software overhead: o_s(level, bytes) before the send is
- *     posted, o_r(level, bytes) after the receive completes (LogGP's o,
- *     Culler et al.; with a per-byte term, LogGOPS's O), where level is the
- *     finest locality level whose region holds both ranks (account.h).
- * Charges accumulate per rank and are paid as one simulated sleep when the
- * rank next enters MPI or when the call returns, so a step's local work
- * delays the rank exactly as it would on the machine, and an event is added
- * per MPI call at most. Everything is computed from counts (bytes, calls,
- * messages): the same inputs give the same times, bit for bit.
+ *     buffer): each contiguous piece a copy call, the bytes at copy-bw; the
+ *     sender packs before the message leaves, the receiver unpacks after;
+ *   - each message's software overhead, LogGP's o (Culler et al. 1993; with
+ *     a per-byte term as in LogGOPS): o_s(level, bytes) on the sender and
+ *     o_r(level, bytes) on the receiver, level being the finest locality
+ *     level whose region holds both ranks (account.h).
+ * The platforms' link latencies are end-to-end MPI latencies, which already
+ * hold o_s + o_r: a message leaves when it is posted and arrives after the
+ * link latency; o_s occupies the sender's CPU from the post on, o_r the
+ * receiver's CPU in the o_r before the message completes. The overheads
+ * cost time only where the CPU is busy then: a rank posting many messages
+ * at once (the next post waits for the CPU: LogGP's gap), a burst of
+ * arrivals (each o_r after the previous one), local work before a send.
+ * Each rank keeps the simulated time its CPU is busy until; the rank sleeps
+ * until then when it next enters MPI or when the collective returns, so an
+ * event is added per MPI call at most. Everything is computed from counts
+ * (bytes, calls, messages): the same inputs give the same times, bit for bit.
  *
  * The parameters are properties of the platform's root zone
  * (platforms/README.md, "Local work and overheads"):
@@ -31,10 +37,8 @@
  *                             key holds for the levels not named.
  * A platform without them runs `full` as `network` for what it lacks; the
  * driver says so on stderr once. SMPI's built-in collectives (native:) run
- * inside SimGrid: their messages and copies are not seen here, so under
- * `full` they are charged SMPI's own smpi/os, smpi/or, smpi/ois (set by the
- * host from the same properties, system level; eager messages only, as SMPI
- * 3.32 charges them). */
+ * inside SimGrid, below this layer: their copies and messages are not
+ * charged under either model. */
 #ifndef COLLSIM_DRIVER_COST_H
 #define COLLSIM_DRIVER_COST_H
 

@@ -12,12 +12,13 @@
 
 #define PFX_LEVEL "collsim.calibrate."
 #define PFX_PUB "collsim.published."
+#define PFX_OVERHEAD "collsim.overhead."
 #define ID_REGIMES "collsim.regimes"
 
 static int is_cal_id(const char *id)
 {
     return !strncmp(id, PFX_LEVEL, strlen(PFX_LEVEL)) || !strncmp(id, PFX_PUB, strlen(PFX_PUB)) ||
-           !strcmp(id, ID_REGIMES);
+           !strncmp(id, PFX_OVERHEAD, strlen(PFX_OVERHEAD)) || !strcmp(id, ID_REGIMES);
 }
 
 static int valid_name(const char *s, size_t n)
@@ -143,6 +144,59 @@ static int parse_level(const cs_platform *pf, const raw_prop *p, cs_cal_level *l
     snprintf(lv->host_b, sizeof lv->host_b, "%s", b);
     lv->line = p->line;
     return 0;
+}
+
+static int host_index(const cs_platform *pf, const char *name)
+{
+    for (int i = 0; i < pf->nhosts; i++)
+        if (!strcmp(pf->hosts[i].name, name))
+            return i;
+    return -1;
+}
+
+static const raw_prop *raw_find(const raw_list *l, const char *id)
+{
+    for (int i = 0; i < l->n; i++)
+        if (!strcmp(l->v[i].id, id))
+            return &l->v[i];
+    return NULL;
+}
+
+/* The OFFSET of the piece from 0 B of "0:OFFSET:PERBYTE;..." (sim/driver/cost.h);
+ * -1 when malformed (the driver names it when it runs). */
+static double overhead_at_zero(const char *v)
+{
+    double start, offset;
+    return sscanf(v, "%lf:%lf", &start, &offset) == 2 && start == 0 && offset >= 0 ? offset : -1;
+}
+
+/* The full model's o_s + o_r at 0 B between a level's two hosts: the finest
+ * locality level holding both, then its collsim.overhead.{send,recv}[.LEVEL]. */
+static void level_overhead(const cs_platform *pf, const raw_list *raw, cs_cal_level *lv)
+{
+    lv->overhead_s = -1;
+    const int a = host_index(pf, lv->host_a), b = host_index(pf, lv->host_b);
+    int l = 0;
+    while (a >= 0 && b >= 0 && l < pf->nlevels &&
+           pf->hosts[a].region[l] != pf->hosts[b].region[l])
+        l++;
+    snprintf(lv->overhead_level, sizeof lv->overhead_level, "%s",
+             a >= 0 && b >= 0 && l < pf->nlevels ? pf->levels[l] : "system");
+    double sum = 0;
+    for (const char *dir = "send"; dir; dir = strcmp(dir, "send") ? NULL : "recv") {
+        char id[128];
+        snprintf(id, sizeof id, PFX_OVERHEAD "%s.%s", dir, lv->overhead_level);
+        const raw_prop *p = raw_find(raw, id);
+        if (!p) {
+            snprintf(id, sizeof id, PFX_OVERHEAD "%s", dir);
+            p = raw_find(raw, id);
+        }
+        const double o = p ? overhead_at_zero(p->value) : -1;
+        if (o < 0)
+            return;
+        sum += o;
+    }
+    lv->overhead_s = sum;
 }
 
 /* A size: digits with an optional K or M (binary). */
@@ -321,6 +375,8 @@ int cs_calibration_load(const cs_platform *pf, cs_calibration *cal, cs_err *err)
             if (!rc)
                 cal->nlevels++;
         }
+    for (int l = 0; !rc && l < cal->nlevels; l++)
+        level_overhead(pf, &raw, &cal->levels[l]);
     for (int i = 0; !rc && i < raw.n; i++)
         if (!strcmp(raw.v[i].id, ID_REGIMES))
             rc = parse_regimes(pf, &raw.v[i], cal, err);
@@ -569,6 +625,32 @@ int cs_cmd_calibrate(int argc, char **argv)
             printf("%-14s %-24s %-10s %-11s %10.4f %10s %7s %11.5f %11s %7s %9.3f\n", lv->name, hosts,
                    cal.regimes[r->regime].name, range, r->fit.alpha * 1e6, pa, ea, r->fit.beta * 1e9,
                    pb, eb, 100 * r->max_rel_residual);
+        }
+        /* the full model's overheads are part of the end-to-end latency the links
+         * hold: o_s + o_r above a level's fitted alpha would have them cost time
+         * that a ping-pong does not show */
+        int over = 0, shown = 0;
+        for (int l = 0; l < cal.nlevels; l++) {
+            const cs_cal_level *lv = &cal.levels[l];
+            if (lv->overhead_s < 0)
+                continue;
+            double alpha = -1;
+            for (int i = 0; i < nrows; i++)
+                if (rows[i].level == l && (alpha < 0 || rows[i].min_bytes < 64))
+                    alpha = rows[i].fit.alpha;
+            if (!shown++)
+                printf("# full model: o_s + o_r of a 0-byte message (collsim.overhead.*) within "
+                       "the level's fitted alpha (the first regime's)\n%-14s %-10s %12s %10s  %s\n",
+                       "# level", "shares", "o_s+o_r(us)", "alpha(us)", "held");
+            const int held = lv->overhead_s <= alpha * (1 + 1e-9);
+            over += !held;
+            printf("%-14s %-10s %12.4f %10.4f  %s\n", lv->name, lv->overhead_level,
+                   lv->overhead_s * 1e6, alpha * 1e6, held ? "yes" : "NO: the overheads exceed the latency that holds them");
+        }
+        if (over) {
+            fprintf(stderr, "collsim: calibrate: %d level(s) with o_s + o_r above the fitted alpha "
+                            "(lower collsim.overhead.* or raise the latency)\n", over);
+            rc = 1;
         }
         if (nparam)
             printf("calibration: max relative error %.2f%% over %d parameters\n", 100 * worst,

@@ -20,6 +20,10 @@ typedef struct {
     char name[64];
     char host_a[128], host_b[128];
     long line; /* of its <prop> */
+    /* the full model's o_s + o_r of a 0-byte message between the two hosts
+     * (collsim.overhead.*, the locality level they share); -1: none given */
+    double overhead_s;
+    char overhead_level[32]; /* that locality level, or "system" */
 } cs_cal_level;
 
 typedef struct {
