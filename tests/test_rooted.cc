@@ -458,6 +458,7 @@ TEST(RootedModels, ReplaysWithinAFewPercentOfTheSimulation)
         tw_run_spec s = bench_spec(std::string("gather/") + alg, "sequential");
         s.np = 296;
         s.np_list = nullptr;
+        s.model = "network"; // the replays are alpha-beta models of the network alone
         s.root = 0;
         s.sizes = "1024,65536";
         s.dtype = "byte";
