@@ -9,6 +9,7 @@
 #include "platform.h"
 #include "postal.h"
 #include "report.h"
+#include "resume.h"
 
 int cs_cmd_report(int argc, char **argv)
 {
@@ -40,6 +41,12 @@ int cs_cmd_report(int argc, char **argv)
     }
     char md[1200];
     cs_err e;
+    cs_result *rows;
+    size_t n;
+    if (!cs_results_read(o.results, &rows, &n, &e)) {
+        cs_warn_foreign_recorded(stderr, "report", o.results, rows, n);
+        free(rows);
+    }
     if (cs_report(&o, md, sizeof md, &e)) {
         fprintf(stderr, "collsim: %s\n", e.msg);
         return 2;

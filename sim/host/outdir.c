@@ -54,6 +54,16 @@ static void describe_owner(int fd, char *out, size_t len)
                  cmd[0] ? " (" : "", cmd, cmd[0] ? ")" : "");
 }
 
+void cs_dir_of(const char *path, char *dir, size_t len)
+{
+    snprintf(dir, len, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    else
+        snprintf(dir, len, ".");
+}
+
 int cs_outdir_lock(const char *dir, cs_err *err)
 {
     char path[2200];
@@ -189,6 +199,13 @@ int cs_outdir_check(const char *dir, const cs_scenario *s, int resume, int accep
     }
     *rec = now;
     return 0;
+}
+
+int cs_outdir_record_read(const char *dir, cs_outdir_record *rec, cs_err *err)
+{
+    char path[2200];
+    snprintf(path, sizeof path, "%s/" CS_OUTDIR_RECORD, dir);
+    return read_record(path, rec, err);
 }
 
 int cs_outdir_record_write(const char *dir, const cs_outdir_record *rec, cs_err *err)

@@ -12,6 +12,9 @@
 #define CS_OUTDIR_LOCK "sweep.lock"   /* pid, host, start time and command of the owner */
 #define CS_OUTDIR_RECORD "scenario.id" /* name, file and content hash of the scenario */
 
+/* The directory of a file's path ("." for a bare name), in dir (len bytes). */
+void cs_dir_of(const char *path, char *dir, size_t len);
+
 /* Takes dir's lock (dir must exist). Returns the lock's descriptor (keep it
  * open while writing; close it to release), or -1 with err naming the sweep
  * that holds it (pid, command, start) or why the lock could not be made. */
@@ -36,6 +39,8 @@ typedef struct {
  * says so. */
 int cs_outdir_check(const char *dir, const cs_scenario *s, int resume, int accept_changes,
                     cs_outdir_record *rec, cs_err *err);
+/* dir's record: 1 read, 0 none, -1 unreadable (err). */
+int cs_outdir_record_read(const char *dir, cs_outdir_record *rec, cs_err *err);
 int cs_outdir_record_write(const char *dir, const cs_outdir_record *rec, cs_err *err);
 
 #endif

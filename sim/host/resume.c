@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fits.h"
+#include "outdir.h"
 #include "postal.h"
 #include "region_rows.h"
 #include "regression.h"
@@ -143,12 +144,7 @@ static int clear_stale_regions(const char *path, cs_result *rows, size_t *n, cs_
     return 0;
 }
 
-/* Rows of no case of the scenario (another sweep's rows appended to the file,
- * another platform, another algorithm) would be kept beside this sweep's and
- * reported as its own: refused, unless the scenario was changed on purpose
- * (--accept-changes), when the rows of the cases it no longer has are kept. */
-static int refuse_foreign(const char *path, const cs_result *rows, size_t n,
-                          const cs_caselist *list, int accept_changes, cs_err *err)
+size_t cs_rows_foreign(const cs_result *rows, size_t n, const cs_caselist *list, size_t *first)
 {
     size_t nkeys = 0;
     for (size_t c = 0; c < list->nall; c++)
@@ -159,11 +155,23 @@ static int refuse_foreign(const char *path, const cs_result *rows, size_t n,
         for (size_t i = 0; i < list->all[c].sizes->n; i++)
             cs_case_row(&list->all[c], list->all[c].np, list->all[c].sizes->v[i], &keys[nkeys++]);
     qsort(keys, nkeys, sizeof *keys, key_qsort);
-    size_t foreign = 0, first = 0;
+    size_t foreign = 0;
+    *first = 0;
     for (size_t i = 0; i < n; i++)
         if (!have_row(&rows[i], keys, nkeys) && !foreign++)
-            first = i;
+            *first = i;
     free(keys);
+    return foreign;
+}
+
+/* Rows of no case of the scenario (another sweep's rows appended to the file,
+ * another platform, another algorithm) would be kept beside this sweep's and
+ * reported as its own: refused, unless the scenario was changed on purpose
+ * (--accept-changes), when the rows of the cases it no longer has are kept. */
+static int refuse_foreign(const char *path, const cs_result *rows, size_t n,
+                          const cs_caselist *list, int accept_changes, cs_err *err)
+{
+    size_t first, foreign = cs_rows_foreign(rows, n, list, &first);
     if (!foreign)
         return 0;
     char key[512];
@@ -178,6 +186,51 @@ static int refuse_foreign(const char *path, const cs_result *rows, size_t n,
                         "%s own, or give --force to start afresh",
                    path, foreign, foreign > 1 ? "s" : "", key, foreign > 1 ? "them" : "it",
                    foreign > 1 ? "their" : "its");
+}
+
+size_t cs_warn_foreign(FILE *f, const char *cmd, const char *path, const cs_result *rows,
+                       size_t n, const cs_scenario *s)
+{
+    /* <vary> writes its platform variants into a results directory: not
+     * for a command that only reads one */
+    cs_caselist list;
+    cs_run_opts o = {.out_dir = "."};
+    cs_err e;
+    if (s->has_vary || cs_expand_cases(s, &o, &list, &e))
+        return 0;
+    size_t first, foreign = cs_rows_foreign(rows, n, &list, &first);
+    cs_caselist_free(&list);
+    if (!foreign)
+        return 0;
+    char key[512];
+    cs_key_format(&rows[first], key, sizeof key);
+    fprintf(f, "collsim: %s: warning: %s holds %zu row%s of no case of scenario '%s' (%s), e.g. "
+               "%s: another sweep's rows, taken here as this one's; move %s to a file of %s "
+               "own\n",
+            cmd, path, foreign, foreign > 1 ? "s" : "", s->name, s->path, key,
+            foreign > 1 ? "them" : "it", foreign > 1 ? "their" : "its");
+    return foreign;
+}
+
+size_t cs_warn_foreign_recorded(FILE *f, const char *cmd, const char *path, const cs_result *rows,
+                                size_t n)
+{
+    char dir[2048];
+    cs_dir_of(path, dir, sizeof dir);
+    /* the scenario as its rows were written: recorded, its file unchanged and
+     * no change accepted since (then the rows of its earlier cases belong) */
+    cs_outdir_record rec;
+    cs_err e;
+    char hash[17];
+    if (cs_outdir_record_read(dir, &rec, &e) <= 0 || rec.earlier[0] || !rec.file[0] ||
+        cs_scenario_hash(rec.file, hash, &e) || strcmp(hash, rec.hash))
+        return 0;
+    cs_scenario s;
+    if (cs_scenario_load(rec.file, &s, &e))
+        return 0;
+    size_t foreign = cs_warn_foreign(f, cmd, path, rows, n, &s);
+    cs_scenario_free(&s);
+    return foreign;
 }
 
 /* A file written before a column existed reads (its rows take the default),
