@@ -4,6 +4,10 @@
 // cases, a baseline rewritten exactly, PASS/FAIL lines with their numbers.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <cstdlib>
 
 #include <cstdio>
@@ -523,6 +527,30 @@ TEST(Check, RowsOfAnotherScenarioAreNamedWithHowMany)
     std::ofstream(sc, std::ios::app) << "<!-- changed -->\n";
     Out changed = cli("report " + csv + " --out " + d / "rep");
     EXPECT_EQ(changed.text.find("warning"), npos) << changed.text;
+}
+
+// `report` on a directory whose sweep still runs (its lock held) says so in one line, with the
+// rows it covers; once the sweep has ended, the lock file left behind says nothing.
+TEST(Report, ASweepStillRunningIsSaidInOneLine)
+{
+    TempDir d;
+    const std::string csv = d / "results.csv";
+    write(csv, base_rows());
+    const std::string lock = d / "sweep.lock";
+    std::ofstream(lock) << "pid 4242\nhost here\nstarted 2024-01-01 00:00:00 UTC\ncommand collsim run\n";
+    int fd = open(lock.c_str(), O_RDWR);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(flock(fd, LOCK_EX | LOCK_NB), 0);
+    Out running = cli("report " + csv);
+    close(fd);
+    EXPECT_EQ(running.code, 0) << running.text;
+    EXPECT_NE(running.text.find("collsim: report: warning: the sweep writing " + csv +
+                                " is still running (pid 4242 on here, started 2024-01-01 00:00:00 "
+                                "UTC (collsim run)): this report covers the 4 rows written so far"),
+              std::string::npos) << running.text;
+    Out ended = cli("report " + csv);
+    EXPECT_EQ(ended.code, 0) << ended.text;
+    EXPECT_EQ(ended.text.find("still running"), std::string::npos) << ended.text;
 }
 
 // A file cut inside its last row (a run killed while writing): every reader names the line and

@@ -8,6 +8,7 @@
 #include "cs_error.h"
 #include "platform.h"
 #include "postal.h"
+#include "outdir.h"
 #include "report.h"
 #include "resume.h"
 
@@ -44,6 +45,13 @@ int cs_cmd_report(int argc, char **argv)
     cs_result *rows;
     size_t n;
     if (!cs_results_read(o.results, &rows, &n, &e)) {
+        /* a sweep still writing the file: the report is of the rows so far */
+        char dir[2048], who[1400];
+        cs_dir_of(o.results, dir, sizeof dir);
+        if (cs_outdir_busy(dir, who, sizeof who))
+            fprintf(stderr, "collsim: report: warning: the sweep writing %s is still running (%s): "
+                            "this report covers the %zu rows written so far; report again when it "
+                            "ends\n", o.results, who, n);
         cs_warn_foreign_recorded(stderr, "report", o.results, rows, n);
         free(rows);
     }

@@ -101,6 +101,21 @@ int cs_outdir_lock(const char *dir, cs_err *err)
     return fd;
 }
 
+int cs_outdir_busy(const char *dir, char *who, size_t len)
+{
+    char path[2200];
+    snprintf(path, sizeof path, "%s/" CS_OUTDIR_LOCK, dir);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    /* a shared lock, released at once: granted unless a sweep holds it */
+    int busy = flock(fd, LOCK_SH | LOCK_NB) && errno == EWOULDBLOCK;
+    if (busy)
+        describe_owner(fd, who, len);
+    close(fd);
+    return busy;
+}
+
 int cs_scenario_hash(const char *path, char *hex, cs_err *err)
 {
     FILE *f = fopen(path, "rb");

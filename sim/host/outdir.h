@@ -20,6 +20,10 @@ void cs_dir_of(const char *path, char *dir, size_t len);
  * that holds it (pid, command, start) or why the lock could not be made. */
 int cs_outdir_lock(const char *dir, cs_err *err);
 
+/* Whether a sweep holds dir's lock now (1, its owner described in who), or
+ * not (0: no lock file, or its sweep ended). Takes nothing: a reader's look. */
+int cs_outdir_busy(const char *dir, char *who, size_t len);
+
 /* The scenario file's identity: FNV-1a 64 of its bytes, as 16 hex digits
  * (hex, 17 bytes). */
 int cs_scenario_hash(const char *path, char *hex, cs_err *err);

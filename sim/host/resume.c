@@ -259,6 +259,39 @@ static int update_header(const char *path, const cs_result *rows, size_t n, cs_e
     return 0;
 }
 
+/* --force starts afresh: the previous rows are kept as results.csv.N and
+ * their cases' files as cases.N (the first N free for both, as demo keeps
+ * DIR.N), so that nothing is lost and cases/ holds this sweep's alone. */
+static int keep_previous(const char *dir, const char *csv_path, cs_err *err)
+{
+    struct stat st;
+    int rows = !stat(csv_path, &st) && st.st_size > (off_t)sizeof CS_RESULTS_HEADER;
+    char cases[2100], kept_csv[2100], kept_cases[2200];
+    snprintf(cases, sizeof cases, "%s/cases", dir);
+    int files = !stat(cases, &st);
+    if (!rows && !files)
+        return 0;
+    for (int k = 1;; k++) {
+        snprintf(kept_csv, sizeof kept_csv, "%s.%d", csv_path, k);
+        snprintf(kept_cases, sizeof kept_cases, "%s.%d", cases, k);
+        if (stat(kept_csv, &st) && stat(kept_cases, &st))
+            break;
+    }
+    if (rows && rename(csv_path, kept_csv))
+        return cs_fail(err, "cannot keep the previous %s as %s: %s (nothing changed)", csv_path,
+                       kept_csv, strerror(errno));
+    if (files && rename(cases, kept_cases))
+        return cs_fail(err, "cannot move the previous sweep's %s to %s: %s (its rows are kept "
+                            "as %s)", cases, kept_cases, strerror(errno), rows ? kept_csv : "-");
+    if (rows && files)
+        printf("# --force: the previous sweep's rows are kept as %s, its cases' files as %s\n",
+               kept_csv, kept_cases);
+    else
+        printf("# --force: the previous sweep's %s kept as %s\n",
+               rows ? "rows are" : "cases' files are", rows ? kept_csv : kept_cases);
+    return 0;
+}
+
 /* The alpha/beta fits of the platforms this run's cases ran on, beside
  * results.csv, for the report's cost models (analysis does not simulate). A
  * resumed run keeps the rows it has: the same platform file fits the same. */
@@ -321,8 +354,11 @@ int open_results(const cs_run_opts *o, const cs_caselist *list, char *csv_path,
         qsort(old, nold, sizeof *old, key_qsort);
     } else if (exists && !o->force) {
         return cs_fail(err, "%s already exists: add --resume to continue that sweep, or --force "
-                            "to start a new one (it is overwritten), or choose --out DIR",
-                       csv_path);
+                            "to start a new one (the previous rows are kept as %s.1), or choose "
+                            "--out DIR",
+                       csv_path, csv_path);
+    } else if (o->force && !o->resume && keep_previous(o->out_dir, csv_path, err)) {
+        return -1;
     }
     /* close-on-exec: the simulations a sweep starts have no business with it */
     int csv = open(csv_path,
