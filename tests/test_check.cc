@@ -795,6 +795,24 @@ TEST(Expect, CasesLeftOutAreSkippedByRunButFailCheck)
     EXPECT_EQ(check.code, 1) << check.text;
     EXPECT_NE(check.text.find("    yahoo sequential np=4 1 B: no result for ring"), std::string::npos)
         << check.text;
+    // an expectation checked on the points that ran says how many were not run, and the summary
+    // counts those points instead of saying "0 skipped"
+    Out five = cli("run " + scen + " --out " + d / "five" + " --only np=5");
+    EXPECT_EQ(five.code, 0) << five.text;
+    EXPECT_NE(five.text.find("PASS " + scen + ":12: bruck faster than ring (every point): 2 of 2 "
+                                             "points pass"),
+              std::string::npos) << five.text;
+    EXPECT_NE(five.text.find("    (2 points not run here: skipped)\n"), std::string::npos)
+        << five.text;
+    EXPECT_NE(five.text.find("# expectations: 2 passed, 0 failed; 2 points not run here (skipped)\n"),
+              std::string::npos) << five.text;
+    EXPECT_EQ(five.text.find("0 skipped"), std::string::npos) << five.text;
+    // an expectation none of whose points ran is counted as skipped, the others' points beside it
+    Out four = cli("run " + scen + " --out " + d / "four" + " --only np=4");
+    EXPECT_EQ(four.code, 0) << four.text;
+    EXPECT_NE(four.text.find("# expectations: 1 passed, 0 failed, 1 skipped; 2 more points not "
+                             "run here (skipped)\n"),
+              std::string::npos) << four.text;
 }
 
 // metric="max" compares the maximum over processes (Kang et al.'s metric),
