@@ -106,19 +106,15 @@ int cs_cmd_postal(int argc, char **argv)
     cs_platform pf;
     if (cs_platform_open_for(platform, "postal needs --platform NAME|FILE", &pf))
         return 2;
-    int rc = 0;
+    /* every argument checked before the header: an error is the only line */
+    int rc = 0, ia = -1, ib = -1;
     cs_numlist sl = {NULL, 0};
     if (sizes && cs_numlist_parse(sizes, "size list", 1, 0, &sl, &e))
         rc = -1;
-    printf("# %s: Hockney fit of a simulated ping-pong (one-way time = round trip / 2), "
-           "t = alpha + bytes * beta\n", pf.name);
-    printf("%-11s %-24s %11s %12s %16s %18s\n", "# pair", "nodes", "alpha(us)", "beta(ns/B)",
-           "bandwidth(MB/s)", "worst residual(%)");
     if (!rc && nodes) {
         char a[256], *b;
         snprintf(a, sizeof a, "%s", nodes);
         b = strchr(a, ',');
-        int ia = -1, ib = -1;
         if (!b)
             rc = cs_fail(&e, "--nodes takes two nodes A,B (names or indices), got '%s'", nodes);
         else {
@@ -126,8 +122,16 @@ int cs_cmd_postal(int argc, char **argv)
             if ((ia = node_index(&pf, a, &e)) < 0 || (ib = node_index(&pf, b, &e)) < 0)
                 rc = -1;
         }
+    }
+    if (!rc) {
+        printf("# %s: Hockney fit of a simulated ping-pong (one-way time = round trip / 2), "
+               "t = alpha + bytes * beta\n", pf.name);
+        printf("%-11s %-24s %11s %12s %16s %18s\n", "# pair", "nodes", "alpha(us)", "beta(ns/B)",
+               "bandwidth(MB/s)", "worst residual(%)");
+    }
+    if (!rc && nodes) {
         cs_postal p;
-        if (!rc && !(rc = cs_postal_measure(&pf, ia, ib, sizes ? &sl : NULL, &p, &e)))
+        if (!(rc = cs_postal_measure(&pf, ia, ib, sizes ? &sl : NULL, &p, &e)))
             print_fit(ia == ib ? "intra-node" : "inter-node", &p);
     } else if (!rc) {
         cs_postal intra, inter;
