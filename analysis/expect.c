@@ -87,8 +87,9 @@ static void tally_fail(tally *t, const char *text)
 }
 
 /* After the heading: the counts, the nearest pass (`kept_as` it) or the
- * failures; 1 failed, 0 passed, -1 nothing was run. */
-static int tally_print(FILE *f, const tally *t, const char *kept_as)
+ * failures; 1 failed, 0 passed, -1 nothing was run. The points not run of
+ * an expectation that was checked are added to *not_run. */
+static int tally_print(FILE *f, const tally *t, const char *kept_as, size_t *not_run)
 {
     if (t->failed)
         fprintf(f, "%zu of %zu points fail\n", t->failed, t->points - t->skipped);
@@ -101,8 +102,10 @@ static int tally_print(FILE *f, const tally *t, const char *kept_as)
         fprintf(f, "    %s\n", t->failures[i]);
     if (t->failed > SHOW_FAILED)
         fprintf(f, "    ... and %zu more\n", t->failed - SHOW_FAILED);
-    if (t->skipped && (t->failed || t->passed))
-        fprintf(f, "    (%zu points not run here: skipped)\n", t->skipped);
+    if (t->skipped && (t->failed || t->passed)) {
+        fprintf(f, "    (%zu point%s not run here: skipped)\n", t->skipped, t->skipped > 1 ? "s" : "");
+        *not_run += t->skipped;
+    }
     return t->failed ? 1 : t->passed ? 0 : -1;
 }
 
@@ -127,7 +130,7 @@ static void point_text(char *buf, size_t len, const cs_result *p)
 
 /* alg="A" time="T" within="W%": A's time at every point within W% of T */
 static int check_time(FILE *f, const char *path, const cs_expect_points *x,
-                      const cs_result **sorted, size_t n, int partial)
+                      const cs_result **sorted, size_t n, int partial, size_t *not_run)
 {
     tally t = {0};
     double worst = -1;
@@ -161,11 +164,11 @@ static int check_time(FILE *f, const char *path, const cs_expect_points *x,
     fprintf(f, "%s %s:%ld: %s takes %.4g us within %g%%%s%s (%s): ", verdict_of(&t), path,
             x->line, x->faster, x->time_us, x->within_pct, x->metric ? " in " : "",
             x->metric ? cs_metric_names[x->metric] : "", x->scope);
-    return tally_print(f, &t, "farthest");
+    return tally_print(f, &t, "farthest", not_run);
 }
 
 static int check_one(FILE *f, const char *path, const cs_expect_points *x,
-                     const cs_result **sorted, size_t n, int partial)
+                     const cs_result **sorted, size_t n, int partial, size_t *not_run)
 {
     tally t = {0};
     double closest = 0;
@@ -201,7 +204,7 @@ static int check_one(FILE *f, const char *path, const cs_expect_points *x,
     fprintf(f, "%s %s:%ld: %s faster than %s%s%s%s (%s): ", verdict_of(&t), path, x->line,
             x->faster, x->than, by, x->metric ? " in " : "",
             x->metric ? cs_metric_names[x->metric] : "", x->scope);
-    return tally_print(f, &t, "closest");
+    return tally_print(f, &t, "closest", not_run);
 }
 
 int cs_expect_check(FILE *f, const char *path, const cs_expect_points *x, size_t nx,
@@ -211,15 +214,23 @@ int cs_expect_check(FILE *f, const char *path, const cs_expect_points *x, size_t
         return 0;
     const cs_result **sorted = cs_sort_by_key(rows, n);
     int failed = 0, passed = 0, skipped = 0;
+    size_t not_run = 0; /* points of the checked expectations */
     fprintf(f, "# Expectations of %s\n", path);
     for (size_t i = 0; i < nx; i++) {
-        int r = x[i].time_us > 0 ? check_time(f, path, &x[i], sorted, n, partial)
-                                 : check_one(f, path, &x[i], sorted, n, partial);
+        int r = x[i].time_us > 0 ? check_time(f, path, &x[i], sorted, n, partial, &not_run)
+                                 : check_one(f, path, &x[i], sorted, n, partial, &not_run);
         failed += r > 0;
         passed += r == 0;
         skipped += r < 0;
     }
-    fprintf(f, "# expectations: %d passed, %d failed, %d skipped\n", passed, failed, skipped);
+    /* "0 skipped" would contradict the lines that report points skipped */
+    fprintf(f, "# expectations: %d passed, %d failed", passed, failed);
+    if (skipped || !not_run)
+        fprintf(f, ", %d skipped", skipped);
+    if (not_run)
+        fprintf(f, "; %zu %spoint%s not run here (skipped)", not_run, skipped ? "more " : "",
+                not_run > 1 ? "s" : "");
+    fputc('\n', f);
     free(sorted);
     return failed;
 }

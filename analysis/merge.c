@@ -148,7 +148,8 @@ int cs_merge_files(FILE *f, const char *const *inputs, int ninputs, const char *
         nrows[i] = k;
         all = cs_xrealloc(all, (n + k + 1) * sizeof *all);
         from = cs_xrealloc(from, (n + k + 1) * sizeof *from);
-        memcpy(all + n, rows, k * sizeof *rows);
+        if (k) /* a file of a header alone reads as no rows and NULL */
+            memcpy(all + n, rows, k * sizeof *rows);
         for (size_t q = 0; q < k; q++)
             from[n + q] = i;
         n += k;

@@ -264,7 +264,7 @@ int fig_latency(const report *r, const group *g, long np, const char *title, cha
     return fig_end(r, &f) ? -1 : 1;
 }
 
-#define TIE_RGB "#fff2a8" /* pale yellow: no algorithm's colour, not the grey scale */
+#define TIE_SETS 16 /* distinct sets of tied algorithms the key names */
 
 static long rgb_of(const char *hex) { return strtol(hex + 1, NULL, 16); }
 
@@ -275,6 +275,9 @@ typedef struct {
     size_t ncols, nrows;
     int nb, nf, ne, ni, nt; /* cells in each file */
     int *wins;          /* per algorithm of r->algs: cells it wins (not the focus') */
+    /* the tied winners, each set once ("a=b": painted as a, marked =) */
+    char ties[TIE_SETS][512];
+    int nties;
     double cbmax;       /* top of the focus' improvement scale */
 } heatmap;
 
@@ -286,7 +289,7 @@ static double heatmap_cbmax(const report *r, const group *g)
     for (size_t i = 0; i < g->nps.n; i++)
         for (size_t j = 0; j < g->sizes.n; j++) {
             const cs_best *b = find_best(r->best, r->nbest, g, g->nps.v[i], g->sizes.v[j]);
-            if (b && r->focus && b->ntied == 1 && !strcmp(b->best->algorithm, r->focus) &&
+            if (b && r->focus && !strcmp(b->best->algorithm, r->focus) &&
                 b->second && b->improvement_pct > cbmax &&
                 case_complete(r, g, g->nps.v[i], g->sizes.v[j]))
                 cbmax = b->improvement_pct;
@@ -327,11 +330,18 @@ static int heatmap_files(const report *r, const group *g, heatmap *hm)
                 hm->ni++;
                 continue;
             }
-            if (b->ntied > 1) { /* no winner: neither a colour nor the grey scale */
+            if (b->ntied > 1) {
+                /* a tied set wins (native:ompi and recursive_doubling, one algorithm
+                 * reached two ways): painted as its first by name, marked = */
                 char names[512];
-                fprintf(td, "%zu %zu %s\n", i, j, cs_best_names(b, 0, names, sizeof names));
+                cs_best_names(b, 0, names, sizeof names);
+                fprintf(td, "%zu %zu %s\n", i, j, names);
                 hm->nt++;
-                continue;
+                int k = 0;
+                while (k < hm->nties && strcmp(hm->ties[k], names))
+                    k++;
+                if (k == hm->nties && k < TIE_SETS)
+                    snprintf(hm->ties[hm->nties++], sizeof hm->ties[0], "%s", names);
             }
             const char *alg = b->best->algorithm;
             int focus = r->focus && !strcmp(alg, r->focus);
@@ -344,7 +354,8 @@ static int heatmap_files(const report *r, const group *g, heatmap *hm)
                 hm->nf++;
             } else {
                 fprintf(bd, "%zu %zu %ld %s\n", i, j, rgb_of(alg_colour(r, alg)), alg);
-                hm->wins[strset_index(&r->algs, alg)]++;
+                if (b->ntied == 1) /* a tie's colour is in the key under its names */
+                    hm->wins[strset_index(&r->algs, alg)]++;
                 hm->nb++;
             }
         }
@@ -387,10 +398,9 @@ static void heatmap_plot(const report *r, FILE *gp, const heatmap *hm)
         clause(&c, "'%s.dat' %s with boxxy fc rgb '#f4f4f4' notitle", hm->iname, box);
         clause(&c, "'%s.dat' using 1:2:('?') with labels tc rgb '#707070' notitle", hm->iname);
     }
-    if (hm->nt) {
-        clause(&c, "'%s.dat' %s with boxxy fc rgb '%s' notitle", hm->tname, box, TIE_RGB);
-        clause(&c, "'%s.dat' using 1:2:('=') with labels tc rgb '#505050' notitle", hm->tname);
-    }
+    if (hm->nt) /* at the cell's corner: the focus' label stays readable */
+        clause(&c, "'%s.dat' using ($1+0.3):($2+0.25):('=') with labels tc rgb '#ffffff' "
+                   "font ',%d' notitle", hm->tname, hm->nrows > 24 ? 7 : 9);
     for (size_t a = 0; a < r->algs.n; a++)
         if (hm->wins[a]) {
             const char *alg = r->algs.v[a];
@@ -404,9 +414,13 @@ static void heatmap_plot(const report *r, FILE *gp, const heatmap *hm)
         clause(&c, "NaN with points pt 2 lc rgb '#909090' title 'no ok result'");
     if (hm->ni)
         clause(&c, "NaN with boxes fc rgb '#f4f4f4' title '? an algorithm has no ok result (not compared)'");
-    if (hm->nt)
-        clause(&c, "NaN with boxes fc rgb '%s' title '= tie (within a relative " CS_TIE_REL_TEXT
-               "): no best'", TIE_RGB);
+    for (int k = 0; k < hm->nties; k++) {
+        char first[512];
+        snprintf(first, sizeof first, "%s", hm->ties[k]);
+        first[strcspn(first, "=")] = 0;
+        clause(&c, "NaN with boxes fc rgb '%s' title '= %s (tied within a relative "
+               CS_TIE_REL_TEXT ")'", alg_colour(r, first), gq(hm->ties[k], q, sizeof q));
+    }
     fprintf(gp, "%s\n", c.text);
 }
 

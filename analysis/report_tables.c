@@ -161,7 +161,7 @@ static void count_cases(const report *r, const group *g, size_t *wins, size_t *t
 static int cmp_str(const void *a, const void *b) { return strcmp(a, b); }
 
 /* The group's ties, each set of tied algorithms once with its number of
- * cases: the heat map marks a tie but cannot say who tied. */
+ * cases: the heat map paints a tie as its first algorithm and marks it. */
 static void tie_sets(const report *r, const group *g)
 {
     enum { LEN = 512 };
@@ -174,8 +174,9 @@ static void tie_sets(const report *r, const group *g)
     }
     qsort(sets, n, sizeof *sets, cmp_str);
     if (n)
-        fprintf(r->md, "Ties (pale yellow cells marked =: average latencies within a relative "
-                       CS_TIE_REL_TEXT " of the fastest, so no algorithm is best):");
+        fprintf(r->md, "Ties (cells marked =, in the colour of the first tied algorithm by name: "
+                       "average latencies within a relative " CS_TIE_REL_TEXT " of the fastest, "
+                       "such as one algorithm reached two ways):");
     for (size_t i = 0, j; i < n; i = j) {
         for (j = i + 1; j < n && !strcmp(sets[i], sets[j]);)
             j++;

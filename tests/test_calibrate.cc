@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <set>
 #include <vector>
 
 #include "cli.h"
@@ -350,6 +351,34 @@ std::string variant(const std::string &dir, const std::string &name, const std::
     std::string path = dir + "/" + name + ".xml";
     std::ofstream(path) << s;
     return path;
+}
+
+// A level name longer than its column widens the columns: the heading and every row end at one
+// column (they shifted by the name's excess).
+TEST(Calibrate, LongNamesKeepTheColumnsAligned)
+{
+    char dir[512];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    const std::string lv = "<prop id=\"collsim.calibrate.network\" value=\"node-0 node-1\"/>";
+    std::string path = variant(dir, "long-level", lv,
+                               lv + "\n    <prop id=\"collsim.calibrate.the-other-way-round-over-"
+                                    "the-switch\" value=\"node-1 node-0\"/>");
+    Out o = cli("calibrate " + path + " --sizes 4,64,1K,64K");
+    EXPECT_EQ(o.code, 0) << o.text;
+    std::istringstream in(o.text);
+    std::set<size_t> widths;
+    int rows = 0;
+    bool table = false;
+    for (std::string line; std::getline(in, line);) {
+        table = table || !line.rfind("# level", 0);
+        if (table && line.rfind("calibration:", 0)) {
+            widths.insert(line.size());
+            rows++;
+        }
+    }
+    EXPECT_EQ(rows, 7) << o.text; // the heading, 3 levels x 2 regimes
+    EXPECT_EQ(widths.size(), 1u) << o.text;
+    tw_rmtree(dir);
 }
 
 TEST(Calibrate, BadPropertiesNameTheFileLineAndProperty)

@@ -4,6 +4,10 @@
 // cases, a baseline rewritten exactly, PASS/FAIL lines with their numbers.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <cstdlib>
 
 #include <cstdio>
@@ -454,6 +458,101 @@ TEST(Check, AByteOrderMarkIsNoPartOfTheFirstColumn)
     EXPECT_EQ(slurp(d / "m.csv"), slurp(d / "plain.csv"));
 }
 
+// The scenario record a run leaves in its directory (name, file, FNV-1a 64 of the file's bytes).
+void write_record(const std::string &dir, const std::string &name, const std::string &scenario)
+{
+    unsigned long long h = 14695981039346656037ULL;
+    for (unsigned char c : slurp(scenario)) {
+        h ^= c;
+        h *= 1099511628211ULL;
+    }
+    char hex[17];
+    snprintf(hex, sizeof hex, "%016llx", h);
+    std::ofstream(dir + "/scenario.id") << "name " << name << "\nfile " << scenario << "\nhash "
+                                        << hex << "\n";
+}
+
+// Rows of no case of the scenario (another platform's, appended) are named in one warning line,
+// with how many: by `check --scenario`, and by `check`, `report` and `merge` on a run's directory
+// (the scenario it records); the scenario's own rows give no warning.
+TEST(Check, RowsOfAnotherScenarioAreNamedWithHowMany)
+{
+    TempDir d;
+    const std::string sc = d / "expect-small.xml", csv = d / "results.csv";
+    std::ofstream(sc) << slurp(data + "/expect-small.xml");
+    std::vector<cs_result> rows;
+    for (int np : {4, 5})
+        for (const char *alg : {"ring", "bruck"})
+            for (long bytes : {1L, 1024L})
+                rows.push_back(row(alg, np, bytes, alg[0] == 'b' ? 1.5 : 2.5));
+    write(csv, rows);
+    const auto npos = std::string::npos;
+    Out own = cli("check " + csv + " --scenario " + sc);
+    EXPECT_EQ(own.text.find("warning"), npos) << own.text;
+    write_record(d.path, "expect-small", sc);
+    Out recorded = cli("report " + csv + " --out " + d / "rep");
+    EXPECT_EQ(recorded.code, 0) << recorded.text;
+    EXPECT_EQ(recorded.text.find("warning"), npos) << recorded.text;
+
+    cs_result other = row("ring", 4, 1, 2.5), other2 = row("ring", 4, 1024, 3.5);
+    snprintf(other.platform, sizeof other.platform, "kandalla-testbed");
+    snprintf(other2.platform, sizeof other2.platform, "kandalla-testbed");
+    rows.push_back(other);
+    rows.push_back(other2);
+    write(csv, rows);
+    const std::string named = "2 rows of no case of scenario 'expect-small'";
+    const std::string key = "kandalla-testbed sequential np=4 allgather/ring";
+    Out check = cli("check " + csv + " --scenario " + sc);
+    EXPECT_NE(check.text.find("collsim: check: warning: " + csv + " holds " + named), npos)
+        << check.text;
+    EXPECT_NE(check.text.find(key), npos) << check.text;
+    Out base = cli("check " + csv + " --baseline " + csv);
+    EXPECT_EQ(base.code, 0) << base.text;
+    EXPECT_NE(base.text.find("collsim: check: warning: " + csv + " holds " + named), npos)
+        << base.text;
+    Out report = cli("report " + csv + " --out " + d / "rep");
+    EXPECT_EQ(report.code, 0) << report.text;
+    EXPECT_NE(report.text.find("collsim: report: warning: " + csv + " holds " + named), npos)
+        << report.text;
+    Out merge = cli("merge " + csv + " --out " + d / "merged.csv");
+    EXPECT_NE(merge.text.find("collsim: merge: warning: " + csv + " holds " + named), npos)
+        << merge.text;
+    // one line each
+    for (const Out *o : {&check, &base, &report, &merge}) {
+        size_t at = o->text.find("warning:");
+        ASSERT_NE(at, npos);
+        EXPECT_EQ(o->text.find("warning:", at + 1), npos) << o->text;
+    }
+    // a scenario changed since its rows were written is not the measure of them
+    std::ofstream(sc, std::ios::app) << "<!-- changed -->\n";
+    Out changed = cli("report " + csv + " --out " + d / "rep");
+    EXPECT_EQ(changed.text.find("warning"), npos) << changed.text;
+}
+
+// `report` on a directory whose sweep still runs (its lock held) says so in one line, with the
+// rows it covers; once the sweep has ended, the lock file left behind says nothing.
+TEST(Report, ASweepStillRunningIsSaidInOneLine)
+{
+    TempDir d;
+    const std::string csv = d / "results.csv";
+    write(csv, base_rows());
+    const std::string lock = d / "sweep.lock";
+    std::ofstream(lock) << "pid 4242\nhost here\nstarted 2024-01-01 00:00:00 UTC\ncommand collsim run\n";
+    int fd = open(lock.c_str(), O_RDWR);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(flock(fd, LOCK_EX | LOCK_NB), 0);
+    Out running = cli("report " + csv);
+    close(fd);
+    EXPECT_EQ(running.code, 0) << running.text;
+    EXPECT_NE(running.text.find("collsim: report: warning: the sweep writing " + csv +
+                                " is still running (pid 4242 on here, started 2024-01-01 00:00:00 "
+                                "UTC (collsim run)): this report covers the 4 rows written so far"),
+              std::string::npos) << running.text;
+    Out ended = cli("report " + csv);
+    EXPECT_EQ(ended.code, 0) << ended.text;
+    EXPECT_EQ(ended.text.find("still running"), std::string::npos) << ended.text;
+}
+
 // A file cut inside its last row (a run killed while writing): every reader names the line and
 // says how to mend it; `repair` drops that row, keeping the file as it was.
 TEST(Repair, AnIncompleteLastRowIsNamedAndDropped)
@@ -696,6 +795,24 @@ TEST(Expect, CasesLeftOutAreSkippedByRunButFailCheck)
     EXPECT_EQ(check.code, 1) << check.text;
     EXPECT_NE(check.text.find("    yahoo sequential np=4 1 B: no result for ring"), std::string::npos)
         << check.text;
+    // an expectation checked on the points that ran says how many were not run, and the summary
+    // counts those points instead of saying "0 skipped"
+    Out five = cli("run " + scen + " --out " + d / "five" + " --only np=5");
+    EXPECT_EQ(five.code, 0) << five.text;
+    EXPECT_NE(five.text.find("PASS " + scen + ":12: bruck faster than ring (every point): 2 of 2 "
+                                             "points pass"),
+              std::string::npos) << five.text;
+    EXPECT_NE(five.text.find("    (2 points not run here: skipped)\n"), std::string::npos)
+        << five.text;
+    EXPECT_NE(five.text.find("# expectations: 2 passed, 0 failed; 2 points not run here (skipped)\n"),
+              std::string::npos) << five.text;
+    EXPECT_EQ(five.text.find("0 skipped"), std::string::npos) << five.text;
+    // an expectation none of whose points ran is counted as skipped, the others' points beside it
+    Out four = cli("run " + scen + " --out " + d / "four" + " --only np=4");
+    EXPECT_EQ(four.code, 0) << four.text;
+    EXPECT_NE(four.text.find("# expectations: 1 passed, 0 failed, 1 skipped; 2 more points not "
+                             "run here (skipped)\n"),
+              std::string::npos) << four.text;
 }
 
 // metric="max" compares the maximum over processes (Kang et al.'s metric),

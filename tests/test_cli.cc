@@ -125,6 +125,51 @@ TEST(Cli, PathsWithSpacesRunAndTheHandCommandRunsAsPrinted)
     tw_rmtree(dir);
 }
 
+// `list algorithms`: the columns are as wide as their longest entry, so every algorithm's source
+// and restriction start where the heading's do (long section names shifted them).
+TEST(Cli, ListAlgorithmsKeepsItsColumns)
+{
+    Out o = cli("list algorithms");
+    ASSERT_EQ(o.code, 0) << o.text;
+    const std::string head = o.text.substr(0, o.text.find('\n'));
+    const size_t src = head.find("source (section)"), res = head.find("restriction / fallback");
+    ASSERT_NE(src, std::string::npos) << head;
+    ASSERT_NE(res, std::string::npos) << head;
+    size_t start = o.text.find('\n') + 1, rows = 0;
+    for (size_t end; (end = o.text.find('\n', start)) != std::string::npos; start = end + 1) {
+        std::string line = o.text.substr(start, end - start);
+        if (line.empty())
+            break; // the SMPI built-ins follow: one line each, no columns
+        if (!line.rfind("    paper: ", 0))
+            continue;
+        rows++;
+        ASSERT_GT(line.size(), res) << line;
+        EXPECT_TRUE(line[src - 1] == ' ' && line[src] != ' ') << line;
+        EXPECT_TRUE(line[res - 1] == ' ' && line[res] != ' ') << line;
+    }
+    EXPECT_GT(rows, 30u) << o.text;
+}
+
+// `postal` checks its arguments before anything is printed: a bad --nodes or --sizes is the only
+// line, not one under the table's heading.
+TEST(Cli, PostalChecksItsArgumentsBeforeItsHeader)
+{
+    struct {
+        const char *args, *error;
+    } cases[] = {
+        {"--nodes 0,999", "collsim: --nodes: '999' is not a node of yahoo (valid: node-0 .. node-15, "
+                          "or 0 .. 15)\n"},
+        {"--nodes 3", "collsim: --nodes takes two nodes A,B (names or indices), got '3'\n"},
+        {"--sizes 0x", "collsim: size list: cannot read '0x'"},
+    };
+    for (auto &c : cases) {
+        Out o = cli(std::string("postal --platform yahoo ") + c.args);
+        EXPECT_EQ(o.code, 2) << c.args << "\n" << o.text;
+        EXPECT_EQ(o.text.rfind(c.error, 0), 0u) << c.args << "\n" << o.text;
+        EXPECT_EQ(o.text.find('\n'), o.text.size() - 1) << c.args << "\n" << o.text;
+    }
+}
+
 // Headings in plain words: one rank is "1 rank", and a scenario without a description has no
 // dangling colon.
 TEST(Cli, HeadingsSayOneRankAndNoEmptyDescription)

@@ -528,6 +528,40 @@ TEST(Resume, RefusesAnotherScenarioOrAChangedOne)
     EXPECT_NE(slurp(out + "/scenario.id").find("\nname another-sweep\n"), std::string::npos);
 }
 
+// --force starts a sweep afresh without losing the previous one: its rows are kept as
+// results.csv.1 (then .2), its cases' files as cases.1, so that cases/ holds the new sweep's alone.
+TEST(Resume, ForceKeepsThePreviousRowsAndClearsTheirCases)
+{
+    TempDir d;
+    const std::string out = d / "out", csv = out + "/results.csv";
+    ASSERT_EQ(cli("run " + scen + " -j 1 --out " + out + " --only np=5").code, 0);
+    const std::string first = slurp(csv);
+    const std::string ls_first = run_shell("ls " + out + "/cases").text;
+    EXPECT_NE(ls_first.find("-np5-"), std::string::npos) << ls_first;
+    Out o = cli("run " + scen + " -j 1 --out " + out + " --force --only np=4,alg=ring");
+    ASSERT_EQ(o.code, 0) << o.text;
+    EXPECT_NE(o.text.find("# --force: the previous sweep's rows are kept as " + csv +
+                          ".1, its cases' files as " + out + "/cases.1\n"),
+              std::string::npos) << o.text;
+    EXPECT_EQ(slurp(csv + ".1"), first);
+    EXPECT_EQ(run_shell("ls " + out + "/cases.1").text, ls_first);
+    EXPECT_EQ(run_shell("ls " + out + "/cases").text,
+              "yahoo-sequential-np4-allgather-ring\n");
+    size_t rows;
+    cases_in(csv, &rows);
+    EXPECT_EQ(rows, 2u);
+    // again: the next free number, the first backup untouched
+    const std::string second = slurp(csv);
+    ASSERT_EQ(cli("run " + scen + " -j 1 --out " + out + " --force --only np=4,alg=ring").code, 0);
+    EXPECT_EQ(slurp(csv + ".1"), first);
+    EXPECT_EQ(slurp(csv + ".2"), second);
+    // without --force, the error says where the rows would go
+    o = cli("run " + scen + " -j 1 --out " + out);
+    EXPECT_EQ(o.code, 2) << o.text;
+    EXPECT_NE(o.text.find("--force to start a new one (the previous rows are kept as " + csv +
+                          ".1)"), std::string::npos) << o.text;
+}
+
 // A results.csv written before the smpi_cfg column existed resumes: it is
 // rewritten with today's header before rows are appended, so it still reads.
 TEST(Resume, AFileWithAnEarlierHeaderIsRewrittenBeforeRowsAreAppended)

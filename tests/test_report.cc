@@ -575,15 +575,16 @@ TEST(Report, BestTableNamesALevelOnlyWhenAnAlgorithmRunsAtTwo)
 
 // Times within a relative 1e-9 of the fastest tie: identical algorithms
 // (native:ompi and recursive_doubling) differ by rounding only. A tie names
-// every tied algorithm in name order (not by a 1e-14 difference), wins no
-// case, and has its own heat map cell; 2e-9 apart is not a tie.
+// every tied algorithm in name order (not by a 1e-14 difference), is counted
+// under "ties" (no algorithm's win), and the heat map paints the tied set as its
+// first algorithm, marked = and named in the key; 2e-9 apart is not a tie.
 // Sizes (us: native:ompi, recursive_doubling, ring):
 //   1 B  10 10 20           -> tie of two (identical)
 //   2 B  20.0000000000002 20 40 -> tie of two (1e-14; recursive_doubling the smaller)
 //   4 B  30.000000003 30 30 -> tie of three (1e-10)
 //   8 B  40 40.00000008 80  -> native:ompi, by 2e-9
 //   16 B 20 10 40           -> recursive_doubling, 50 %
-TEST(Report, TiesAreNamedAndWinNothing)
+TEST(Report, TiesAreNamedAndPaintedAsTheirFirstAlgorithm)
 {
     char dir[256], md[1024], err[2048];
     ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
@@ -644,11 +645,20 @@ TEST(Report, TiesAreNamedAndWinNothing)
                                        "0 0 native:ompi=recursive_doubling\n"
                                        "0 1 native:ompi=recursive_doubling\n"
                                        "0 2 native:ompi=recursive_doubling=ring\n");
-    EXPECT_TRUE(has(slurp(fig + "-best.dat"), "\n0 3 ")) << slurp(fig + "-best.dat");
-    EXPECT_TRUE(has(slurp(fig + "-best.dat"), " native:ompi\n"));
-    EXPECT_EQ(slurp(fig + "-best.dat").find("\n0 0 "), std::string::npos);
+    // the tied set wins its cells: painted as its first by name, marked =, named in the key
+    // (not a colourless "no best")
+    const std::string colour = std::to_string(0x0072b2) + " native:ompi\n";
+    for (const char *cell : {"\n0 0 ", "\n0 1 ", "\n0 2 ", "\n0 3 "})
+        EXPECT_TRUE(has(slurp(fig + "-best.dat"), cell + colour)) << slurp(fig + "-best.dat");
     EXPECT_TRUE(has(slurp(fig + "-focus.dat"), "\n0 4 50 ")) << slurp(fig + "-focus.dat");
-    EXPECT_TRUE(has(slurp(fig + ".gp"), "title '= tie (within a relative 1e-9): no best'"));
+    std::string gp = slurp(fig + ".gp");
+    EXPECT_TRUE(has(gp, "fc rgb '#0072b2' title '= native:ompi=recursive_doubling (tied within a "
+                        "relative 1e-9)'")) << gp;
+    EXPECT_TRUE(has(gp, "title '= native:ompi=recursive_doubling=ring (tied within a relative "
+                        "1e-9)'")) << gp;
+    EXPECT_FALSE(has(gp, "no best")) << gp;
+    EXPECT_TRUE(has(text, "Ties (cells marked =, in the colour of the first tied algorithm by name"))
+        << text;
     tw_rmtree(dir);
 }
 

@@ -524,6 +524,19 @@ static void fmt_size(char *buf, size_t len, long b)
         snprintf(buf, len, "%ld", b);
 }
 
+/* A row's text columns: level, hosts, regime, sizes. */
+static void row_texts(const cs_calibration *cal, const cs_cal_row *r, char text[4][300])
+{
+    const cs_cal_level *lv = &cal->levels[r->level];
+    char lo[24], hi[24];
+    snprintf(text[0], 300, "%s", lv->name);
+    snprintf(text[1], 300, "%s,%s", lv->host_a, lv->host_b);
+    snprintf(text[2], 300, "%s", cal->regimes[r->regime].name);
+    fmt_size(lo, sizeof lo, r->min_bytes);
+    fmt_size(hi, sizeof hi, r->max_bytes);
+    snprintf(text[3], 300, "%s..%s", lo, hi);
+}
+
 int cs_cmd_calibrate(int argc, char **argv)
 {
     const char *platform = NULL, *sizes = NULL;
@@ -600,20 +613,24 @@ int cs_cmd_calibrate(int argc, char **argv)
     if (rc) {
         fprintf(stderr, "collsim: %s\n", e.msg);
     } else {
-        printf("%-14s %-24s %-10s %-11s %10s %10s %7s %11s %11s %7s %9s\n", "# level", "hosts",
-               "regime", "sizes", "alpha(us)", "published", "err(%)", "beta(ns/B)", "published",
-               "err(%)", "resid(%)");
+        /* the text columns as wide as their longest entry (at least the headings') */
+        int w[4] = {14, 24, 10, 11};
+        for (int i = 0; i < nrows; i++) {
+            char text[4][300];
+            row_texts(&cal, &rows[i], text);
+            for (int k = 0; k < 4; k++)
+                if ((int)strlen(text[k]) >= w[k])
+                    w[k] = (int)strlen(text[k]) + (k < 3);
+        }
+        printf("%-*s %-*s %-*s %-*s %10s %10s %7s %11s %11s %7s %9s\n", w[0], "# level", w[1],
+               "hosts", w[2], "regime", w[3], "sizes", "alpha(us)", "published", "err(%)",
+               "beta(ns/B)", "published", "err(%)", "resid(%)");
         double worst = 0;
         int nparam = 0;
         for (int i = 0; i < nrows; i++) {
             const cs_cal_row *r = &rows[i];
-            const cs_cal_level *lv = &cal.levels[r->level];
-            char hosts[300], range[64], lo[24], hi[24], pa[24] = "-", ea[24] = "-", pb[24] = "-",
-                                                          eb[24] = "-";
-            snprintf(hosts, sizeof hosts, "%s,%s", lv->host_a, lv->host_b);
-            fmt_size(lo, sizeof lo, r->min_bytes);
-            fmt_size(hi, sizeof hi, r->max_bytes);
-            snprintf(range, sizeof range, "%s..%s", lo, hi);
+            char text[4][300], pa[24] = "-", ea[24] = "-", pb[24] = "-", eb[24] = "-";
+            row_texts(&cal, r, text);
             if (r->published) {
                 snprintf(pa, sizeof pa, "%.4f", r->pub_alpha * 1e6);
                 snprintf(ea, sizeof ea, "%.2f", 100 * r->err_alpha);
@@ -622,9 +639,9 @@ int cs_cmd_calibrate(int argc, char **argv)
                 nparam += 2;
                 worst = fmax(worst, fmax(r->err_alpha, r->err_beta));
             }
-            printf("%-14s %-24s %-10s %-11s %10.4f %10s %7s %11.5f %11s %7s %9.3f\n", lv->name, hosts,
-                   cal.regimes[r->regime].name, range, r->fit.alpha * 1e6, pa, ea, r->fit.beta * 1e9,
-                   pb, eb, 100 * r->max_rel_residual);
+            printf("%-*s %-*s %-*s %-*s %10.4f %10s %7s %11.5f %11s %7s %9.3f\n", w[0], text[0],
+                   w[1], text[1], w[2], text[2], w[3], text[3], r->fit.alpha * 1e6, pa, ea,
+                   r->fit.beta * 1e9, pb, eb, 100 * r->max_rel_residual);
         }
         /* the full model's overheads are part of the end-to-end latency the links
          * hold: o_s + o_r above a level's fitted alpha would have them cost time

@@ -15,6 +15,7 @@
 #include "merge.h"
 #include "outdir.h"
 #include "regression.h"
+#include "resume.h"
 #include "scenario.h"
 
 /* One line on stderr, exit code 2. */
@@ -36,6 +37,19 @@ static int die(const cs_err *e)
     return 2;
 }
 
+/* The one-line warning of rows of no case of the scenario the results'
+ * directory records (a file that does not read is left to the command). */
+static void warn_foreign_recorded(const char *cmd, const char *path)
+{
+    cs_result *rows;
+    size_t n;
+    cs_err e;
+    if (cs_results_read(path, &rows, &n, &e))
+        return;
+    cs_warn_foreign_recorded(stderr, cmd, path, rows, n);
+    free(rows);
+}
+
 /* Expectations of a scenario on a complete results file: a missing row is a
  * failure here (nothing was deliberately left out). */
 static int check_expectations(const char *results, const char *scenario)
@@ -55,6 +69,7 @@ static int check_expectations(const char *results, const char *scenario)
         cs_scenario_free(&s);
         return die(&e);
     }
+    cs_warn_foreign(stderr, "check", results, rows, n, &s);
     int failed = cs_scenario_expect_check(stdout, &s, rows, n, 0);
     free(rows);
     cs_scenario_free(&s);
@@ -95,6 +110,8 @@ int cs_cmd_check(int argc, char **argv)
                    results);
     int rc = 0;
     cs_err e;
+    if (!scenario)
+        warn_foreign_recorded("check", results);
     if (baseline) {
         struct stat st;
         if (update && stat(baseline, &st)) {
@@ -143,8 +160,13 @@ int cs_cmd_merge(int argc, char **argv)
     if (!out)
         rc = bad("merge needs --out MERGED.csv (e.g. merge DIR/tasks/*/results.csv --out "
                  "DIR/results.csv)");
-    else if ((rc = cs_merge_files(stdout, inputs, n, out, strict, &e)) < 0)
-        rc = die(&e);
+    else {
+        /* each task's rows against the scenario its directory records */
+        for (int i = 0; i < n; i++)
+            warn_foreign_recorded("merge", inputs[i]);
+        if ((rc = cs_merge_files(stdout, inputs, n, out, strict, &e)) < 0)
+            rc = die(&e);
+    }
     free(inputs);
     return rc;
 }
@@ -166,12 +188,7 @@ int cs_cmd_repair(int argc, char **argv)
     cs_err e;
     /* the directory's lock: a sweep still writing the file must end first */
     char dir[2048];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = 0;
-    else
-        snprintf(dir, sizeof dir, ".");
+    cs_dir_of(path, dir, sizeof dir);
     /* a sweep writing the file holds DIR/sweep.lock; without that file no
      * sweep writes there, and none is made (the file may be a baseline) */
     char lockfile[2100];

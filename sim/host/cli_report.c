@@ -8,7 +8,9 @@
 #include "cs_error.h"
 #include "platform.h"
 #include "postal.h"
+#include "outdir.h"
 #include "report.h"
+#include "resume.h"
 
 int cs_cmd_report(int argc, char **argv)
 {
@@ -40,6 +42,19 @@ int cs_cmd_report(int argc, char **argv)
     }
     char md[1200];
     cs_err e;
+    cs_result *rows;
+    size_t n;
+    if (!cs_results_read(o.results, &rows, &n, &e)) {
+        /* a sweep still writing the file: the report is of the rows so far */
+        char dir[2048], who[1400];
+        cs_dir_of(o.results, dir, sizeof dir);
+        if (cs_outdir_busy(dir, who, sizeof who))
+            fprintf(stderr, "collsim: report: warning: the sweep writing %s is still running (%s): "
+                            "this report covers the %zu rows written so far; report again when it "
+                            "ends\n", o.results, who, n);
+        cs_warn_foreign_recorded(stderr, "report", o.results, rows, n);
+        free(rows);
+    }
     if (cs_report(&o, md, sizeof md, &e)) {
         fprintf(stderr, "collsim: %s\n", e.msg);
         return 2;
@@ -91,19 +106,15 @@ int cs_cmd_postal(int argc, char **argv)
     cs_platform pf;
     if (cs_platform_open_for(platform, "postal needs --platform NAME|FILE", &pf))
         return 2;
-    int rc = 0;
+    /* every argument checked before the header: an error is the only line */
+    int rc = 0, ia = -1, ib = -1;
     cs_numlist sl = {NULL, 0};
     if (sizes && cs_numlist_parse(sizes, "size list", 1, 0, &sl, &e))
         rc = -1;
-    printf("# %s: Hockney fit of a simulated ping-pong (one-way time = round trip / 2), "
-           "t = alpha + bytes * beta\n", pf.name);
-    printf("%-11s %-24s %11s %12s %16s %18s\n", "# pair", "nodes", "alpha(us)", "beta(ns/B)",
-           "bandwidth(MB/s)", "worst residual(%)");
     if (!rc && nodes) {
         char a[256], *b;
         snprintf(a, sizeof a, "%s", nodes);
         b = strchr(a, ',');
-        int ia = -1, ib = -1;
         if (!b)
             rc = cs_fail(&e, "--nodes takes two nodes A,B (names or indices), got '%s'", nodes);
         else {
@@ -111,8 +122,16 @@ int cs_cmd_postal(int argc, char **argv)
             if ((ia = node_index(&pf, a, &e)) < 0 || (ib = node_index(&pf, b, &e)) < 0)
                 rc = -1;
         }
+    }
+    if (!rc) {
+        printf("# %s: Hockney fit of a simulated ping-pong (one-way time = round trip / 2), "
+               "t = alpha + bytes * beta\n", pf.name);
+        printf("%-11s %-24s %11s %12s %16s %18s\n", "# pair", "nodes", "alpha(us)", "beta(ns/B)",
+               "bandwidth(MB/s)", "worst residual(%)");
+    }
+    if (!rc && nodes) {
         cs_postal p;
-        if (!rc && !(rc = cs_postal_measure(&pf, ia, ib, sizes ? &sl : NULL, &p, &e)))
+        if (!(rc = cs_postal_measure(&pf, ia, ib, sizes ? &sl : NULL, &p, &e)))
             print_fit(ia == ib ? "intra-node" : "inter-node", &p);
     } else if (!rc) {
         cs_postal intra, inter;

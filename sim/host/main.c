@@ -110,14 +110,22 @@ static int cmd_list(int argc, char **argv)
     if (!strcmp(what, "algorithms")) {
         size_t n;
         const cs_alg_info *r = cs_registry(&n);
-        printf("%-32s %-30s %s\n", "# algorithm", "source (section)", "restriction / fallback");
+        /* the columns as wide as their longest entry (at least the headings') */
+        int wname = 32, wsrc = 30;
         for (size_t i = 0; i < n; i++) {
-            char name[128], src[256];
-            snprintf(name, sizeof name, "%s/%s", r[i].collective, r[i].name);
-            snprintf(src, sizeof src, "%s", r[i].section);
-            printf("%-32s %-30s %s\n    paper: %s\n", name, src, r[i].restriction, r[i].paper);
+            int l = (int)(strlen(r[i].collective) + 1 + strlen(r[i].name)), m = (int)strlen(r[i].section);
+            wname = l >= wname ? l + 1 : wname;
+            wsrc = m >= wsrc ? m + 1 : wsrc;
         }
-        printf("%-32s %-30s %s\n    paper: %s\n", "pingpong/" CS_PINGPONG_ALG,
+        printf("%-*s %-*s %s\n", wname, "# algorithm", wsrc, "source (section)",
+               "restriction / fallback");
+        for (size_t i = 0; i < n; i++) {
+            char name[128];
+            snprintf(name, sizeof name, "%s/%s", r[i].collective, r[i].name);
+            printf("%-*s %-*s %s\n    paper: %s\n", wname, name, wsrc, r[i].section,
+                   r[i].restriction, r[i].paper);
+        }
+        printf("%-*s %-*s %s\n    paper: %s\n", wname, "pingpong/" CS_PINGPONG_ALG, wsrc,
                "sim/driver/pingpong.c", "ranks 0 and 1 only; one-way time = round trip / 2",
                "none (a point-to-point benchmark: latencies by location, --hosts)");
         printf("\n# SMPI 3.32 built-in baselines (native:NAME)\n");

@@ -54,6 +54,16 @@ static void describe_owner(int fd, char *out, size_t len)
                  cmd[0] ? " (" : "", cmd, cmd[0] ? ")" : "");
 }
 
+void cs_dir_of(const char *path, char *dir, size_t len)
+{
+    snprintf(dir, len, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    else
+        snprintf(dir, len, ".");
+}
+
 int cs_outdir_lock(const char *dir, cs_err *err)
 {
     char path[2200];
@@ -89,6 +99,21 @@ int cs_outdir_lock(const char *dir, cs_err *err)
         return cs_fail(err, "cannot write %s: %s", path, strerror(e));
     }
     return fd;
+}
+
+int cs_outdir_busy(const char *dir, char *who, size_t len)
+{
+    char path[2200];
+    snprintf(path, sizeof path, "%s/" CS_OUTDIR_LOCK, dir);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    /* a shared lock, released at once: granted unless a sweep holds it */
+    int busy = flock(fd, LOCK_SH | LOCK_NB) && errno == EWOULDBLOCK;
+    if (busy)
+        describe_owner(fd, who, len);
+    close(fd);
+    return busy;
 }
 
 int cs_scenario_hash(const char *path, char *hex, cs_err *err)
@@ -189,6 +214,13 @@ int cs_outdir_check(const char *dir, const cs_scenario *s, int resume, int accep
     }
     *rec = now;
     return 0;
+}
+
+int cs_outdir_record_read(const char *dir, cs_outdir_record *rec, cs_err *err)
+{
+    char path[2200];
+    snprintf(path, sizeof path, "%s/" CS_OUTDIR_RECORD, dir);
+    return read_record(path, rec, err);
 }
 
 int cs_outdir_record_write(const char *dir, const cs_outdir_record *rec, cs_err *err)

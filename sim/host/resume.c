@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fits.h"
+#include "outdir.h"
 #include "postal.h"
 #include "region_rows.h"
 #include "regression.h"
@@ -143,12 +144,7 @@ static int clear_stale_regions(const char *path, cs_result *rows, size_t *n, cs_
     return 0;
 }
 
-/* Rows of no case of the scenario (another sweep's rows appended to the file,
- * another platform, another algorithm) would be kept beside this sweep's and
- * reported as its own: refused, unless the scenario was changed on purpose
- * (--accept-changes), when the rows of the cases it no longer has are kept. */
-static int refuse_foreign(const char *path, const cs_result *rows, size_t n,
-                          const cs_caselist *list, int accept_changes, cs_err *err)
+size_t cs_rows_foreign(const cs_result *rows, size_t n, const cs_caselist *list, size_t *first)
 {
     size_t nkeys = 0;
     for (size_t c = 0; c < list->nall; c++)
@@ -159,11 +155,23 @@ static int refuse_foreign(const char *path, const cs_result *rows, size_t n,
         for (size_t i = 0; i < list->all[c].sizes->n; i++)
             cs_case_row(&list->all[c], list->all[c].np, list->all[c].sizes->v[i], &keys[nkeys++]);
     qsort(keys, nkeys, sizeof *keys, key_qsort);
-    size_t foreign = 0, first = 0;
+    size_t foreign = 0;
+    *first = 0;
     for (size_t i = 0; i < n; i++)
         if (!have_row(&rows[i], keys, nkeys) && !foreign++)
-            first = i;
+            *first = i;
     free(keys);
+    return foreign;
+}
+
+/* Rows of no case of the scenario (another sweep's rows appended to the file,
+ * another platform, another algorithm) would be kept beside this sweep's and
+ * reported as its own: refused, unless the scenario was changed on purpose
+ * (--accept-changes), when the rows of the cases it no longer has are kept. */
+static int refuse_foreign(const char *path, const cs_result *rows, size_t n,
+                          const cs_caselist *list, int accept_changes, cs_err *err)
+{
+    size_t first, foreign = cs_rows_foreign(rows, n, list, &first);
     if (!foreign)
         return 0;
     char key[512];
@@ -178,6 +186,51 @@ static int refuse_foreign(const char *path, const cs_result *rows, size_t n,
                         "%s own, or give --force to start afresh",
                    path, foreign, foreign > 1 ? "s" : "", key, foreign > 1 ? "them" : "it",
                    foreign > 1 ? "their" : "its");
+}
+
+size_t cs_warn_foreign(FILE *f, const char *cmd, const char *path, const cs_result *rows,
+                       size_t n, const cs_scenario *s)
+{
+    /* <vary> writes its platform variants into a results directory: not
+     * for a command that only reads one */
+    cs_caselist list;
+    cs_run_opts o = {.out_dir = "."};
+    cs_err e;
+    if (s->has_vary || cs_expand_cases(s, &o, &list, &e))
+        return 0;
+    size_t first, foreign = cs_rows_foreign(rows, n, &list, &first);
+    cs_caselist_free(&list);
+    if (!foreign)
+        return 0;
+    char key[512];
+    cs_key_format(&rows[first], key, sizeof key);
+    fprintf(f, "collsim: %s: warning: %s holds %zu row%s of no case of scenario '%s' (%s), e.g. "
+               "%s: another sweep's rows, taken here as this one's; move %s to a file of %s "
+               "own\n",
+            cmd, path, foreign, foreign > 1 ? "s" : "", s->name, s->path, key,
+            foreign > 1 ? "them" : "it", foreign > 1 ? "their" : "its");
+    return foreign;
+}
+
+size_t cs_warn_foreign_recorded(FILE *f, const char *cmd, const char *path, const cs_result *rows,
+                                size_t n)
+{
+    char dir[2048];
+    cs_dir_of(path, dir, sizeof dir);
+    /* the scenario as its rows were written: recorded, its file unchanged and
+     * no change accepted since (then the rows of its earlier cases belong) */
+    cs_outdir_record rec;
+    cs_err e;
+    char hash[17];
+    if (cs_outdir_record_read(dir, &rec, &e) <= 0 || rec.earlier[0] || !rec.file[0] ||
+        cs_scenario_hash(rec.file, hash, &e) || strcmp(hash, rec.hash))
+        return 0;
+    cs_scenario s;
+    if (cs_scenario_load(rec.file, &s, &e))
+        return 0;
+    size_t foreign = cs_warn_foreign(f, cmd, path, rows, n, &s);
+    cs_scenario_free(&s);
+    return foreign;
 }
 
 /* A file written before a column existed reads (its rows take the default),
@@ -203,6 +256,39 @@ static int update_header(const char *path, const cs_result *rows, size_t n, cs_e
                "programs write), %zu rows kept\n", path, n);
     else
         printf("# %s: rewritten with the current columns (written by an earlier collsim)\n", path);
+    return 0;
+}
+
+/* --force starts afresh: the previous rows are kept as results.csv.N and
+ * their cases' files as cases.N (the first N free for both, as demo keeps
+ * DIR.N), so that nothing is lost and cases/ holds this sweep's alone. */
+static int keep_previous(const char *dir, const char *csv_path, cs_err *err)
+{
+    struct stat st;
+    int rows = !stat(csv_path, &st) && st.st_size > (off_t)sizeof CS_RESULTS_HEADER;
+    char cases[2100], kept_csv[2100], kept_cases[2200];
+    snprintf(cases, sizeof cases, "%s/cases", dir);
+    int files = !stat(cases, &st);
+    if (!rows && !files)
+        return 0;
+    for (int k = 1;; k++) {
+        snprintf(kept_csv, sizeof kept_csv, "%s.%d", csv_path, k);
+        snprintf(kept_cases, sizeof kept_cases, "%s.%d", cases, k);
+        if (stat(kept_csv, &st) && stat(kept_cases, &st))
+            break;
+    }
+    if (rows && rename(csv_path, kept_csv))
+        return cs_fail(err, "cannot keep the previous %s as %s: %s (nothing changed)", csv_path,
+                       kept_csv, strerror(errno));
+    if (files && rename(cases, kept_cases))
+        return cs_fail(err, "cannot move the previous sweep's %s to %s: %s (its rows are kept "
+                            "as %s)", cases, kept_cases, strerror(errno), rows ? kept_csv : "-");
+    if (rows && files)
+        printf("# --force: the previous sweep's rows are kept as %s, its cases' files as %s\n",
+               kept_csv, kept_cases);
+    else
+        printf("# --force: the previous sweep's %s kept as %s\n",
+               rows ? "rows are" : "cases' files are", rows ? kept_csv : kept_cases);
     return 0;
 }
 
@@ -268,8 +354,11 @@ int open_results(const cs_run_opts *o, const cs_caselist *list, char *csv_path,
         qsort(old, nold, sizeof *old, key_qsort);
     } else if (exists && !o->force) {
         return cs_fail(err, "%s already exists: add --resume to continue that sweep, or --force "
-                            "to start a new one (it is overwritten), or choose --out DIR",
-                       csv_path);
+                            "to start a new one (the previous rows are kept as %s.1), or choose "
+                            "--out DIR",
+                       csv_path, csv_path);
+    } else if (o->force && !o->resume && keep_previous(o->out_dir, csv_path, err)) {
+        return -1;
     }
     /* close-on-exec: the simulations a sweep starts have no business with it */
     int csv = open(csv_path,

@@ -4,6 +4,7 @@
 #define COLLSIM_RESUME_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "results.h"
 #include "runner.h"
@@ -22,6 +23,21 @@ int append_rows(int fd, const char *path, const cs_result *rows, size_t n,
  * the rows it holds, sorted. Returns the descriptor, or -1 (err). */
 int open_results(const cs_run_opts *o, const cs_caselist *list, char *csv_path,
                  cs_result **old_out, size_t *nold_out, cs_err *err);
+
+/* How many rows are of no case of the scenario's list (list->all: before
+ * --only), the first of them at *first. */
+size_t cs_rows_foreign(const cs_result *rows, size_t n, const cs_caselist *list, size_t *first);
+
+/* For a command reading a results file (cmd: "check", "report", "merge"): one
+ * warning line on f naming how many of path's rows are of no case of s and
+ * one of them. Returns how many (0 too when s's cases cannot be listed here). */
+size_t cs_warn_foreign(FILE *f, const char *cmd, const char *path, const cs_result *rows,
+                       size_t n, const cs_scenario *s);
+
+/* The same against the scenario path's directory records (outdir.h), when
+ * its file is unchanged since; 0 without a record. */
+size_t cs_warn_foreign_recorded(FILE *f, const char *cmd, const char *path, const cs_result *rows,
+                                size_t n);
 
 /* OUT/platforms.csv: the fits of the platforms the cases ran on. */
 int write_platform_fits(const cs_caselist *l, const cs_run_opts *o, cs_err *err);

@@ -1,10 +1,14 @@
 /* Fuzz target: the results CSV readers (analysis/results.c: every command's, and repair's,
- * which leaves a torn last row out) on arbitrary bytes. */
+ * which leaves a torn last row out) on arbitrary bytes; what they read goes on through repair's
+ * one-row-per-key and merge (written, then read again). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_common.h"
+#include "merge.h"
+#include "regression.h"
 #include "results.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -43,6 +47,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             cs_fuzz_require(isfinite(r->avg_us) && r->avg_us >= 0 && isfinite(r->min_us) &&
                                 r->min_us >= 0 && isfinite(r->max_us) && r->max_us >= 0,
                             "an ok row holds a time that is not finite and >= 0", path);
+    }
+    /* repair: one row per key; a key given once keeps its row */
+    size_t keys = cs_results_dup_keys(rows, n, NULL, 0);
+    cs_result *copy = malloc((n ? n : 1) * sizeof *copy);
+    if (n)
+        memcpy(copy, rows, n * sizeof *copy);
+    size_t keep = cs_results_dedupe(copy, n, NULL, NULL);
+    cs_fuzz_require(keep <= n && (keys || keep == n) && !cs_results_dup_keys(copy, keep, NULL, 0),
+                    "repair's one row per key lost a key or kept one twice", path);
+    free(copy);
+    /* merge of the file alone: what it writes reads again, every row */
+    if (!keys) {
+        char out[1200];
+        const char *slash = strrchr(path, '/');
+        snprintf(out, sizeof out, "%.*s/merged.csv", (int)(slash ? slash - path : 1),
+                 slash ? path : ".");
+        FILE *log = fopen("/dev/null", "w");
+        const char *in[1] = {path};
+        cs_err merr = {""};
+        int mrc = cs_merge_files(log ? log : stderr, in, 1, out, 0, &merr);
+        if (log)
+            fclose(log);
+        cs_fuzz_outcome(mrc < 0 ? -1 : 0, &merr, path);
+        if (mrc >= 0) {
+            cs_result *back;
+            size_t nback;
+            cs_err berr = {""};
+            int brc = cs_results_read(out, &back, &nback, &berr);
+            cs_fuzz_require(!brc && nback == n, "merge wrote a file that does not read back", path);
+            if (!brc)
+                free(back);
+        }
+        remove(out);
     }
     free(rows);
     return 0;
