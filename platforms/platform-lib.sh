@@ -54,7 +54,7 @@ local_work_props() {
       copy_src="kerncraft HaswellEP_E5-2695v3 likwid copy (sibling of the E5-2698 v3, same 2.3 GHz): L1 134.8, L2 32.1, L3 15.9, memory 35.57/16 cores GB/s counted read+write"
       copy_call=4e-9 copy_bw="0:6.7e10;32768:1.6e10;262144:8.0e9;2097152:1.1e9" ;;
     knl-aries)
-      copy_src="KNL: memory from chapel issue 6389 (nstream 410 GB/s at 64 threads: 3.2 GB/s copied per core); ASSUMED L1 16 B/cycle and L2 8 B/cycle copied at 1.3-1.4 GHz (no KNL in-cache figure found: a 2-wide core, half Haswell's per-cycle rate); call cost ASSUMED 10 ns, 2.5x a big core's; moves every copy-bound variant"
+      copy_src="KNL: memory from chapel-lang/chapel#6389 (nstream 410 GB/s at 64 threads: 3.2 GB/s copied per core); ASSUMED L1 16 B/cycle and L2 8 B/cycle copied at 1.3-1.4 GHz (no KNL in-cache figure found: a 2-wide core, half Haswell's per-cycle rate); call cost ASSUMED 10 ns, 2.5x a big core's; moves every copy-bound variant"
       copy_call=1e-8 copy_bw="0:2.2e10;32768:1.1e10;1048576:3.2e9" ;;
     broadwell-opa|broadwell-40gbe)
       copy_src="kerncraft BroadwellEP_E5-2697v4_CoD likwid copy (sibling, 2.3 GHz) scaled to 2.1 GHz in cache: L1 127.7, L2 32.2, L3 18.8, memory 41.0/18 cores GB/s counted read+write"
@@ -70,19 +70,19 @@ local_work_props() {
   o_sys_r=
   case "$1" in
     haswell-aries)
-      o_src="system: o_s = g = 0.70 us, the gap of osu_mbw_mr's 1.42 M msg/s for one pair (Open MPI on a Cray XC, gist hppritcha/200bc7a2d4dfde709245d6ffa7b2b971: the sender's cost per message when it posts a window of them); o_r ASSUMED 0.3 us (no receiver figure found; o_s + o_r stays within the 1.3 us end-to-end latency). node: o_s = o_r = 0.083 us, the gap of 12.0 M msg/s over shared memory (openucx/ucx issue 1831; o_r ASSUMED equal)"
+      o_src="system: o_s = g = 0.70 us, the gap of osu_mbw_mr's 1.42 M msg/s for one pair (Open MPI on a Cray XC, gist hppritcha/200bc7a2d4dfde709245d6ffa7b2b971: the sender's cost per message when it posts a window of them); o_r ASSUMED 0.3 us (no receiver figure found; o_s + o_r stays within the 1.3 us end-to-end latency). node: o_s = o_r = 0.083 us, the gap of 12.0 M msg/s over shared memory (openucx/ucx#1831; o_r ASSUMED equal)"
       o_node="0:8.3e-8:0" o_sys="0:7.0e-7:0" o_sys_r="0:3e-7:0" node_level=node ;;
     knl-aries)
-      o_src="KNL cores are slower per message: Open MPI over Aries 5.81 us on KNL vs 1.34 us on Broadwell (ofi-cray/libfabric-cray issue 1055), which would give about 1.7 us; ASSUMED o_s = o_r = 0.6 us inter-node and 0.2 us on-node, capped so that o_s + o_r stays within the platform's 1.3 us and 0.5 us end-to-end latencies (probably low: it understates spread-out's cost)"
+      o_src="KNL cores are slower per message: Open MPI over Aries 5.81 us on KNL vs 1.34 us on Broadwell (ofi-cray/libfabric-cray#1055), which would give about 1.7 us; ASSUMED o_s = o_r = 0.6 us inter-node and 0.2 us on-node, capped so that o_s + o_r stays within the platform's 1.3 us and 0.5 us end-to-end latencies (probably low: it understates spread-out's cost)"
       o_node="0:2e-7:0" o_sys="0:6e-7:0" node_level=node ;;
     broadwell-opa)
-      o_src="system: o_s = g = 0.31 us, the gap of osu_mbw_mr's 3.21 M msg/s at 8 B for one pair on Omni-Path with the E5-2695 v4 (gist hppritcha/8da4436a216c9d96bf10ad9d403da03f, Open MPI); o_r ASSUMED 0.3 us (no receiver figure found; within the 0.8 us latency). socket, node: o_s = o_r = 0.083 us, the shared-memory gap of 12.0 M msg/s (openucx/ucx issue 1831; o_r ASSUMED equal)"
+      o_src="system: o_s = g = 0.31 us, the gap of osu_mbw_mr's 3.21 M msg/s at 8 B for one pair on Omni-Path with the E5-2695 v4 (gist hppritcha/8da4436a216c9d96bf10ad9d403da03f, Open MPI); o_r ASSUMED 0.3 us (no receiver figure found; within the 0.8 us latency). socket, node: o_s = o_r = 0.083 us, the shared-memory gap of 12.0 M msg/s (openucx/ucx#1831; o_r ASSUMED equal)"
       o_node="0:8.3e-8:0" o_sys="0:3.1e-7:0" o_sys_r="0:3e-7:0" node_level=socket ;;
     haswell-edr)
       o_src="ASSUMED as quartz (a generic InfiniBand EDR fat tree): o_s 0.31 us, o_r 0.3 us inter-node, 0.083 us on-node"
       o_node="0:8.3e-8:0" o_sys="0:3.1e-7:0" o_sys_r="0:3e-7:0" node_level=node ;;
     power9-edr)
-      o_src="system: o_s = g = 0.25 us, the gap of osu_mbw_mr's 4.06 M msg/s at 8 B for one pair on ConnectX-4 (open-mpi/ompi issue 1831; host not stated); o_r ASSUMED 0.25 us (within the 1.27 us short-message alpha). socket, node: o_s = o_r = 0.083 us, the shared-memory gap of 12.0 M msg/s (openucx/ucx issue 1831; within the 0.35 us intra-socket alpha)"
+      o_src="system: o_s = g = 0.25 us, the gap of osu_mbw_mr's 4.06 M msg/s at 8 B for one pair on ConnectX-4 (open-mpi/ompi#1831; host not stated); o_r ASSUMED 0.25 us (within the 1.27 us short-message alpha). socket, node: o_s = o_r = 0.083 us, the shared-memory gap of 12.0 M msg/s (openucx/ucx#1831; within the 0.35 us intra-socket alpha)"
       o_node="0:8.3e-8:0" o_sys="0:2.5e-7:0" node_level=socket ;;
     barcelona-ddr)
       o_src="system: Netgauge LogGP of MVAPICH over InfiniBand on ANL Tukey, o_s 0.98 us, o_r 1.14 us at 1 B (codes-org/codes tests/ng-mpi-tukey.dat); ASSUMED scaled to o_s 0.7, o_r 0.8 us so that the sum stays within the 1.57 us intra-chassis latency. node: ASSUMED 0.15 us (0.4 us on-node latency)"
@@ -93,8 +93,8 @@ local_work_props() {
   esac
   cat <<EOF_LOCAL
     <!-- The full model (sim/driver/cost.h; platforms/README.md, "Local work and overheads").
-      Copy: $copy_src; call cost: 3.1-3.8 ns per 32-128 B memcpy (LLVM libc PR 70049, glibc in
-      skywind3000/FastMemcpy issue 4)${copy_call:+, here $copy_call s}.
+      Copy: $copy_src; call cost: 3.1-3.8 ns per 32-128 B memcpy (llvm/llvm-project#70049, glibc in
+      skywind3000/FastMemcpy#4)${copy_call:+, here $copy_call s}.
       Overheads: $o_src. -->
     <prop id="collsim.local.copy-call" value="$copy_call"/>
     <prop id="collsim.local.copy-bw" value="$copy_bw"/>

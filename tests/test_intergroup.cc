@@ -341,7 +341,7 @@ TEST(IntergroupScenario, ARatioScalesToEachProcessCount)
     tw_rmtree(dir);
 }
 
-// Done-when gate of issue 14: Kang et al.'s settings 1-8 on a homogeneous
+// The homogeneous gate: Kang et al.'s settings 1-8 on a homogeneous
 // network (fattree-32k, one process per node, 64 processes, 8 MiB per node):
 // the report's ratio root gathering / Algorithm 1 or 2 in the max metric lies
 // within 10% of the spec's finite-p model (A.7), and within 10% of the cost

@@ -103,7 +103,7 @@ std::string cases_of(const std::string &file, const char *only, long *n, char *e
 // <region> is swept like <ppn>, each case carrying its level (what `run`
 // passes to the driver and records), but only for the algorithms that take a
 // region: bruck (no_regions) runs once per point with no region, as `bench`
-// without --region runs it, whatever the levels (issue 16, item 3).
+// without --region runs it, whatever the levels.
 TEST(Scenario, RegionLevelsSweepOnlyTheAlgorithmsThatTakeARegion)
 {
     char err[4096];
