@@ -103,7 +103,7 @@ double cs_cost_predict(const char *collective, const char *algorithm, int p, lon
  * root gathering, (M + 3 (K_A + K_B)) / M, M = max(K_A, K_B) (K: a group's
  * whole data; the paper's p k_A, q k_B for allgather); NaN without groups. */
 double cs_kang_eq5(const cs_cost_params *c, long bytes);
-/* The spec's finite-p model (intergroup-and-topology-aware-spec.md, A.7):
+/* The spec's finite-p model (docs/findings/kang2019.md, the finite-p model):
  * transfer terms only, in units of beta. allgather: Eq. (2)'s root gathering
  * over Algorithm 1, whose group allgathervs cost between the fluid bound
  * (total - own piece) and the lock-step ring ((n - 1) x largest piece);

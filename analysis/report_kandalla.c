@@ -111,7 +111,7 @@ static void intro(const report *r, size_t nfits)
 {
     fprintf(r->md,
             "## Kandalla et al.: K3, K4 and K5 beside the simulation\n\n"
-            "The paper's bounds (intergroup-and-topology-aware-spec.md, B.1, typos fixed), with the "
+            "The paper's bounds (docs/findings/kandalla2010.md, typos fixed), with the "
             "platform's fitted inter-node α and β as t_s and t_w between switches (%s) and the "
             "contention factor 1. The regions are the case's own (its placement column, at the "
             "level the topology-aware rows ran at): R of them; C3 counts the root's binomial steps "

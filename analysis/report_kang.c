@@ -267,7 +267,7 @@ int sec_kang(const report *r)
             "paper's metric, the maximum over processes (\"avg\": the average). \"model\": the same "
             "ratio from the algorithms' cost models (algorithms.def, cost column) with the "
             "platform's fitted α and β (%s). \"finite-p model\": the spec's transfer-only model "
-            "(intergroup-and-topology-aware-spec.md, A.7): Algorithm 1's group allgathervs cost "
+            "(docs/findings/kang2019.md, the finite-p model): Algorithm 1's group allgathervs cost "
             "between the lock-step ring (low ratio) and the fluid bound (high); allgatherv: MPICH's "
             "code (K_A + K_B + 2M) over Algorithm 2 between M + largest block and M. Eq. (5): the "
             "paper's limit (M + 3 (K_A + K_B)) / M, for allgatherv with the totals as the paper "
