@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "wrapper.h"
@@ -33,6 +35,29 @@ inline Checked run_checked(const tw_run_spec &spec)
     }
     tw_free_rows(rows);
     return c;
+}
+
+// What an algorithm computes does not depend on the cost model, but the full
+// model's PMPI layer (sim/driver/cost.c) wraps its receives and waits. So the
+// every-p sweeps check every p of s.np_list under the network-only model and
+// the p of `full_ps` (default: 1..8, 13, 31 and s.np) under the full model:
+// the full model posts each rank's messages o_s apart, so its flow solver
+// has many more distinct dates to solve, 2 to 5 times the CPU of a sweep.
+inline void expect_every_p_ok(tw_run_spec s, size_t nps, size_t nsizes,
+                              const char *what = "", const char *full_ps = nullptr)
+{
+    s.model = "network";
+    Checked c = run_checked(s);
+    EXPECT_EQ(c.rows, nps * nsizes) << what << " (network model)";
+    EXPECT_EQ(c.ok, c.rows) << what << " (network model): " << c.first_problem;
+
+    const std::string dflt = "1:8:1,13,31," + std::to_string(s.np);
+    s.model = "full";
+    s.np_list = full_ps ? full_ps : dflt.c_str();
+    const size_t nfull = full_ps ? (size_t)std::count(full_ps, full_ps + strlen(full_ps), ',') + 1 : 11;
+    c = run_checked(s);
+    EXPECT_EQ(c.rows, nfull * nsizes) << what << " (full model)";
+    EXPECT_EQ(c.ok, c.rows) << what << " (full model): " << c.first_problem;
 }
 
 // Every p in 1..64 on the first p ranks of a 64-rank run on Yahoo.

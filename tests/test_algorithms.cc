@@ -31,9 +31,7 @@ class EveryP : public ::testing::TestWithParam<std::tuple<std::string, std::stri
 TEST_P(EveryP, OutputMatchesTheDefinition)
 {
     auto [alg, mapping] = GetParam();
-    Checked c = run_checked(spec_for(alg.c_str(), mapping.c_str()));
-    EXPECT_EQ(c.rows, 64u * 4u);
-    EXPECT_EQ(c.ok, c.rows) << c.first_problem;
+    expect_every_p_ok(spec_for(alg.c_str(), mapping.c_str()), 64, 4);
 }
 
 // The locality-aware allgathers have their own sweep over region shapes
@@ -96,16 +94,12 @@ TEST_P(Variants, TypedAndInPlace)
         s.dtype = dtype;
         s.sizes = "8,104,65544";
         s.np_list = "1:64:3";
-        Checked c = run_checked(s);
-        EXPECT_EQ(c.rows, 22u * 3u) << dtype;
-        EXPECT_EQ(c.ok, c.rows) << dtype << ": " << c.first_problem;
+        expect_every_p_ok(s, 22, 3, dtype, "1,4,7,13,31,64");
     }
     tw_run_spec s = spec_for(alg.c_str(), "cyclic");
     s.in_place = 1;
     s.sizes = "1,13";
-    Checked c = run_checked(s);
-    EXPECT_EQ(c.rows, 64u * 2u);
-    EXPECT_EQ(c.ok, c.rows) << "in place: " << c.first_problem;
+    expect_every_p_ok(s, 64, 2, "in place");
 }
 
 INSTANTIATE_TEST_SUITE_P(Allgather, Variants,

@@ -52,9 +52,7 @@ class AlltoallEveryP : public ::testing::TestWithParam<std::tuple<std::string, s
 TEST_P(AlltoallEveryP, OutputMatchesTheDefinition)
 {
     auto [alg, mapping] = GetParam();
-    Checked c = run_checked(spec_for(alg.c_str(), mapping.c_str()));
-    EXPECT_EQ(c.rows, 64u * 4u);
-    EXPECT_EQ(c.ok, c.rows) << c.first_problem;
+    expect_every_p_ok(spec_for(alg.c_str(), mapping.c_str()), 64, 4);
 }
 
 // MPI_IN_PLACE: the blocks to send are taken from the receive buffer
@@ -66,9 +64,7 @@ TEST_P(AlltoallInPlaceEveryP, OutputMatchesTheDefinition)
     tw_run_spec s = spec_for(GetParam().c_str(), "cyclic");
     s.in_place = 1;
     s.sizes = "1,13";
-    Checked c = run_checked(s);
-    EXPECT_EQ(c.rows, 64u * 2u);
-    EXPECT_EQ(c.ok, c.rows) << "in place: " << c.first_problem;
+    expect_every_p_ok(s, 64, 2, "in place");
 }
 
 INSTANTIATE_TEST_SUITE_P(Alltoall, AlltoallInPlaceEveryP, ::testing::ValuesIn(alltoall_algorithms()));

@@ -84,9 +84,7 @@ TEST_P(LocalityEveryP, OutputMatchesTheDefinition)
 {
     const std::string alg = std::get<0>(GetParam());
     const Layout &l = std::get<1>(GetParam());
-    Checked c = run_checked(spec_for(alg.c_str(), l));
-    EXPECT_EQ(c.rows, l.nps * kNsizes);
-    EXPECT_EQ(c.ok, c.rows) << c.first_problem;
+    expect_every_p_ok(spec_for(alg.c_str(), l), l.nps, kNsizes);
 }
 
 std::string param_name(const ::testing::TestParamInfo<LocalityEveryP::ParamType> &info)
