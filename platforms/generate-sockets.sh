@@ -102,6 +102,10 @@ lassen)
   up_lat=0.09us
   up_bw_num=$((npl * 24))
   up_bw="${up_bw_num}GBps"
+  # facts: Lassen postal table: alpha (s) and beta (s/B) for short, eager, rendezvous
+  pub_intra="3.5e-7 2.0e-10 4.8e-7 6.9e-11 3.2e-6 3.4e-11"
+  pub_xsock="9.2e-7 1.15e-9 1.17e-6 2.2e-10 6.9e-6 1.48e-10"
+  pub_node="1.27e-6 1.09e-9 1.87e-6 5.3e-10 6.85e-6 7.4e-11"
   description="Lassen (LLNL; IBM POWER9, Spectrum MPI): $nodes nodes x 2 sockets x $cores cores = $ranks ranks, sockets as hosts; EDR InfiniBand fat tree ($leaves leaves x $npl nodes, non-blocking core); Lassen postal table fitted with SMPI's short/eager/rendezvous factors (switch at 8 KiB)"
   ;;
 quartz)
@@ -127,6 +131,15 @@ quartz)
   usage
   ;;
 esac
+
+if [ "$machine" = lassen ]; then
+  # the levels' routes in seconds and bytes/s, for the factors (props)
+  loop_lat_s="${loop_lat%us}e-6" xbus_lat_s="${xbus_lat%us}e-6"
+  loop_bw_bps="${loop_bw%GBps}e9" xbus_bw_bps="${xbus_bw%GBps}e9" pcie_bw_bps="${pcie_bw%GBps}e9"
+  sw_lat_us=$(awk "BEGIN { printf \"%.6g\", 2 * ${pcie_lat%us} + 2 * ${nic_lat%us} }")
+  sys_lat_us=$(awk "BEGIN { printf \"%.6g\", $sw_lat_us + 2 * ${up_lat%us} }")
+  sw_lat_s="${sw_lat_us}e-6" sys_lat_s="${sys_lat_us}e-6"
+fi
 
 if [ "$model" = flat ]; then
   up_name=far up_pad="                "
@@ -164,9 +177,12 @@ EOF
     cat <<EOF
 
     Protocol regimes (facts: Lassen postal table: short < 256 B, eager 256 B .. 8 KiB, rendezvous
-    >= 16 KiB; the loc-Bruck paper switches to rendezvous at 8192 B): SMPI multiplies every route's
-    latency by smpi/lat-factor and its rate by smpi/bw-factor, both chosen by message size, so one
-    factor per regime applies to ALL paths. The published table cannot be reproduced exactly that way
+    >= 16 KiB; the loc-Bruck paper switches to rendezvous at 8192 B): SMPI multiplies a route's
+    latency by a latency factor and its rate by a bandwidth factor, both chosen by message size.
+    The full model (the default) takes them per level (the collsim.factor.*.LEVEL properties: each
+    level's published row, so ./collsim calibrate lassen meets the table within 1.5%). The network
+    model takes one factor per regime for ALL paths (collsim.factor.lat, collsim.factor.bw; the
+    fit below). The published table cannot be reproduced exactly that way
     (its inter-node/intra-socket ratios differ per regime: alpha 3.63, 3.90, 2.14; beta 5.45, 7.68,
     2.18), so the fit is (alpha and beta separately, in log space):
       - the inter-node/intra-socket ratio is the midpoint of the published ratios over the regimes
@@ -176,7 +192,8 @@ EOF
       - inter-socket latency and bandwidth are then the least-squares fit given those factors
         (alpha within 10.1%, beta within 76% (eager); inter-socket matters only above 20 ranks per node).
       Link latencies are short-message values (lat-factor 1 below 256 B); link bandwidths are rendezvous
-      values (bw-factor 1 from 8 KiB: SMPI caps a flow at its slowest link, so factors must be <= 1).
+      values (bw-factor 1 from 8 KiB: a factor above 1 would let concurrent flows move more than a
+      shared link's bandwidth, see the factors' comment below).
       Resulting one-way times T = alpha + beta * s (s = payload; SMPI adds 16 bytes per message, +0.1 ..
       1.3% on alpha):
         path          regime      alpha model / published     beta model / published
@@ -211,19 +228,10 @@ config() {
     cat <<EOF
   <config>
     <!--
-      Regime factors (see the header for the fit). SMPI looks the factors up by payload + 16 bytes (its
-      message envelope), and an entry K applies to sizes above K (measured: a 256-byte payload takes the
-      first entry, 257 bytes the second, with K = 272), so the payload thresholds 256 B and 8192 B are
-      written 271 and 8207.
-        lat-factor: short 1 (link latencies are short-message values); eager 1.421 = sqrt(0.48 x 1.87) /
-                    sqrt(0.35 x 1.27); rendezvous 7.022 = sqrt(3.2 x 6.85) / sqrt(0.35 x 1.27)
-                    (facts: Lassen postal table, intra-socket and inter-node alphas).
-        bw-factor:  rendezvous 1 (link bandwidths are rendezvous values); eager 0.2623 =
-                    sqrt(3.4e-11 x 7.4e-11) / sqrt(6.9e-11 x 5.3e-10); short 0.1074 =
-                    sqrt(3.4e-11 x 7.4e-11) / sqrt(2.0e-10 x 1.09e-9) (same table, the betas).
+      No smpi/lat-factor or smpi/bw-factor here: the factors are the root zone's collsim.factor.*
+      properties (below), which the driver installs as SimGrid's factor callbacks (SimGrid refuses
+      a callback when <config> sets them).
     -->
-    <prop id="smpi/lat-factor" value="0:1;271:1.421;8207:7.022"/>
-    <prop id="smpi/bw-factor" value="0:0.1074;271:0.2623;8207:1"/>
     <!--
       Eager/rendezvous switch at 8 KiB (facts: Lassen postal table; the loc-Bruck paper models messages
       >= 8192 B with rendezvous parameters): below 8192 B a send is detached (the sender does not wait
@@ -265,6 +273,16 @@ EOF
   fi
 }
 
+# published_props PATH "A B A B A B" ROWS: the path's collsim.published.PATH.REGIME props
+published_props() {
+  echo "    <!-- facts: Lassen postal table, $3 -->"
+  echo "$2" | awk -v path="$1" '{
+    split("short eager rendezvous", regime, " ")
+    for (r = 1; r <= 3; r++)
+      printf "    <prop id=\"collsim.published.%s.%s\" value=\"%s %s\"/>\n", path, regime[r], $(2 * r - 1), $(2 * r)
+  }'
+}
+
 props() {
   cat <<EOF
     <prop id="collsim/description" value="$description"/>
@@ -283,18 +301,49 @@ EOF
     <!-- Regimes as the facts' fit defines them (short < 256 B, eager 256 B ..; rendezvous >= 16 KiB);
          8 KiB, where the model switches to rendezvous (facts: the paper's 8192 B), is left unfitted. -->
     <prop id="collsim.regimes" value="short:0-255 eager:256-4K rendezvous:16K-"/>
-    <!-- facts: Lassen postal table, intra-socket rows (short, eager, rendezvous) -->
-    <prop id="collsim.published.intra-socket.short" value="3.5e-7 2.0e-10"/>
-    <prop id="collsim.published.intra-socket.eager" value="4.8e-7 6.9e-11"/>
-    <prop id="collsim.published.intra-socket.rendezvous" value="3.2e-6 3.4e-11"/>
-    <!-- facts: Lassen postal table, inter-socket rows -->
-    <prop id="collsim.published.inter-socket.short" value="9.2e-7 1.15e-9"/>
-    <prop id="collsim.published.inter-socket.eager" value="1.17e-6 2.2e-10"/>
-    <prop id="collsim.published.inter-socket.rendezvous" value="6.9e-6 1.48e-10"/>
-    <!-- facts: Lassen postal table, inter-node rows -->
-    <prop id="collsim.published.inter-node.short" value="1.27e-6 1.09e-9"/>
-    <prop id="collsim.published.inter-node.eager" value="1.87e-6 5.3e-10"/>
-    <prop id="collsim.published.inter-node.rendezvous" value="6.85e-6 7.4e-11"/>
+$(published_props intra-socket "$pub_intra" "intra-socket rows (short, eager, rendezvous)")
+$(published_props inter-socket "$pub_xsock" "inter-socket rows")
+$(published_props inter-node "$pub_node" "inter-node rows")
+    <!-- Network factors (sim/driver/cost.h; platforms/README.md, "Lassen's regimes"), SMPI's
+         smpi/lat-factor format: an entry SIZE:FACTOR applies to messages above SIZE bytes, payload
+         + SMPI's 16-byte envelope, so the payload thresholds 256 B and 8 KiB are written 271 and
+         8207 (measured: a 256-byte payload takes the first entry, 257 bytes the second, with
+         K = 272). Route latencies are multiplied by the lat factor, a flow's rate (its bottleneck
+         link's) by the bw factor.
+         collsim.factor.lat, collsim.factor.bw: one factor per regime for every path, the fit in the
+         header; the network model uses them.
+           lat: short 1 (link latencies are short-message values); eager 1.421 = sqrt(0.48 x 1.87) /
+                sqrt(0.35 x 1.27); rendezvous 7.022 = sqrt(3.2 x 6.85) / sqrt(0.35 x 1.27) (facts:
+                Lassen postal table, intra-socket and inter-node alphas).
+           bw:  rendezvous 1 (link bandwidths are rendezvous values); eager 0.2623 =
+                sqrt(3.4e-11 x 7.4e-11) / sqrt(6.9e-11 x 5.3e-10); short 0.1074 =
+                sqrt(3.4e-11 x 7.4e-11) / sqrt(2.0e-10 x 1.09e-9) (same table, the betas). -->
+    <prop id="collsim.factor.lat" value="0:1;271:1.421;8207:7.022"/>
+    <prop id="collsim.factor.bw" value="0:0.1074;271:0.2623;8207:1"/>
+    <!-- collsim.factor.lat.LEVEL, collsim.factor.bw.LEVEL: the full model (the default) takes the
+         factors of the finest level both hosts share, each fitted to that level's published row
+         (facts: Lassen postal table; platform-lib.sh, level_factors), per regime:
+           bw  = (1 / published beta) / the route's bottleneck rate
+           lat = (published alpha - 16 B x published beta) / the route's latency
+         (the envelope's 16 bytes cross at the published rate, so alpha at payload 0 is the
+         published one).
+         socket (intra-socket rows): route [loop], $loop_lat, $loop_bw
+         node (inter-socket rows): route [xbus], $xbus_lat, $xbus_bw
+         switch (inter-node rows, same leaf): [pcie, nic, nic, pcie], $sw_lat_us us, $pcie_bw
+         system (inter-node rows, across leaves): [pcie, nic, $up_name, $up_name, nic, pcie], $sys_lat_us us, $pcie_bw
+         A bw factor above 1 (inter-node rendezvous: 13.5 GB/s published, over the 9.859 GB/s
+         pcie link) raises the flow's rate above its links' bandwidths; SimGrid's sharing still
+         counts the flow at its unscaled rate, so concurrent inter-node rendezvous flows through a
+         node link move up to that factor x $nic_bw (facts: 24 GB/s node injection) in the full
+         model. -->
+    <prop id="collsim.factor.lat.socket" value="$(level_factors lat "$loop_lat_s" "$loop_bw_bps" "$pub_intra")"/>
+    <prop id="collsim.factor.bw.socket" value="$(level_factors bw "$loop_lat_s" "$loop_bw_bps" "$pub_intra")"/>
+    <prop id="collsim.factor.lat.node" value="$(level_factors lat "$xbus_lat_s" "$xbus_bw_bps" "$pub_xsock")"/>
+    <prop id="collsim.factor.bw.node" value="$(level_factors bw "$xbus_lat_s" "$xbus_bw_bps" "$pub_xsock")"/>
+    <prop id="collsim.factor.lat.switch" value="$(level_factors lat "$sw_lat_s" "$pcie_bw_bps" "$pub_node")"/>
+    <prop id="collsim.factor.bw.switch" value="$(level_factors bw "$sw_lat_s" "$pcie_bw_bps" "$pub_node")"/>
+    <prop id="collsim.factor.lat.system" value="$(level_factors lat "$sys_lat_s" "$pcie_bw_bps" "$pub_node")"/>
+    <prop id="collsim.factor.bw.system" value="$(level_factors bw "$sys_lat_s" "$pcie_bw_bps" "$pub_node")"/>
 EOF
   else
     cat <<EOF

@@ -110,3 +110,27 @@ EOF_LOCAL
 EOF_LOCAL
   fi
 }
+
+# level_factors WHAT LATENCY_S BANDWIDTH_BPS "A_SHORT B_SHORT A_EAGER B_EAGER A_RDV B_RDV":
+# one level's SMPI network factors (sim/driver/cost.h, collsim.factor.lat.LEVEL and
+# collsim.factor.bw.LEVEL) from its published postal parameters (alpha s, beta s/B per regime:
+# short, eager, rendezvous), for a route of end-to-end latency LATENCY_S and bottleneck rate
+# BANDWIDTH_BPS. Prints the lat table (WHAT lat) or the bw table (WHAT bw), SMPI's "SIZE:FACTOR"
+# format with the regimes' payload thresholds 256 B and 8 KiB written 271 and 8207 (SMPI looks a
+# factor up by payload + 16 bytes, an entry applying above its size):
+#   bw factor  = (1 / beta) / BANDWIDTH_BPS   (the published rate over the route's bottleneck)
+#   lat factor = (alpha - 16 beta) / LATENCY_S (the 16 envelope bytes cross at the published rate,
+#                so the fitted alpha at payload 0 is the published one)
+# Factors to 5 significant digits.
+level_factors() {
+  echo "$4" | awk -v what="$1" -v lat="$2" -v bw="$3" '{
+    split("0 271 8207", from, " ")
+    out = ""
+    for (r = 1; r <= 3; r++) {
+      a = $(2 * r - 1); b = $(2 * r)
+      f = what == "lat" ? (a - 16 * b) / lat : 1 / (b * bw)
+      out = out (r > 1 ? ";" : "") from[r] ":" sprintf("%.5g", f)
+    }
+    print out
+  }'
+}

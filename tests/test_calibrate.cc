@@ -4,12 +4,14 @@
 // the file, line and property of every bad calibration property.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "cli.h"
@@ -434,6 +436,187 @@ TEST(Calibrate, BadPropertiesNameTheFileLineAndProperty)
     Out usage = cli("calibrate");
     EXPECT_EQ(usage.code, 2) << usage.text;
     EXPECT_NE(usage.text.find("calibrate needs a platform"), std::string::npos) << usage.text;
+}
+
+// ---- SMPI's network factors per level (sim/driver/factors.cc; platforms/README.md, "Lassen's regimes") ----
+
+// The largest error of a calibrate run, from its last line.
+double max_error(const std::string &text)
+{
+    double pct = -1;
+    std::sscanf(last_line(text).c_str(), "calibration: max relative error %lf%%", &pct);
+    return pct;
+}
+
+// Under the full model (calibrate's, the default) each level takes its own factors, fitted to
+// its published row: the whole table within 10% (one factor per regime reached only 76.41%).
+TEST(Calibrate, LassenFullModelWithinTenPercent)
+{
+    Out o = cli("calibrate lassen --max-error 10");
+    ASSERT_EQ(o.code, 0) << o.text;
+    EXPECT_NE(o.text.find("over 18 parameters"), std::string::npos) << o.text;
+    const double worst = max_error(o.text);
+    EXPECT_GE(worst, 0) << o.text;
+    EXPECT_LE(worst, 10.0) << o.text;
+    double a = 0, b = 0; // the one-factor fit's worst: inter-socket eager beta 0.388 ns/B
+    ASSERT_TRUE(row(o.text, "inter-socket", "eager", &a, &b)) << o.text;
+    EXPECT_NEAR(b, 0.22, 0.022);
+    EXPECT_NEAR(a, 1.17, 0.117);
+}
+
+// The result rows of a one-platform scenario run through the CLI: avg_us by bytes, as written.
+std::vector<std::pair<std::string, std::string>> scenario_avgs(const std::string &xml)
+{
+    std::vector<std::pair<std::string, std::string>> avgs;
+    char dir[256];
+    if (tw_tempdir(dir, sizeof dir) != 0)
+        return avgs;
+    const std::string sc = std::string(dir) + "/s.xml", out = std::string(dir) + "/out";
+    std::ofstream(sc) << xml;
+    Out r = cli("run " + sc + " --out " + out);
+    EXPECT_EQ(r.code, 0) << r.text;
+    std::ifstream in(out + "/results.csv");
+    std::string line, header;
+    std::getline(in, header);
+    auto column = [&](const std::string &name) {
+        std::istringstream h(header);
+        std::string f;
+        for (int k = 0; std::getline(h, f, ','); k++)
+            if (f == name)
+                return k;
+        return -1;
+    };
+    const int cb = column("bytes"), ca = column("avg_us");
+    while (std::getline(in, line)) {
+        std::istringstream l(line);
+        std::vector<std::string> f;
+        for (std::string x; std::getline(l, x, ',');)
+            f.push_back(x);
+        if (cb >= 0 && ca >= 0 && (int)f.size() > std::max(cb, ca))
+            avgs.emplace_back(f[cb], f[ca]);
+    }
+    tw_rmtree(dir);
+    return avgs;
+}
+
+// The network model keeps the one-factor-per-regime fit: lassen's times under it are, bit for
+// bit, those of the file that set the factors in <config> (smpi/lat-factor, smpi/bw-factor),
+// recorded here from that file (every regime: 8, 300, 4096 and 64 KiB bytes per rank).
+TEST(LassenFactors, NetworkModelTimesUnchanged)
+{
+    auto avgs = scenario_avgs(R"(<?xml version="1.0"?>
+<scenario name="lassen-network">
+  <description>lassen, network model: the one-per-regime factors</description>
+  <platform name="lassen"/>
+  <mappings>sequential</mappings>
+  <processes>64</processes>
+  <collective name="allgather"><algorithms>bruck</algorithms></collective>
+  <sizes>8 300 4096 65536</sizes>
+  <iterations warmup="1" timed="2"/>
+  <buffers mode="fold"/>
+  <models>network</models>
+</scenario>
+)");
+    const std::vector<std::pair<std::string, std::string>> want = {
+        {"8", "4.904616409357839"},
+        {"300", "26.361656325103382"},
+        {"4096", "187.74807847419208"},
+        {"65536", "2603.711897665472"},
+    };
+    EXPECT_EQ(avgs, want);
+}
+
+// calib-flat.xml with factors as properties instead of <config>: levels node (the host) and
+// system (the two hosts). Full: each level's own; network: the plain one-per-regime factors.
+TEST(LassenFactors, PerLevelUnderFullOnePerRegimeUnderNetwork)
+{
+    std::ifstream in(kData + "/calib-flat.xml");
+    std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string cfg = "    <prop id=\"smpi/bw-factor\" value=\"0:1\"/>\n"
+                            "    <prop id=\"smpi/lat-factor\" value=\"0:1\"/>\n";
+    const std::string at = "    <prop id=\"collsim.regimes\"";
+    ASSERT_NE(xml.find(cfg), std::string::npos);
+    ASSERT_NE(xml.find(at), std::string::npos);
+    const std::string props =
+        "    <prop id=\"collsim.factor.lat\" value=\"0:1;271:4\"/>\n"
+        "    <prop id=\"collsim.factor.bw\" value=\"0:1\"/>\n"
+        "    <prop id=\"collsim.factor.lat.system\" value=\"0:2\"/>\n"
+        "    <prop id=\"collsim.factor.bw.system\" value=\"0:0.5\"/>\n"
+        "    <prop id=\"collsim.factor.lat.node\" value=\"0:3\"/>\n";
+    char dir[256];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    std::string x = xml;
+    x.erase(x.find(cfg), cfg.size());
+    x.insert(x.find(at), props);
+    const std::string path = std::string(dir) + "/f.xml";
+    std::ofstream(path) << x;
+    // full: system lat x 2, rate x 0.5 (alpha 2 x 10 us + 16 B x 2 ns/B + 5 ns); node lat x 3
+    // (its bw: the plain table's 1)
+    Out o = cli("calibrate " + path);
+    ASSERT_EQ(o.code, 0) << o.text;
+    double a = 0, b = 0;
+    ASSERT_TRUE(row(o.text, "network", "long", &a, &b)) << o.text;
+    EXPECT_NEAR(a, 20.037, 1e-3);
+    EXPECT_NEAR(b, 2.0, 1e-4);
+    ASSERT_TRUE(row(o.text, "same-node", "short", &a, &b)) << o.text;
+    EXPECT_NEAR(a, 3.009, 1e-3);
+    EXPECT_NEAR(b, 0.25, 1e-4);
+    // network: the plain table on every path (lat x 4 above 271 bytes with the envelope)
+    auto one_way = [&](const char *model, const char *sizes) {
+        Out p = cli("bench --platform " + path + " --np 2 --ppn 1 --coll pingpong --alg send_recv "
+                    "--sizes " + sizes + " --model " + model);
+        EXPECT_EQ(p.code, 0) << p.text;
+        std::istringstream l(last_line(p.text));
+        std::string bytes;
+        double us = -1;
+        l >> bytes >> us;
+        return us;
+    };
+    EXPECT_NEAR(one_way("network", "8"), 10.0 + 0.024 + 0.005, 1e-3);
+    EXPECT_NEAR(one_way("network", "256"), 40.0 + 0.272 + 0.005, 1e-3);
+    EXPECT_NEAR(one_way("full", "8"), 20.0 + 0.048 + 0.005, 1e-3);
+    tw_rmtree(dir);
+}
+
+// A platform without collsim.factor.* gets no callback: calib-flat.xml sets smpi/lat-factor in
+// <config>, which SimGrid would refuse beside a callback, and runs. With the properties as well,
+// the driver names the conflict.
+TEST(LassenFactors, NoCallbackWithoutTheProperties)
+{
+    Out plain = cli("bench --platform " + kData + "/calib-flat.xml --np 2 --ppn 1 --coll pingpong "
+                    "--alg send_recv --sizes 8");
+    EXPECT_EQ(plain.code, 0) << plain.text;
+    std::ifstream in(kData + "/calib-flat.xml");
+    std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string at = "    <prop id=\"collsim.regimes\"";
+    char dir[256];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    std::string both = xml, half = xml;
+    both.insert(both.find(at), "    <prop id=\"collsim.factor.lat\" value=\"0:1\"/>\n"
+                               "    <prop id=\"collsim.factor.bw\" value=\"0:1\"/>\n");
+    half.insert(half.find(at), "    <prop id=\"collsim.factor.lat.node\" value=\"0:1\"/>\n");
+    std::ofstream(std::string(dir) + "/both.xml") << both;
+    std::ofstream(std::string(dir) + "/half.xml") << half;
+    // the driver's message, in the case's stderr.txt (bench keeps the case's files after a failure)
+    auto driver_error = [&](const char *file) {
+        Out o = cli("bench --platform " + std::string(dir) + "/" + file + " --np 2 --ppn 1 --coll "
+                    "pingpong --alg send_recv --sizes 8");
+        EXPECT_NE(o.code, 0) << o.text;
+        const std::string kept = "files kept in ";
+        const size_t at = o.text.find(kept);
+        if (at == std::string::npos)
+            return o.text;
+        const std::string d = o.text.substr(at + kept.size(), o.text.find(';', at) - at - kept.size());
+        std::ifstream e(d + "/stderr.txt");
+        std::string text((std::istreambuf_iterator<char>(e)), std::istreambuf_iterator<char>());
+        tw_rmtree(d.c_str());
+        return text;
+    };
+    const std::string o = driver_error("both.xml");
+    EXPECT_NE(o.find("SimGrid cannot use both; remove smpi/lat-factor"), std::string::npos) << o;
+    const std::string h = driver_error("half.xml");
+    EXPECT_NE(h.find("platform property collsim.factor.lat missing"), std::string::npos) << h;
+    tw_rmtree(dir);
 }
 
 } // namespace

@@ -38,6 +38,11 @@ void cost_after_recv(int src, int count, MPI_Datatype type, MPI_Comm comm)
     (void)src, (void)count, (void)type, (void)comm;
 }
 void cost_add(double seconds) { (void)seconds; }
+int cost_factors_init(int full, char *err, size_t errsize)
+{
+    (void)full, (void)err, (void)errsize;
+    return 0;
+}
 double cost_copy_seconds(size_t bytes, size_t calls)
 {
     (void)bytes, (void)calls;
@@ -45,11 +50,7 @@ double cost_copy_seconds(size_t bytes, size_t calls)
 }
 #else
 /* ---- parameters ---- */
-#define COST_MAX_PIECES 16
-typedef struct {
-    int n;
-    double from[COST_MAX_PIECES], a[COST_MAX_PIECES], b[COST_MAX_PIECES];
-} piecewise; /* from[k] bytes up: a[k] + b[k] x bytes (or a[k] = bandwidth) */
+typedef cost_piecewise piecewise;
 
 static int installed;            /* the full model is on */
 static double copy_call;         /* s per copy call */
@@ -81,9 +82,10 @@ static int world_rank(void)
 }
 
 /* "F:A;F:A" (two numbers a piece) or "F:A:B;..." (three) */
-static int parse_piecewise(const char *key, const char *text, int three, piecewise *out,
-                           char *err, size_t errsize)
+int cost_parse_piecewise(const char *key, const char *text, const char *two, piecewise *out,
+                         char *err, size_t errsize)
 {
+    const int three = two == NULL;
     memset(out, 0, sizeof *out);
     const char *s = text;
     while (*s) {
@@ -96,7 +98,7 @@ static int parse_piecewise(const char *key, const char *text, int three, piecewi
                 (k + 1 == nv && *end && *end != ';')) {
                 snprintf(err, errsize, "platform property %s='%s': expected %s, non-negative "
                                        "numbers, pieces joined by ';'",
-                         key, text, three ? "START:OFFSET:PERBYTE" : "SIZE:BYTES_PER_SECOND");
+                         key, text, three ? "START:OFFSET:PERBYTE" : two);
                 return -1;
             }
             s = *end ? end + 1 : end;
@@ -105,7 +107,7 @@ static int parse_piecewise(const char *key, const char *text, int three, piecewi
             (!three && v[1] <= 0)) {
             snprintf(err, errsize, "platform property %s='%s': at most %d pieces, sizes "
                                    "increasing%s", key, text, COST_MAX_PIECES,
-                     three ? "" : ", bandwidths above 0");
+                     three ? "" : ", values above 0");
             return -1;
         }
         out->from[out->n] = v[0];
@@ -141,7 +143,7 @@ static int read_overheads(const char *dir, piecewise *table, char *err, size_t e
     const char *plain = prop(key);
     int found = plain != NULL;
     piecewise base = {0};
-    if (plain && parse_piecewise(key, plain, 1, &base, err, errsize))
+    if (plain && cost_parse_piecewise(key, plain, NULL, &base, err, errsize))
         return -1;
     const int n = coll_loc_file_nlevels();
     for (int l = 0; l <= n; l++) {
@@ -149,7 +151,7 @@ static int read_overheads(const char *dir, piecewise *table, char *err, size_t e
                  l < n ? coll_loc_file_level_name(l) : "system");
         const char *v = prop(key);
         if (v) {
-            if (parse_piecewise(key, v, 1, &table[l], err, errsize))
+            if (cost_parse_piecewise(key, v, NULL, &table[l], err, errsize))
                 return -1;
             per_level = found = 1;
         } else
@@ -181,7 +183,8 @@ int cost_init(int full, char *err, size_t errsize)
                                    "collsim.local.copy-bw");
             return -1;
         }
-        if (parse_piecewise("collsim.local.copy-bw", bw, 0, &copy_bw, err, errsize))
+        if (cost_parse_piecewise("collsim.local.copy-bw", bw, "SIZE:BYTES_PER_SECOND", &copy_bw,
+                                 err, errsize))
             return -1;
         have_copy = 1;
     }

@@ -45,6 +45,10 @@
 #include <mpi.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* After coll_loc_file_init(); `full` non-zero installs the model (every rank
  * calls it; the first call reads the platform). Returns 0, or -1 with a
  * message in err for a malformed property (naming it and its value). */
@@ -64,8 +68,43 @@ void cost_pay(void);   /* before any other MPI call: wait for the CPU */
 void cost_after_recv(int src, int count, MPI_Datatype type, MPI_Comm comm); /* completed now */
 void cost_add(double seconds); /* CPU work from now */
 
+/* SMPI's network factors per locality level (factors.cc; platforms/README.md,
+ * "Lassen's regimes"). Root-zone properties, in SMPI's smpi/lat-factor
+ * format "SIZE:FACTOR;..." (a factor applies to messages above SIZE bytes,
+ * SMPI's 16-byte envelope included):
+ *   collsim.factor.lat, collsim.factor.bw
+ *       one factor per size regime for every path: the `network` model's
+ *   collsim.factor.lat.LEVEL, collsim.factor.bw.LEVEL
+ *       LEVEL a declared level or "system": under `full`, a message between
+ *       two hosts takes the factors of the finest level whose region holds
+ *       both (the plain key for a level not named).
+ * With any of them, the platform's <config> must not set smpi/lat-factor or
+ * smpi/bw-factor (SimGrid refuses a factor callback then), and both plain
+ * keys are required. Every rank calls it before its first message; the first
+ * call installs SimGrid's factor callbacks. A platform without the keys: no
+ * callback, SMPI's own factors. Returns 0, or -1 with a message in err. */
+int cost_factors_init(int full, char *err, size_t errsize);
+
+/* SMPI-format piecewise tables: from[k] bytes up, a[k] + b[k] x bytes (or a[k]
+ * alone: a bandwidth, a factor). */
+#define COST_MAX_PIECES 16
+typedef struct {
+    int n;
+    double from[COST_MAX_PIECES], a[COST_MAX_PIECES], b[COST_MAX_PIECES];
+} cost_piecewise;
+
+/* Parses text, platform property `key`: "F:A:B;..." when two is NULL, else
+ * "F:A;..." (two: the form named in the error, e.g. "SIZE:FACTOR"). Sizes
+ * increasing from 0, numbers non-negative (two-number values above 0).
+ * Returns 0, or -1 with a message in err. */
+int cost_parse_piecewise(const char *key, const char *text, const char *two, cost_piecewise *out,
+                         char *err, size_t errsize);
+
 /* The model's parameters at a size (the host's calibrate prints them the
  * same way; exposed for tests). */
 double cost_copy_seconds(size_t bytes, size_t calls);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -1,0 +1,212 @@
+/* SMPI's latency and bandwidth factors per locality level (cost.h,
+ * cost_factors_init). SimGrid 3.32 asks a factor callback, for every
+ * message, with the message's size (payload + SMPI's 16-byte envelope) and
+ * its two hosts; the callback answers from tables read once from the
+ * platform's root-zone properties. The tables are looked up as SMPI looks up
+ * smpi/lat-factor and smpi/bw-factor (src/surf/network_smpi.cpp: an entry
+ * SIZE:FACTOR applies to sizes above SIZE, factor 1 below the first), so the
+ * one-per-regime keys under the `network` model give the same doubles, and
+ * the same times, as the same values in <config>. */
+#include "cost.h"
+
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/NetZone.hpp>
+#include <simgrid/kernel/resource/NetworkModelIntf.hpp>
+#include <xbt/config.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace {
+
+namespace s4u = simgrid::s4u;
+
+const char LAT[] = "collsim.factor.lat", BW[] = "collsim.factor.bw";
+
+struct Tables {
+    bool per_level = false;              /* full: by level; network: plain only */
+    std::vector<std::string> levels;     /* collsim.levels, finest first; then "system" */
+    std::vector<cost_piecewise> lat, bw; /* [levels + 1]: each level's (or the plain) table */
+    cost_piecewise plain_lat{}, plain_bw{};
+    std::map<std::string, int> region_ids; /* region keys, interned */
+    std::unordered_map<const s4u::Host*, std::vector<int>> host_regions;
+};
+
+Tables* tables; /* set once, by the first rank; read by the callbacks */
+
+/* SMPI's lookup (NetworkSmpiModel::get_latency_factor) */
+double lookup(const cost_piecewise& t, double size)
+{
+    double current = 1.0;
+    for (int k = 0; k < t.n; k++) {
+        if (size <= t.from[k])
+            return current;
+        current = t.a[k];
+    }
+    return current;
+}
+
+const char* root_prop(const std::string& key)
+{
+    return s4u::Engine::get_instance()->get_netzone_root()->get_property(key);
+}
+
+/* The number after the last run of digits in name (platform.c's host_number). */
+long host_number(const char* name)
+{
+    const char* end = name + std::strlen(name);
+    while (end > name && (end[-1] < '0' || end[-1] > '9'))
+        end--;
+    const char* start = end;
+    while (start > name && start[-1] >= '0' && start[-1] <= '9')
+        start--;
+    return start == end ? -1 : std::strtol(start, nullptr, 10);
+}
+
+/* The host's region at each level, as the host side reads the declarations
+ * (platforms/README.md, "Locality levels"): level 0 is the host; a coarser
+ * level the innermost zone around it that declares it (collsim.level = L: the
+ * zone; collsim.region.L = NAME: the region NAME; collsim.group.L = N: the
+ * zone's hosts by number / N). A host without a declaration gets a region of
+ * its own. */
+const std::vector<int>& regions_of(const s4u::Host* h)
+{
+    auto found = tables->host_regions.find(h);
+    if (found != tables->host_regions.end())
+        return found->second;
+    const size_t n = tables->levels.size() - 1; /* without "system" */
+    std::vector<int> r(n);
+    for (size_t l = 0; l < n; l++) {
+        std::string key = "host " + h->get_name();
+        const std::string& L = tables->levels[l];
+        for (const s4u::NetZone* z = l ? h->get_englobing_zone() : nullptr; z; z = z->get_parent()) {
+            const char* v = z->get_property("collsim.level");
+            if (v && L == v) {
+                key = "zone " + z->get_name();
+                break;
+            }
+            if ((v = z->get_property("collsim.region." + L))) {
+                key = "region " + std::string(v);
+                break;
+            }
+            if ((v = z->get_property("collsim.group." + L))) {
+                const long g = std::strtol(v, nullptr, 10), num = host_number(h->get_cname());
+                key = "zone " + z->get_name() + " group " + std::to_string(g > 0 ? num / g : num);
+                break;
+            }
+        }
+        auto id = tables->region_ids.emplace(std::to_string(l) + " " + key,
+                                             (int)tables->region_ids.size());
+        r[l] = id.first->second;
+    }
+    return tables->host_regions.emplace(h, std::move(r)).first->second;
+}
+
+/* The finest level whose region holds both hosts (levels: "system"). */
+size_t level_of(const s4u::Host* a, const s4u::Host* b)
+{
+    if (a == b)
+        return 0;
+    const std::vector<int>& ra = regions_of(a);
+    const std::vector<int>& rb = regions_of(b);
+    size_t l = 0;
+    while (l < ra.size() && ra[l] != rb[l])
+        l++;
+    return l;
+}
+
+double lat_factor(double size, const s4u::Host* src, const s4u::Host* dst,
+                  const std::vector<s4u::Link*>&, const std::unordered_set<s4u::NetZone*>&)
+{
+    if (!tables->per_level)
+        return lookup(tables->plain_lat, size);
+    return lookup(tables->lat[level_of(src, dst)], size);
+}
+
+double bw_factor(double size, const s4u::Host* src, const s4u::Host* dst,
+                 const std::vector<s4u::Link*>&, const std::unordered_set<s4u::NetZone*>&)
+{
+    if (!tables->per_level)
+        return lookup(tables->plain_bw, size);
+    return lookup(tables->bw[level_of(src, dst)], size);
+}
+
+int fail(char* err, size_t errsize, const std::string& msg)
+{
+    std::snprintf(err, errsize, "%s", msg.c_str());
+    return -1;
+}
+
+/* key's table into out; 1 if the platform has the key, 0 if not, -1 on error */
+int read_table(const std::string& key, cost_piecewise* out, char* err, size_t errsize)
+{
+    const char* v = root_prop(key);
+    if (!v)
+        return 0;
+    return cost_parse_piecewise(key.c_str(), v, "SIZE:FACTOR", out, err, errsize) ? -1 : 1;
+}
+
+} // namespace
+
+int cost_factors_init(int full, char* err, size_t errsize)
+{
+    if (tables) /* ranks share this file: the first installs */
+        return 0;
+    auto t = std::make_unique<Tables>();
+    const int lat = read_table(LAT, &t->plain_lat, err, errsize);
+    const int bw = lat < 0 ? -1 : read_table(BW, &t->plain_bw, err, errsize);
+    if (lat < 0 || bw < 0)
+        return -1;
+    std::string levels = root_prop("collsim.levels") ? root_prop("collsim.levels") : "node";
+    for (char& c : levels)
+        if (c == ',')
+            c = ' ';
+    size_t pos = 0;
+    while ((pos = levels.find_first_not_of(' ', pos)) != std::string::npos) {
+        const size_t end = levels.find(' ', pos);
+        t->levels.push_back(levels.substr(pos, end - pos));
+        pos = end;
+    }
+    t->levels.push_back("system");
+    int named = 0;
+    for (const std::string& l : t->levels) {
+        t->lat.push_back(t->plain_lat);
+        t->bw.push_back(t->plain_bw);
+        const int a = read_table(std::string(LAT) + "." + l, &t->lat.back(), err, errsize);
+        const int b = a < 0 ? -1 : read_table(std::string(BW) + "." + l, &t->bw.back(), err, errsize);
+        if (a < 0 || b < 0)
+            return -1;
+        named += a + b;
+    }
+    if (!lat && !bw && !named)
+        return 0; /* no factors: SMPI's own (the platform's <config>) */
+    if (!lat || !bw)
+        return fail(err, errsize,
+                    std::string("platform property ") + (lat ? BW : LAT) +
+                        " missing: a platform with collsim.factor.* properties gives both " + LAT +
+                        " and " + BW + " (the network model's factors)");
+    for (const char* opt : {"smpi/lat-factor", "smpi/bw-factor"})
+        if (!simgrid::config::is_default(opt))
+            return fail(err, errsize,
+                        std::string("the platform gives collsim.factor.* properties and sets ") + opt +
+                            " (its <config> or --cfg): SimGrid cannot use both; remove " + opt);
+    t->per_level = full && named;
+    tables = t.release();
+    auto* model = s4u::Engine::get_instance()->get_netzone_root()->get_network_model();
+    try {
+        model->set_lat_factor_cb(lat_factor);
+        model->set_bw_factor_cb(bw_factor);
+    } catch (const std::exception& e) {
+        return fail(err, errsize, std::string("installing the network factors: ") + e.what());
+    }
+    return 0;
+}
