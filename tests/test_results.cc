@@ -3,7 +3,9 @@
 
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -431,6 +433,50 @@ TEST(ResultsSchema, TheComparatorsKeepTheirOrderAndRules)
     EXPECT_TRUE(cs_result_same_case(&a, &b));
     snprintf(b.region, sizeof b.region, "socket");
     EXPECT_FALSE(cs_result_same_case(&a, &b));
+}
+
+// docs/running.md's table of the columns is the schema's: every column, in
+// file order, with its role and whether compare pairs across it.
+TEST(ResultsSchema, TheDocsTableListsEveryColumnWithItsRole)
+{
+    const std::string path = std::string(COLLSIM_TEST_DATA_DIR) + "/../../docs/running.md";
+    std::ifstream in(path);
+    ASSERT_TRUE(in) << path;
+    std::string line;
+    bool table = false;
+    std::vector<std::string> names, roles, compares;
+    while (std::getline(in, line)) {
+        if (line == "| column | role | compare | meaning |") {
+            table = true;
+            continue;
+        }
+        if (!table || line.rfind("| ---", 0) == 0)
+            continue;
+        if (line.rfind("| `", 0) != 0)
+            break;
+        std::vector<std::string> cells;
+        std::stringstream ss(line.substr(1));
+        std::string cell;
+        while (std::getline(ss, cell, '|')) {
+            size_t b = cell.find_first_not_of(' '), e = cell.find_last_not_of(' ');
+            cells.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
+        }
+        ASSERT_GE(cells.size(), 3u) << line;
+        names.push_back(cells[0].substr(1, cells[0].size() - 2));
+        roles.push_back(cells[1]);
+        compares.push_back(cells[2]);
+    }
+    ASSERT_TRUE(table) << path << ": no table '| column | role | compare | meaning |'";
+    std::vector<std::string> want_names, want_roles, want_compares;
+    for (int i = 0; i < CS_RC_NCOLUMNS; i++) {
+        const cs_column_info *c = cs_result_column(i);
+        want_names.push_back(c->name);
+        want_roles.push_back(role_word(c->role));
+        want_compares.push_back(c->key_rank ? (c->site ? "no" : "yes") : "");
+    }
+    EXPECT_EQ(names, want_names) << "a column missing from, extra in or out of order in " << path;
+    EXPECT_EQ(roles, want_roles) << path;
+    EXPECT_EQ(compares, want_compares) << path;
 }
 
 } // namespace
