@@ -15,56 +15,6 @@ static int same_case(const cs_result *a, const cs_result *b)
     return cs_result_cmp_point(a, b) == 0;
 }
 
-const char *cs_groups_ratio(const char *groups, char *buf, size_t len)
-{
-    long p, q;
-    buf[0] = 0;
-    if (sscanf(groups, "%ld:%ld", &p, &q) == 2 && p > 0 && q > 0) {
-        long a = p, b = q;
-        while (b) {
-            long t = a % b;
-            a = b;
-            b = t;
-        }
-        snprintf(buf, len, "%ld:%ld", p / a, q / a);
-    }
-    return buf;
-}
-
-int cs_result_cmp_point(const cs_result *a, const cs_result *b)
-{
-    int c;
-    if ((c = strcmp(a->platform, b->platform)) || (c = strcmp(a->collective, b->collective)) ||
-        (c = strcmp(a->mapping, b->mapping)) || (c = strcmp(cs_result_model(a), cs_result_model(b))))
-        return c;
-    /* a report's group (platform, collective, mapping, model, ppn, hosts,
-     * distribution, background, intergroup case) must be contiguous in this
-     * order, so np and bytes come last */
-    if (a->ppn != b->ppn)
-        return a->ppn < b->ppn ? -1 : 1;
-    if ((c = strcmp(a->hosts, b->hosts))) /* another placement: another case */
-        return c;
-    if ((c = strcmp(a->dist, b->dist)))
-        return c;
-    if (a->seed != b->seed)
-        return a->seed < b->seed ? -1 : 1;
-    char ra[32], rb[32];
-    if ((c = strcmp(cs_groups_ratio(a->groups, ra, sizeof ra),
-                    cs_groups_ratio(b->groups, rb, sizeof rb))) ||
-        (c = strcmp(a->layout, b->layout)) || (c = strcmp(a->block_ratio, b->block_ratio)) ||
-        (c = strcmp(a->counts, b->counts)))
-        return c;
-    if (a->root != b->root)
-        return a->root < b->root ? -1 : 1;
-    if ((c = strcmp(a->background, b->background))) /* quiet and loaded: other cases */
-        return c;
-    if (a->np != b->np)
-        return a->np < b->np ? -1 : 1;
-    if (a->bytes != b->bytes)
-        return a->bytes < b->bytes ? -1 : 1;
-    return 0;
-}
-
 static int cmp_case(const void *pa, const void *pb)
 {
     const cs_result *a = *(const cs_result *const *)pa, *b = *(const cs_result *const *)pb;

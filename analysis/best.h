@@ -1,5 +1,5 @@
-/* The best algorithm per case (platform, collective, mapping, ppn,
- * distribution, np, size) and its improvement over the second best: the
+/* The best algorithm per comparison point (cs_result_cmp_point, from
+ * results_columns.def) and its improvement over the second best: the
  * quantity of the Sparbit paper's Figure 5 and Table II,
  * (t_second - t_best) / t_second. */
 #ifndef COLLSIM_BEST_H
@@ -27,17 +27,6 @@ typedef struct {
     size_t ntied;                 /* algorithms tied for best, best included: 1 = outright win */
     const cs_result *const *tied; /* those ntied rows in name order: tied[0] is best */
 } cs_best;
-
-/* Orders rows by platform, collective, mapping, ppn, distribution and seed,
- * the intergroup case (group ratio, layout, block ratio, counts), np, bytes
- * (0: same point: the algorithms there compete). The groups compare by
- * their ratio (cs_groups_ratio): with the process count it gives the groups,
- * and a <groups ratio> sweep stays one series across process counts. */
-int cs_result_cmp_point(const cs_result *a, const cs_result *b);
-
-/* The ratio of groups "P:Q" in lowest terms ("50:14" -> "25:7"); "" when
- * groups is empty or does not read. */
-const char *cs_groups_ratio(const char *groups, char *buf, size_t len);
 
 /* Groups the rows with status ok; returns the number of groups, in the order
  * of cs_result_cmp_point. *out is malloc'ed, tied lists included (one free). */

@@ -3,17 +3,6 @@
 
 #include <string.h>
 
-/* The same case, whatever machine ran or modelled it. */
-static int same_case(const cs_result *a, const cs_result *b)
-{
-    return a->np == b->np && a->bytes == b->bytes && a->seed == b->seed && a->root == b->root &&
-           !strcmp(a->background, b->background) && !strcmp(a->size_unit, b->size_unit) &&
-           !strcmp(a->collective, b->collective) && !strcmp(a->algorithm, b->algorithm) &&
-           !strcmp(a->dtype, b->dtype) && !strcmp(a->dist, b->dist) &&
-           !strcmp(a->groups, b->groups) && !strcmp(a->layout, b->layout) &&
-           !strcmp(a->block_ratio, b->block_ratio) && !strcmp(a->counts, b->counts);
-}
-
 size_t cs_compare_print(FILE *f, const cs_result *measured, size_t nm, const cs_result *predicted,
                         size_t np)
 {
@@ -29,7 +18,7 @@ size_t cs_compare_print(FILE *f, const cs_result *measured, size_t nm, const cs_
         int any = 0;
         for (size_t j = 0; j < np; j++) {
             const cs_result *p = &predicted[j];
-            if (strcmp(p->status, "ok") || !same_case(m, p))
+            if (strcmp(p->status, "ok") || !cs_result_same_case(m, p))
                 continue;
             char where[160];
             snprintf(where, sizeof where, "%s %s", p->platform, p->mapping);

@@ -293,7 +293,8 @@ int cs_kang_finite_p(const cs_cost_params *c, long bytes, int v, double *lo, dou
     }
     int p, q;
     double ka, kb;
-    roles(c, bytes, &p, &q, &ka, &kb);
+    if (roles(c, bytes, &p, &q, &ka, &kb))
+        return -1;
     int chi = (p + q - 1) / q, clo = p / q;
     /* Eq. (2)'s transfer: max((p-1)k_A, (q-1)k_B) + 3 p k_A + 3 q k_B */
     double root = dmax((p - 1) * ka, (q - 1) * kb) + 3 * (p * ka + q * kb);

@@ -4,31 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cs_key_cmp(const cs_result *a, const cs_result *b)
-{
-    int c;
-    if ((c = strcmp(a->platform, b->platform)) || (c = strcmp(a->mapping, b->mapping)))
-        return c;
-    if (a->np != b->np)
-        return a->np < b->np ? -1 : 1;
-    if (a->ppn != b->ppn)
-        return a->ppn < b->ppn ? -1 : 1;
-    if ((c = strcmp(a->collective, b->collective)) || (c = strcmp(a->algorithm, b->algorithm)) ||
-        (c = strcmp(a->region, b->region)) || (c = strcmp(cs_result_model(a), cs_result_model(b))) ||
-        (c = strcmp(a->dtype, b->dtype)) ||
-        (c = strcmp(a->mode, b->mode)) || (c = strcmp(a->dist, b->dist)))
-        return c;
-    if (a->seed != b->seed)
-        return a->seed < b->seed ? -1 : 1;
-    if ((c = strcmp(a->groups, b->groups)) || (c = strcmp(a->layout, b->layout)) ||
-        (c = strcmp(a->block_ratio, b->block_ratio)) || (c = strcmp(a->counts, b->counts)) ||
-        (c = strcmp(a->background, b->background)) || (c = strcmp(a->hosts, b->hosts)))
-        return c;
-    if (a->root != b->root)
-        return a->root < b->root ? -1 : 1;
-    return (a->bytes > b->bytes) - (a->bytes < b->bytes);
-}
-
 void cs_key_format(const cs_result *r, char *buf, size_t len)
 {
     char ppn[32] = "", region[48] = "", dist[80] = "", groups[120] = "", root[24] = "";
@@ -52,9 +27,12 @@ void cs_key_format(const cs_result *r, char *buf, size_t len)
     char model[32] = "";
     if (r->model[0] && strcmp(r->model, "full"))
         snprintf(model, sizeof model, " model=%s", r->model);
-    snprintf(buf, len, "%s %s np=%d%s%s %s/%s%s%s %s %s%s%s%s%s %ld B", r->platform, r->mapping,
+    char unit[sizeof r->size_unit + 16] = "";
+    if (r->size_unit[0] && strcmp(r->size_unit, "process")) /* sizes per node: another case */
+        snprintf(unit, sizeof unit, " size_unit=%s", r->size_unit);
+    snprintf(buf, len, "%s %s np=%d%s%s %s/%s%s%s %s %s%s%s%s%s%s %ld B", r->platform, r->mapping,
              r->np, ppn, hosts, r->collective, r->algorithm, region, model, r->dtype, r->mode,
-             dist, groups, root, bg, r->bytes);
+             dist, groups, unit, root, bg, r->bytes);
 }
 
 static int cmp_ptr(const void *pa, const void *pb)

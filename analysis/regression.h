@@ -1,7 +1,6 @@
 /* Regression checks of result rows against a baseline (`collsim check`), and
- * the case key they, `merge` and the expectations share: a row is identified
- * by everything that defines its case (platform, mapping, np, collective,
- * algorithm, dtype, mode, bytes). */
+ * what they, `merge` and the expectations do with the case key (cs_key_cmp,
+ * results.h: the KEY columns of results_columns.def). */
 #ifndef COLLSIM_REGRESSION_H
 #define COLLSIM_REGRESSION_H
 
@@ -10,9 +9,6 @@
 #include "cs_error.h"
 #include "results.h"
 
-/* Orders rows by key: names alphabetically, np and bytes numerically. 0 means
- * the same case. */
-int cs_key_cmp(const cs_result *a, const cs_result *b);
 /* "yahoo sequential np=13 allgather/ring byte check 1000 B" */
 void cs_key_format(const cs_result *r, char *buf, size_t len);
 

@@ -34,6 +34,21 @@ static const char *resolve_alg(const report *r, const char *spec, const char *op
     return NULL;
 }
 
+/* Groups that differ where no part of the slug does (dtype, mode, size_unit:
+ * files mixing them) get -2, -3, ... so that no figure overwrites another's. */
+static void unique_slug(const report *r, group *g)
+{
+    size_t used = strlen(g->slug);
+    for (int k = 2;; k++) {
+        size_t i = 0;
+        while (i + 1 < r->ng && strcmp(r->g[i].slug, g->slug))
+            i++;
+        if (i + 1 >= r->ng)
+            return;
+        snprintf(g->slug + used, sizeof g->slug - used, "-%d", k);
+    }
+}
+
 static void build_groups(report *r)
 {
     r->ok = cs_xmalloc((r->n ? r->n : 1) * sizeof *r->ok);
@@ -51,6 +66,7 @@ static void build_groups(report *r)
         if (!g || !in_group(x, g)) {
             g = &r->g[r->ng++];
             memset(g, 0, sizeof *g);
+            g->first = x;
             g->platform = x->platform;
             g->collective = x->collective;
             g->mapping = x->mapping;
@@ -107,6 +123,7 @@ static void build_groups(report *r)
                     if (*q == '+')
                         *q = '_';
             }
+            unique_slug(r, g);
         }
         g->root_us_seen |= x->root_us >= 0;
         longset_add(&g->nps, x->np);

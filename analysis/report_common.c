@@ -97,24 +97,11 @@ int cmp_row_ptr(const void *a, const void *b)
     return cmp_row(*(const cs_result *const *)a, *(const cs_result *const *)b);
 }
 
+/* The group's point at (np, bytes), with alg's name: its first row there
+ * (groups compare by their ratio, so the first row's stand for every np). */
 static cs_result key_of(const group *g, long np, long bytes, const char *alg)
 {
-    cs_result k;
-    memset(&k, 0, sizeof k);
-    snprintf(k.platform, sizeof k.platform, "%s", g->platform);
-    snprintf(k.collective, sizeof k.collective, "%s", g->collective);
-    snprintf(k.mapping, sizeof k.mapping, "%s", g->mapping);
-    snprintf(k.model, sizeof k.model, "%s", g->model);
-    k.ppn = g->ppn;
-    snprintf(k.hosts, sizeof k.hosts, "%s", g->hosts);
-    snprintf(k.dist, sizeof k.dist, "%s", g->dist);
-    k.seed = g->seed;
-    snprintf(k.groups, sizeof k.groups, "%s", g->gratio); /* compared as a ratio */
-    snprintf(k.layout, sizeof k.layout, "%s", g->layout);
-    snprintf(k.block_ratio, sizeof k.block_ratio, "%s", g->block_ratio);
-    snprintf(k.counts, sizeof k.counts, "%s", g->counts);
-    snprintf(k.background, sizeof k.background, "%s", g->background);
-    k.root = g->root;
+    cs_result k = *g->first;
     snprintf(k.algorithm, sizeof k.algorithm, "%s", alg ? alg : "");
     k.np = (int)np;
     k.bytes = bytes;

@@ -38,6 +38,7 @@ typedef struct {
 
 /* ---- the report's state ---- */
 typedef struct {
+    const cs_result *first; /* its first row: the group is the rows alike in cs_result_cmp_group */
     const char *platform, *collective, *mapping, *model;
     int ppn;              /* ranks per node; 0: the node's cores */
     const char *hosts;    /* the nodes the job took (results column); "": every node */

@@ -13,18 +13,7 @@ typedef struct {
     double mean, median, max;
 } focus_stats;
 
-int in_group(const cs_result *x, const group *g)
-{
-    char r[32];
-    return !strcmp(x->platform, g->platform) && !strcmp(x->collective, g->collective) &&
-           !strcmp(x->mapping, g->mapping) && !strcmp(cs_result_model(x), g->model[0] ? g->model : "network") && x->ppn == g->ppn &&
-           !strcmp(x->hosts, g->hosts) &&
-           !strcmp(x->dist, g->dist) &&
-           x->seed == g->seed && !strcmp(x->background, g->background) && x->root == g->root &&
-           !strcmp(cs_groups_ratio(x->groups, r, sizeof r), g->gratio) &&
-           !strcmp(x->layout, g->layout) && !strcmp(x->block_ratio, g->block_ratio) &&
-           !strcmp(x->counts, g->counts);
-}
+int in_group(const cs_result *x, const group *g) { return !cs_result_cmp_group(x, g->first); }
 
 /* Improvement of the focus over the second best where the focus is best. */
 static void stats_of(const report *r, const cs_best *best, size_t nbest, const group *g,

@@ -7,49 +7,220 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The columns, in file order: name, type, where in cs_result, and whether a
- * file must have it. One table drives writing and reading. */
+/* The columns (results_columns.def), in file order: name, type, where in
+ * cs_result, whether a file must have it, its default and its roles. One
+ * table drives writing, reading and comparing. */
 typedef enum { COL_STR, COL_INT, COL_LONG, COL_LLONG, COL_ULONG, COL_DOUBLE } col_type;
 typedef struct {
-    const char *name;
+    cs_column_info info;
     col_type type;
     size_t offset, size;
-    int required;
+    double dflt;       /* numbers' default (strings': "") */
+    int group, ratio;  /* in the report group; compared by ratio in the point and group */
+    const char *empty; /* what "" compares as; NULL: itself */
 } column;
 
-#define COL(field, type, required)                                                                \
-    {#field, type, offsetof(cs_result, field), sizeof(((cs_result *)0)->field), required}
+/* role -> key rank, point rank, in the group, by ratio, cs_column_role */
+#define CS_RC_KEYRANK_KEY(k) k
+#define CS_RC_KEYRANK_POINT(k, p) k
+#define CS_RC_KEYRANK_AXIS(k, p) k
+#define CS_RC_KEYRANK_RATIO(k, p) k
+#define CS_RC_KEYRANK_SETTING 0
+#define CS_RC_KEYRANK_VALUE 0
+#define CS_RC_POINTRANK_KEY(k) 0
+#define CS_RC_POINTRANK_POINT(k, p) p
+#define CS_RC_POINTRANK_AXIS(k, p) p
+#define CS_RC_POINTRANK_RATIO(k, p) p
+#define CS_RC_POINTRANK_SETTING 0
+#define CS_RC_POINTRANK_VALUE 0
+#define CS_RC_GROUP_KEY(k) 0
+#define CS_RC_GROUP_POINT(k, p) 1
+#define CS_RC_GROUP_AXIS(k, p) 0
+#define CS_RC_GROUP_RATIO(k, p) 1
+#define CS_RC_GROUP_SETTING 0
+#define CS_RC_GROUP_VALUE 0
+#define CS_RC_RATIO_KEY(k) 0
+#define CS_RC_RATIO_POINT(k, p) 0
+#define CS_RC_RATIO_AXIS(k, p) 0
+#define CS_RC_RATIO_RATIO(k, p) 1
+#define CS_RC_RATIO_SETTING 0
+#define CS_RC_RATIO_VALUE 0
+#define CS_RC_ROLE_KEY(k) CS_ROLE_KEY
+#define CS_RC_ROLE_POINT(k, p) CS_ROLE_POINT
+#define CS_RC_ROLE_AXIS(k, p) CS_ROLE_AXIS
+#define CS_RC_ROLE_RATIO(k, p) CS_ROLE_RATIO
+#define CS_RC_ROLE_SETTING CS_ROLE_SETTING
+#define CS_RC_ROLE_VALUE CS_ROLE_VALUE
+/* a string's default is "" (cs_result_init clears the row): another fails to compile */
+#define CS_RC_DFLT_STR(d) (0 * sizeof(char[sizeof(d) == 1 ? 1 : -1]))
+#define CS_RC_DFLT_INT(d) (d)
+#define CS_RC_DFLT_LONG(d) (d)
+#define CS_RC_DFLT_LLONG(d) (d)
+#define CS_RC_DFLT_ULONG(d) (d)
+#define CS_RC_DFLT_DOUBLE(d) (d)
+
 static const column columns[] = {
-    COL(platform, COL_STR, 0),      COL(mapping, COL_STR, 0),
-    COL(np, COL_INT, 1),            COL(ppn, COL_INT, 0),
-    COL(collective, COL_STR, 1),    COL(algorithm, COL_STR, 1),
-    COL(region, COL_STR, 0),        COL(model, COL_STR, 0),
-    COL(dtype, COL_STR, 1),
-    COL(mode, COL_STR, 1),          COL(dist, COL_STR, 0),
-    COL(seed, COL_ULONG, 0),        COL(groups, COL_STR, 0),
-    COL(layout, COL_STR, 0),        COL(block_ratio, COL_STR, 0),
-    COL(counts, COL_STR, 0),        COL(size_unit, COL_STR, 0),
-    COL(root, COL_INT, 0),          COL(background, COL_STR, 0),
-    COL(hosts, COL_STR, 0),         COL(bytes, COL_LONG, 1),
-    COL(data_bytes, COL_LLONG, 0),  COL(avg_us, COL_DOUBLE, 1),
-    COL(min_us, COL_DOUBLE, 1),     COL(max_us, COL_DOUBLE, 1),
-    COL(call_max_us, COL_DOUBLE, 0), COL(root_us, COL_DOUBLE, 0),
-    COL(iterations, COL_INT, 1),    COL(status, COL_STR, 1),
-    COL(nonlocal_max_msgs, COL_LLONG, 0),   COL(nonlocal_max_bytes, COL_LLONG, 0),
-    COL(nonlocal_total_msgs, COL_LLONG, 0), COL(nonlocal_total_bytes, COL_LLONG, 0),
-    COL(account, COL_STR, 0),       COL(placement, COL_STR, 0),
-    COL(smpi_cfg, COL_STR, 0),
-    COL(note, COL_STR, 0),
+#define CS_RESULT_COLUMN(m, type, size, dflt, required, role, site, empty)                         \
+    {{#m, CS_RC_ROLE_##role, CS_RC_KEYRANK_##role, CS_RC_POINTRANK_##role, site, required},      \
+     COL_##type,                                                                                  \
+     offsetof(cs_result, m),                                                                      \
+     sizeof(((cs_result *)0)->m),                                                                 \
+     (double)CS_RC_DFLT_##type(dflt),                                                             \
+     CS_RC_GROUP_##role,                                                                          \
+     CS_RC_RATIO_##role,                                                                          \
+     empty},
+#include "results_columns.def"
+#undef CS_RESULT_COLUMN
 };
 #define NCOLUMNS (sizeof columns / sizeof columns[0])
+
+/* The key's and the point's columns in rank order: order[rank - 1] is the
+ * column of that rank; the columns without one fill the tail. A rank given
+ * twice or left out is a schema error (a unit test holds them). */
+#define CS_RESULT_COLUMN(m, type, size, dflt, required, role, ...)                                \
+    [CS_RC_KEYRANK_##role ? CS_RC_KEYRANK_##role - 1 : CS_RC_NCOLUMNS + CS_RC_##m] = CS_RC_##m,
+static const unsigned char key_order[2 * CS_RC_NCOLUMNS] = {
+#include "results_columns.def"
+};
+#undef CS_RESULT_COLUMN
+#define CS_RESULT_COLUMN(m, type, size, dflt, required, role, ...)                                \
+    [CS_RC_POINTRANK_##role ? CS_RC_POINTRANK_##role - 1 : CS_RC_NCOLUMNS + CS_RC_##m] = CS_RC_##m,
+static const unsigned char point_order[2 * CS_RC_NCOLUMNS] = {
+#include "results_columns.def"
+};
+#undef CS_RESULT_COLUMN
+enum {
+    NKEY = 0
+#define CS_RESULT_COLUMN(m, type, size, dflt, required, role, ...) +(CS_RC_KEYRANK_##role > 0)
+#include "results_columns.def"
+#undef CS_RESULT_COLUMN
+    ,
+    NPOINT = 0
+#define CS_RESULT_COLUMN(m, type, size, dflt, required, role, ...) +(CS_RC_POINTRANK_##role > 0)
+#include "results_columns.def"
+#undef CS_RESULT_COLUMN
+};
+
+static const char header_text[] = ""
+#define CS_RESULT_COLUMN(m, ...) "," #m
+#include "results_columns.def"
+#undef CS_RESULT_COLUMN
+    ;
+_Static_assert(sizeof header_text == CS_RESULTS_HEADER_SIZE + 1, "the header's size");
+const char *const cs_results_header = header_text + 1; /* past the first ',' */
+
+const cs_column_info *cs_result_column(int i)
+{
+    return i >= 0 && i < (int)NCOLUMNS ? &columns[i].info : NULL;
+}
+
+int cs_result_column_index(const char *name)
+{
+    for (size_t i = 0; i < NCOLUMNS; i++)
+        if (!strcmp(columns[i].info.name, name))
+            return (int)i;
+    return -1;
+}
 
 void cs_result_init(cs_result *r)
 {
     memset(r, 0, sizeof *r);
-    r->data_bytes = -1;
-    r->nonlocal_max_msgs = r->nonlocal_max_bytes = -1;
-    r->nonlocal_total_msgs = r->nonlocal_total_bytes = -1;
-    r->call_max_us = r->root_us = -1;
+    for (size_t i = 0; i < NCOLUMNS; i++) {
+        const column *c = &columns[i];
+        char *p = (char *)r + c->offset;
+        switch (c->type) {
+        case COL_STR: break;
+        case COL_INT: *(int *)p = (int)c->dflt; break;
+        case COL_LONG: *(long *)p = (long)c->dflt; break;
+        case COL_LLONG: *(long long *)p = (long long)c->dflt; break;
+        case COL_ULONG: *(unsigned long *)p = (unsigned long)c->dflt; break;
+        case COL_DOUBLE: *(double *)p = c->dflt; break;
+        }
+    }
+}
+
+const char *cs_groups_ratio(const char *groups, char *buf, size_t len)
+{
+    long p, q;
+    buf[0] = 0;
+    if (sscanf(groups, "%ld:%ld", &p, &q) == 2 && p > 0 && q > 0) {
+        long a = p, b = q;
+        while (b) {
+            long t = a % b;
+            a = b;
+            b = t;
+        }
+        snprintf(buf, len, "%ld:%ld", p / a, q / a);
+    }
+    return buf;
+}
+
+#define CMP_NUM(t, pa, pb) ((*(const t *)(pa) > *(const t *)(pb)) - (*(const t *)(pa) < *(const t *)(pb)))
+
+/* Column c of a and b: strings by strcmp (an empty one as c->empty; by their
+ * ratio with `ratio`), numbers numerically. */
+static int cmp_column(const column *c, const cs_result *a, const cs_result *b, int ratio)
+{
+    const char *pa = (const char *)a + c->offset, *pb = (const char *)b + c->offset;
+    switch (c->type) {
+    case COL_STR: {
+        char ra[32], rb[32];
+        if (ratio) {
+            pa = cs_groups_ratio(pa, ra, sizeof ra);
+            pb = cs_groups_ratio(pb, rb, sizeof rb);
+        }
+        if (c->empty) {
+            pa = *pa ? pa : c->empty;
+            pb = *pb ? pb : c->empty;
+        }
+        return strcmp(pa, pb);
+    }
+    case COL_INT: return CMP_NUM(int, pa, pb);
+    case COL_LONG: return CMP_NUM(long, pa, pb);
+    case COL_LLONG: return CMP_NUM(long long, pa, pb);
+    case COL_ULONG: return CMP_NUM(unsigned long, pa, pb);
+    case COL_DOUBLE: return CMP_NUM(double, pa, pb);
+    }
+    return 0;
+}
+
+int cs_key_cmp(const cs_result *a, const cs_result *b)
+{
+    int c = 0;
+    for (int k = 0; k < NKEY && !c; k++)
+        c = cmp_column(&columns[key_order[k]], a, b, 0);
+    return c;
+}
+
+/* The point's columns in rank order; with `group`, those of the report group alone. */
+static int cmp_point(const cs_result *a, const cs_result *b, int group)
+{
+    int c = 0;
+    for (int k = 0; k < NPOINT && !c; k++) {
+        const column *col = &columns[point_order[k]];
+        if (!group || col->group)
+            c = cmp_column(col, a, b, col->ratio);
+    }
+    return c;
+}
+
+int cs_result_cmp_point(const cs_result *a, const cs_result *b) { return cmp_point(a, b, 0); }
+
+int cs_result_cmp_group(const cs_result *a, const cs_result *b) { return cmp_point(a, b, 1); }
+
+const char *cs_result_model(const cs_result *r)
+{
+    return r->model[0] ? r->model : columns[CS_RC_model].empty;
+}
+
+int cs_result_same_case(const cs_result *a, const cs_result *b)
+{
+    for (int k = 0; k < NKEY; k++) {
+        const column *col = &columns[key_order[k]];
+        if (!col->info.site && cmp_column(col, a, b, 0))
+            return 0;
+    }
+    return 1;
 }
 
 static int cmp_alg_region(const void *pa, const void *pb)
@@ -268,7 +439,7 @@ static int set_field(cs_result *r, const column *c, const char *s)
 int cs_result_set(cs_result *r, const char *column, const char *text)
 {
     for (size_t i = 0; i < NCOLUMNS; i++)
-        if (!strcmp(columns[i].name, column))
+        if (!strcmp(columns[i].info.name, column))
             return set_field(r, &columns[i], text) ? -1 : 0;
     return -1;
 }
@@ -282,7 +453,7 @@ static int not_a_time(const cs_result *r, const column *c)
     if (c->type != COL_DOUBLE || strcmp(r->status, "ok"))
         return 0;
     double v = *(const double *)((const char *)r + c->offset);
-    return !isfinite(v) || (v < 0 && (c->required || v != -1));
+    return !isfinite(v) || (v < 0 && (c->info.required || v != -1));
 }
 
 #define MAX_FIELDS 64
@@ -334,16 +505,16 @@ int cs_results_read_torn(const char *path, cs_result **rows, size_t *n, long *to
             for (int k = 0; k < nhead && k < MAX_FIELDS; k++) {
                 of_field[k] = NULL;
                 for (size_t i = 0; i < NCOLUMNS; i++)
-                    if (!strcmp(fld[k], columns[i].name)) {
+                    if (!strcmp(fld[k], columns[i].info.name)) {
                         of_field[k] = &columns[i];
                         seen[i] = 1;
                     }
             }
             for (size_t i = 0; i < NCOLUMNS && !rc; i++)
-                if (columns[i].required && !seen[i])
+                if (columns[i].info.required && !seen[i])
                     rc = cs_fail(err, "%s:1: not a collsim results file: no column '%s' "
                                       "(expected a header like '%s')",
-                                 path, columns[i].name, CS_RESULTS_HEADER);
+                                 path, columns[i].info.name, CS_RESULTS_HEADER);
             if (rc)
                 break;
             continue;
@@ -384,14 +555,14 @@ int cs_results_read_torn(const char *path, cs_result **rows, size_t *n, long *to
         cs_result_init(r);
         for (int k = 0, bad; k < nf && !rc; k++)
             if (of_field[k] && (bad = set_field(r, of_field[k], fld[k])))
-                rc = cs_fail(err, "%s:%ld: column %s: '%s' is %s", path, lineno, of_field[k]->name,
+                rc = cs_fail(err, "%s:%ld: column %s: '%s' is %s", path, lineno, of_field[k]->info.name,
                              fld[k], bad == -1 ? "not a number" : "out of range");
         /* a second pass: status comes after the times */
         for (int k = 0; k < nf && !rc; k++)
             if (of_field[k] && not_a_time(r, of_field[k]))
                 rc = cs_fail(err, "%s:%ld: column %s: '%s' is not a time (a row with status ok "
                                   "needs a finite value >= 0)",
-                             path, lineno, of_field[k]->name, fld[k]);
+                             path, lineno, of_field[k]->info.name, fld[k]);
         if (rc)
             break;
         (*n)++;

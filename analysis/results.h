@@ -1,6 +1,8 @@
 /* Result rows: one per (case, message size). The one CSV format collsim writes
  * and reads (the driver's own rows, results.csv, baselines), with stable
- * column names (see CS_RESULTS_HEADER). Files are read by column name, so a
+ * column names: results_columns.def, from which the row, its header, its
+ * reading and writing and its comparisons (the key, the comparison point)
+ * are generated. Files are read by column name, so a
  * file written before a column existed still reads (the column takes its
  * default), and columns a user added (e.g. in pandas) are ignored. */
 #ifndef COLLSIM_RESULTS_H
@@ -10,85 +12,87 @@
 
 #include "cs_error.h"
 
-#define CS_RESULTS_HEADER                                                                         \
-    "platform,mapping,np,ppn,collective,algorithm,region,model,dtype,mode,dist,seed,groups,layout,"     \
-    "block_ratio,counts,size_unit,root,background,hosts,bytes,data_bytes,"                                  \
-    "avg_us,min_us,max_us,call_max_us,root_us,iterations,status,nonlocal_max_msgs,nonlocal_max_bytes,"                \
-    "nonlocal_total_msgs,nonlocal_total_bytes,account,placement,smpi_cfg,note"
+/* The columns (results_columns.def): CS_RC_platform, CS_RC_np, ...: a
+ * column's index in file order. */
+enum {
+#define CS_RESULT_COLUMN(name, ...) CS_RC_##name,
+#include "results_columns.def"
+#undef CS_RESULT_COLUMN
+    CS_RC_NCOLUMNS
+};
 
+/* A row: one member per column, its comment in results_columns.def. */
+#define CS_RC_MEMBER_STR(m, size) char m[size];
+#define CS_RC_MEMBER_INT(m, size) int m;
+#define CS_RC_MEMBER_LONG(m, size) long m;
+#define CS_RC_MEMBER_LLONG(m, size) long long m;
+#define CS_RC_MEMBER_ULONG(m, size) unsigned long m;
+#define CS_RC_MEMBER_DOUBLE(m, size) double m;
 typedef struct {
-    char platform[128];
-    char mapping[16];
-    int np;
-    int ppn;             /* ranks per node; 0: the node's core count (the default) */
-    char collective[32];
-    char algorithm[96];
-    char region[16];     /* locality level the algorithm treats as region; "": default */
-    /* what cost simulated time (case_fields.def): "full" (network, local
-     * work, per-message overheads) or "network" (the network alone); "": not
-     * recorded (a file written before the column, by the network-only model) */
-    char model[16];   /* compare with cs_result_model() */
-    char dtype[16];
-    char mode[16];
-    char dist[32];       /* block-size distribution of v-collectives; "": none */
-    unsigned long seed;  /* its seed */
-    /* intergroup collectives (inter_allgather, inter_allgatherv): the group
-     * sizes P:Q, the layout, the block ratio k_A:k_B ("" as given: 1:1) and
-     * the count pattern (inter_allgatherv); "" for the other collectives */
-    char groups[24];
-    char layout[16];
-    char block_ratio[24];
-    char counts[16];
-    /* intergroup: how the sweep's sizes were given: "process" (bytes is the
-     * size given) or "node" (bytes is the size given / ppn) */
-    char size_unit[16];
-    int root;            /* gather, scatter: the root's rank; 0 for the other collectives */
-    /* the background traffic the case ran under (bench --background), in its
-     * canonical spelling "alltoall:inter-switch:4M:96"; "": none (quiet) */
-    char background[192];
-    /* the nodes the case's job took (bench --hosts, hostspec.h) as given;
-     * "": every node, in platform order (the default) */
-    char hosts[128];
-    long bytes;          /* per rank (per block); for v-collectives N, the largest block;
-                            intergroup: a group A process's block, whatever size_unit */
-    long long data_bytes; /* payload the collective defines: sum over ranks of the bytes
-                             destined to other ranks; -1: not recorded */
-    /* Each process's mean time per call (over the timed calls), then over
-     * the processes: avg_us their mean (Kandalla et al.'s metric), min_us
-     * and max_us their extremes (OSU's columns). call_max_us: per call the
-     * slowest process's time, averaged over the calls (>= max_us); root_us:
-     * the root's mean time per call (gather, scatter). -1: not measured (a
-     * file written before these columns, or an unrooted
-     * collective; call_max_us is measured for gather and scatter only, see
-     * sim/driver/bench.c). */
-    double avg_us, min_us, max_us;
-    double call_max_us, root_us;
-    int iterations;
-    char status[16];     /* ok | fail (data check) | error (the run broke) | timeout */
-    /* messages and bytes that left the sender's node in one call: the maximum
-     * over ranks and the total; -1: not measured */
-    long long nonlocal_max_msgs, nonlocal_max_bytes, nonlocal_total_msgs, nonlocal_total_bytes;
-    /* every locality level, finest first: LEVEL:max_msgs:max_bytes:total_msgs:total_bytes
-     * joined by ';'; "": not measured */
-    char account[512];
-    /* where the case's ranks were, at every locality level at or above the
-     * node, coarsest first: "switch:0x64 1x232; node:0x16 ..." (per level,
-     * each rank's region numbered by first appearance in rank order, run-
-     * length encoded: RxN = N consecutive ranks in region R); a level that
-     * does not fit is left out. Derived from the key (platform, mapping,
-     * ppn, hosts, np), so not part of it; "": not recorded (an older file).
-     * What the report's models of gather and scatter read (Kandalla's K3-K5). */
-    char placement[512];
-    /* the SMPI options the case ran with beyond collsim's own (bench --smpi-cfg,
-     * a scenario's <smpi>), NAME:VALUE joined by spaces; not part of the key:
-     * the same case under another solver setting is compared, not added */
-    char smpi_cfg[256];
-    char note[512];      /* for fail/error/timeout: the tail of the error output */
+#define CS_RESULT_COLUMN(name, type, size, ...) CS_RC_MEMBER_##type(name, size)
+#include "results_columns.def"
+#undef CS_RESULT_COLUMN
 } cs_result;
 
-/* A row with every field at its default (empty strings, 0, and -1 for the
- * "not measured" counters). */
+/* The header line: the column names in file order, joined by ','
+ * ("platform,mapping,np,...,note"), and its size with the final 0. */
+extern const char *const cs_results_header;
+#define CS_RESULTS_HEADER cs_results_header
+enum {
+    CS_RESULTS_HEADER_SIZE = 0 /* each name and its ',' (the last one's: the 0) */
+#define CS_RESULT_COLUMN(name, ...) +sizeof #name
+#include "results_columns.def"
+#undef CS_RESULT_COLUMN
+};
+
+/* What a column is to a row (results_columns.def: role, site) */
+typedef enum {
+    CS_ROLE_KEY,     /* the identity, not the point: what the compared algorithms differ in */
+    CS_ROLE_POINT,   /* the identity, the comparison point, the report group */
+    CS_ROLE_AXIS,    /* the identity and the point; a report group spans it */
+    CS_ROLE_RATIO,   /* POINT, compared by its ratio there */
+    CS_ROLE_SETTING, /* a parameter of the run that does not identify the case */
+    CS_ROLE_VALUE    /* measured, or derived from the key */
+} cs_column_role;
+
+typedef struct {
+    const char *name;
+    cs_column_role role;
+    int key_rank, point_rank; /* 1, 2, ...: the order of the key and the point; 0: not in it */
+    int site;                 /* where or how the case ran: not compared by `compare` */
+    int required;             /* a file must have it */
+} cs_column_info;
+
+/* Column i (0 .. CS_RC_NCOLUMNS - 1, file order). */
+const cs_column_info *cs_result_column(int i);
+/* The index of the column named name, or -1. */
+int cs_result_column_index(const char *name);
+
+/* A row with every column at its default (results_columns.def). */
 void cs_result_init(cs_result *r);
+
+/* The comparisons of rows, generated from the roles of results_columns.def;
+ * each orders by its columns' ranks (names alphabetically, numbers
+ * numerically) and returns 0 for rows alike there.
+ * cs_key_cmp: the identity of a row, one case at one size (check, merge,
+ * repair, expect, resume); the order of merged files and baselines. */
+int cs_key_cmp(const cs_result *a, const cs_result *b);
+/* The comparison point where algorithms compete (best-algorithm tables, the
+ * report): the key less what tells the algorithms apart (algorithm, region),
+ * the groups by their ratio; a report group's rows are contiguous in it. */
+int cs_result_cmp_point(const cs_result *a, const cs_result *b);
+/* The report group (a table, a figure): the point less its axes (np, bytes). */
+int cs_result_cmp_group(const cs_result *a, const cs_result *b);
+/* Whether a and b are the same case whatever machine ran or modelled it
+ * (`compare`): the key less the columns whose site is 1. */
+int cs_result_same_case(const cs_result *a, const cs_result *b);
+
+/* A row's model as compared: "" (not recorded) is "network". */
+const char *cs_result_model(const cs_result *r);
+
+/* The ratio of groups "P:Q" in lowest terms ("50:14" -> "25:7"); "" when
+ * groups is empty or does not read. */
+const char *cs_groups_ratio(const char *groups, char *buf, size_t len);
 
 /* Whether an algorithm runs at more than one region level in the rows. Then
  * it is two competitors, and reports and `run`'s best-algorithm table name
@@ -144,11 +148,5 @@ int cs_csv_split(char *line, char **fields, int max);
 /* Writes one CSV field, quoted when it holds a comma, quote or line break
  * (line breaks become spaces). */
 void cs_csv_write_field(FILE *f, const char *s);
-
-/* A row's model for comparisons: "" (not recorded) is "network". */
-static inline const char *cs_result_model(const cs_result *r)
-{
-    return r->model[0] ? r->model : "network";
-}
 
 #endif

@@ -367,6 +367,36 @@ TEST(Report, CasesWithoutEveryAlgorithmAreNotCompared)
     tw_rmtree(dir);
 }
 
+// Another datatype is another comparison point and group: an algorithm does
+// not compete with itself, and the second group's figures get a name of their
+// own. ring wins at byte, sparbit at int.
+TEST(Report, DatatypesAreSeparateGroupsWithFiguresOfTheirOwn)
+{
+    char dir[256], md[1024], err[2048];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    std::string path = std::string(dir) + "/results.csv";
+    FILE *f = fopen(path.c_str(), "w");
+    fprintf(f, "platform,mapping,np,collective,algorithm,dtype,mode,bytes,avg_us,min_us,max_us,"
+               "iterations,status,note\n");
+    for (const char *dtype : {"byte", "int"})
+        for (long b : {4L, 1024L}) {
+            bool byte = !strcmp(dtype, "byte");
+            fprintf(f, "yahoo,sequential,4,allgather,ring,%s,check,%ld,%d,1,1,1,ok,\n", dtype, b,
+                    byte ? 5 : 10);
+            fprintf(f, "yahoo,sequential,4,allgather,sparbit,%s,check,%ld,%d,1,1,1,ok,\n", dtype, b,
+                    byte ? 9 : 8);
+        }
+    fclose(f);
+    ASSERT_EQ(tw_report(path.c_str(), NULL, NULL, NULL, md, sizeof md, err, sizeof err), 0) << err;
+    std::string text = slurp(md);
+    EXPECT_TRUE(has(text, "| yahoo | sequential | 2 | 2 (100.0%) | 0 |")) << text;
+    EXPECT_TRUE(has(text, "| yahoo | sequential | 2 | 0 | 2 (100.0%) |")) << text;
+    const std::string figs = std::string(dir) + "/report/figures/";
+    EXPECT_FALSE(slurp(figs + "heatmap-yahoo-allgather-sequential.gp").empty());
+    EXPECT_FALSE(slurp(figs + "heatmap-yahoo-allgather-sequential-2.gp").empty());
+    tw_rmtree(dir);
+}
+
 // Ranks per node and block-size distributions define separate groups (never
 // mixed in one table), and an algorithm run at two region levels is two
 // competitors named ALG@LEVEL.

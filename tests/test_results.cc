@@ -3,10 +3,18 @@
 
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "wrapper.h"
+
+extern "C" {
+#include "regression.h"
+}
 
 namespace {
 
@@ -240,6 +248,235 @@ TEST(ResultsDeathTest, RowOfAColumnResultsLacksAborts)
     tw_fields_row_as("np", &r);
     EXPECT_EQ(r.np, 6);
     EXPECT_DEATH(tw_fields_row_as("nprocs", &r), "case_fields.def: np: no results column 'nprocs'");
+}
+
+// ---- the schema (analysis/results_columns.def) ----
+
+const char *role_word(cs_column_role r)
+{
+    switch (r) {
+    case CS_ROLE_KEY: return "KEY";
+    case CS_ROLE_POINT: return "POINT";
+    case CS_ROLE_AXIS: return "AXIS";
+    case CS_ROLE_RATIO: return "RATIO";
+    case CS_ROLE_SETTING: return "SETTING";
+    case CS_ROLE_VALUE: return "VALUE";
+    }
+    return "?";
+}
+
+// The key's ranks are 1..N, each once, and so are the point's; the point's
+// columns are key columns less what tells algorithms apart, its axes last
+// (a report group's rows are contiguous).
+TEST(ResultsSchema, RanksOfTheKeyAndThePointAreEachGivenOnce)
+{
+    std::set<int> key, point, axis;
+    std::string header;
+    for (int i = 0; i < CS_RC_NCOLUMNS; i++) {
+        const cs_column_info *c = cs_result_column(i);
+        header += std::string(i ? "," : "") + c->name;
+        EXPECT_EQ(cs_result_column_index(c->name), i) << c->name;
+        bool in_key = c->role != CS_ROLE_VALUE && c->role != CS_ROLE_SETTING;
+        bool in_point = in_key && c->role != CS_ROLE_KEY;
+        EXPECT_EQ(c->key_rank > 0, in_key) << c->name;
+        EXPECT_EQ(c->point_rank > 0, in_point) << c->name;
+        EXPECT_TRUE(in_key || !c->site) << c->name << ": site of a column outside the key";
+        if (in_key) {
+            EXPECT_TRUE(key.insert(c->key_rank).second) << c->name << ": key rank given twice";
+        }
+        if (in_point) {
+            EXPECT_TRUE(point.insert(c->point_rank).second) << c->name << ": point rank given twice";
+        }
+        if (c->role == CS_ROLE_AXIS)
+            axis.insert(c->point_rank);
+    }
+    EXPECT_EQ(header, CS_RESULTS_HEADER);
+    EXPECT_EQ(header.size() + 1, (size_t)CS_RESULTS_HEADER_SIZE);
+    EXPECT_EQ(cs_result_column(CS_RC_NCOLUMNS), nullptr);
+    EXPECT_EQ(cs_result_column_index("nprocs"), -1);
+    ASSERT_FALSE(key.empty());
+    EXPECT_EQ(*key.begin(), 1);
+    EXPECT_EQ(*key.rbegin(), (int)key.size()) << "a key rank left out";
+    ASSERT_FALSE(point.empty());
+    EXPECT_EQ(*point.begin(), 1);
+    EXPECT_EQ(*point.rbegin(), (int)point.size()) << "a point rank left out";
+    ASSERT_EQ(axis.size(), 2u); // np, bytes
+    EXPECT_EQ(*axis.begin(), (int)point.size() - 1) << "the axes rank last in the point";
+}
+
+// Every case field that writes a column writes one of the key: a parameter
+// that changes the case but not its key would make two cases one (resume
+// skipping it, merge refusing it, check comparing them). The exceptions say
+// why in results_columns.def, as SETTING.
+TEST(ResultsSchema, EveryCaseFieldThatIdentifiesACaseIsInTheKey)
+{
+    const cs_field *t = tw_case_fields();
+    int fields = 0;
+    for (int k = 0; k < CS_NFIELDS; k++) {
+        if (!t[k].csv)
+            continue;
+        int i = cs_result_column_index(t[k].csv);
+        ASSERT_GE(i, 0) << t[k].name << ": " << t[k].csv;
+        const cs_column_info *c = cs_result_column(i);
+        EXPECT_NE(c->role, CS_ROLE_VALUE)
+            << "case field " << t[k].name << " writes column " << t[k].csv
+            << ", which is not in the key: make it KEY or POINT in results_columns.def, or "
+               "SETTING with the reason it does not identify a case";
+        if (c->role != CS_ROLE_SETTING) {
+            EXPECT_GT(c->key_rank, 0) << t[k].csv;
+        }
+        fields++;
+    }
+    EXPECT_GE(fields, 20);
+    // the settings are few, each with its reason in the .def
+    std::set<std::string> settings;
+    for (int i = 0; i < CS_RC_NCOLUMNS; i++)
+        if (cs_result_column(i)->role == CS_ROLE_SETTING)
+            settings.insert(cs_result_column(i)->name);
+    EXPECT_EQ(settings, (std::set<std::string>{"iterations", "smpi_cfg"}));
+}
+
+cs_result case_row()
+{
+    cs_result r;
+    cs_result_init(&r);
+    snprintf(r.platform, sizeof r.platform, "yahoo");
+    snprintf(r.mapping, sizeof r.mapping, "sequential");
+    snprintf(r.collective, sizeof r.collective, "inter_allgather");
+    snprintf(r.algorithm, sizeof r.algorithm, "kang_segmented");
+    snprintf(r.dtype, sizeof r.dtype, "byte");
+    snprintf(r.mode, sizeof r.mode, "check");
+    snprintf(r.groups, sizeof r.groups, "50:14");
+    snprintf(r.layout, sizeof r.layout, "block");
+    snprintf(r.size_unit, sizeof r.size_unit, "process");
+    snprintf(r.status, sizeof r.status, "ok");
+    r.np = 64;
+    r.ppn = 16;
+    r.bytes = 1024;
+    r.iterations = 3;
+    return r;
+}
+
+// A sweep per node and one per process can hold the same bytes per process:
+// two cases (two series of the report), not one given twice.
+TEST(ResultsSchema, RowsDifferingOnlyInSizeUnitAreTwoCases)
+{
+    cs_result a = case_row(), b = case_row();
+    snprintf(b.size_unit, sizeof b.size_unit, "node");
+    EXPECT_NE(cs_key_cmp(&a, &b), 0);
+    EXPECT_NE(cs_result_cmp_point(&a, &b), 0);
+    EXPECT_FALSE(cs_result_same_case(&a, &b));
+    cs_result rows[2] = {a, b};
+    char example[512];
+    EXPECT_EQ(cs_results_dup_keys(rows, 2, example, sizeof example), 0u) << example;
+    char ka[512], kb[512];
+    cs_key_format(&a, ka, sizeof ka);
+    cs_key_format(&b, kb, sizeof kb);
+    EXPECT_STRNE(ka, kb);
+    EXPECT_NE(std::string(kb).find(" size_unit=node"), std::string::npos) << kb;
+}
+
+TEST(ResultsSchema, TheComparatorsKeepTheirOrderAndRules)
+{
+    cs_result a = case_row(), b = case_row();
+    // the key: background before root (the order of merged files and baselines)
+    snprintf(b.background, sizeof b.background, "alltoall:inter-switch:4M:96");
+    a.root = 1;
+    EXPECT_LT(cs_key_cmp(&a, &b), 0);
+    EXPECT_GT(cs_key_cmp(&b, &a), 0);
+    // the point: root before background
+    EXPECT_GT(cs_result_cmp_point(&a, &b), 0);
+    // an empty model is "network"; a setting or a value is no part of the key
+    a = case_row();
+    b = case_row();
+    snprintf(b.model, sizeof b.model, "network");
+    b.iterations = 5;
+    b.avg_us = 7;
+    snprintf(b.smpi_cfg, sizeof b.smpi_cfg, "maxmin/precision:1e-2");
+    EXPECT_EQ(cs_key_cmp(&a, &b), 0);
+    EXPECT_STREQ(cs_result_model(&a), "network");
+    snprintf(b.model, sizeof b.model, "full");
+    EXPECT_NE(cs_key_cmp(&a, &b), 0);
+    // numbers numerically, names alphabetically
+    a = case_row();
+    b = case_row();
+    b.np = 128;
+    snprintf(b.groups, sizeof b.groups, "100:28");
+    EXPECT_LT(cs_key_cmp(&a, &b), 0);
+    // the point and the group compare the groups by ratio: 50:14 at 64 and
+    // 100:28 at 128 are one series, np its axis
+    EXPECT_LT(cs_result_cmp_point(&a, &b), 0);
+    EXPECT_EQ(cs_result_cmp_group(&a, &b), 0);
+    b.np = 64;
+    EXPECT_EQ(cs_result_cmp_point(&a, &b), 0);
+    EXPECT_NE(cs_key_cmp(&a, &b), 0);
+    // algorithms compete at a point; dtype and mode make another point
+    a = case_row();
+    b = case_row();
+    snprintf(b.algorithm, sizeof b.algorithm, "kang_ring");
+    snprintf(b.region, sizeof b.region, "socket");
+    EXPECT_NE(cs_key_cmp(&a, &b), 0);
+    EXPECT_EQ(cs_result_cmp_point(&a, &b), 0);
+    snprintf(b.dtype, sizeof b.dtype, "int");
+    EXPECT_NE(cs_result_cmp_point(&a, &b), 0);
+    EXPECT_NE(cs_result_cmp_group(&a, &b), 0);
+    // compare: the same case on another machine, under another model or mode,
+    // but not at another region
+    a = case_row();
+    b = case_row();
+    snprintf(b.platform, sizeof b.platform, "%s", "");
+    snprintf(b.mapping, sizeof b.mapping, "%s", "");
+    b.ppn = 0;
+    snprintf(b.model, sizeof b.model, "full");
+    snprintf(b.mode, sizeof b.mode, "fold");
+    snprintf(b.hosts, sizeof b.hosts, "node-0..3");
+    EXPECT_TRUE(cs_result_same_case(&a, &b));
+    snprintf(b.region, sizeof b.region, "socket");
+    EXPECT_FALSE(cs_result_same_case(&a, &b));
+}
+
+// docs/running.md's table of the columns is the schema's: every column, in
+// file order, with its role and whether compare pairs across it.
+TEST(ResultsSchema, TheDocsTableListsEveryColumnWithItsRole)
+{
+    const std::string path = std::string(COLLSIM_TEST_DATA_DIR) + "/../../docs/running.md";
+    std::ifstream in(path);
+    ASSERT_TRUE(in) << path;
+    std::string line;
+    bool table = false;
+    std::vector<std::string> names, roles, compares;
+    while (std::getline(in, line)) {
+        if (line == "| column | role | compare | meaning |") {
+            table = true;
+            continue;
+        }
+        if (!table || line.rfind("| ---", 0) == 0)
+            continue;
+        if (line.rfind("| `", 0) != 0)
+            break;
+        std::vector<std::string> cells;
+        std::stringstream ss(line.substr(1));
+        std::string cell;
+        while (std::getline(ss, cell, '|')) {
+            size_t b = cell.find_first_not_of(' '), e = cell.find_last_not_of(' ');
+            cells.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
+        }
+        ASSERT_GE(cells.size(), 3u) << line;
+        names.push_back(cells[0].substr(1, cells[0].size() - 2));
+        roles.push_back(cells[1]);
+        compares.push_back(cells[2]);
+    }
+    ASSERT_TRUE(table) << path << ": no table '| column | role | compare | meaning |'";
+    std::vector<std::string> want_names, want_roles, want_compares;
+    for (int i = 0; i < CS_RC_NCOLUMNS; i++) {
+        const cs_column_info *c = cs_result_column(i);
+        want_names.push_back(c->name);
+        want_roles.push_back(role_word(c->role));
+        want_compares.push_back(c->key_rank ? (c->site ? "no" : "yes") : "");
+    }
+    EXPECT_EQ(names, want_names) << "a column missing from, extra in or out of order in " << path;
+    EXPECT_EQ(roles, want_roles) << path;
+    EXPECT_EQ(compares, want_compares) << path;
 }
 
 } // namespace

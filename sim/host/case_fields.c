@@ -606,13 +606,6 @@ int cs_fields_argv(const cs_field *t, const void *obj, const char *collective,
     return n;
 }
 
-static int column_known(const char *name)
-{
-    char want[80];
-    snprintf(want, sizeof want, ",%s,", name);
-    return strstr("," CS_RESULTS_HEADER ",", want) != NULL;
-}
-
 void cs_fields_row(const cs_field *t, const void *obj, const char *collective, cs_result *r)
 {
     for (int k = 0; k < CS_NFIELDS; k++) {
@@ -632,7 +625,7 @@ void cs_fields_row(const cs_field *t, const void *obj, const char *collective, c
             if (k == CS_F_hosts && !strcmp(text, "all")) /* the default, said in words */
                 text[0] = 0;
         }
-        if (cs_result_set(r, f->csv, text) && !column_known(f->csv)) {
+        if (cs_result_set(r, f->csv, text) && cs_result_column_index(f->csv) < 0) {
             /* a typo in case_fields.def would otherwise lose the column */
             fprintf(stderr, "collsim: case_fields.def: %s: no results column '%s'\n", f->name,
                     f->csv);

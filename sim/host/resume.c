@@ -238,7 +238,7 @@ size_t cs_warn_foreign_recorded(FILE *f, const char *cmd, const char *path, cons
  * today's header first. */
 static int update_header(const char *path, const cs_result *rows, size_t n, cs_err *err)
 {
-    char line[sizeof CS_RESULTS_HEADER + 8] = ""; /* room for a byte-order mark */
+    char line[CS_RESULTS_HEADER_SIZE + 8] = ""; /* room for a byte-order mark */
     FILE *f = fopen(path, "r");
     if (!f)
         return cs_fail(err, "cannot read %s: %s", path, strerror(errno));
@@ -265,7 +265,7 @@ static int update_header(const char *path, const cs_result *rows, size_t n, cs_e
 static int keep_previous(const char *dir, const char *csv_path, cs_err *err)
 {
     struct stat st;
-    int rows = !stat(csv_path, &st) && st.st_size > (off_t)sizeof CS_RESULTS_HEADER;
+    int rows = !stat(csv_path, &st) && st.st_size > (off_t)CS_RESULTS_HEADER_SIZE;
     char cases[2100], kept_csv[2100], kept_cases[2200];
     snprintf(cases, sizeof cases, "%s/cases", dir);
     int files = !stat(cases, &st);
