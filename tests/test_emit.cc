@@ -360,6 +360,26 @@ TEST(Resume, AKilledSweepLosesAndDuplicatesNothing)
     tw_free_rows(b);
 }
 
+// A one-case results file's rows by size: status and the three times to the last bit; a size
+// given twice fails the test.
+static std::map<long, std::string> rows_by_size(const std::string &csv)
+{
+    std::map<long, std::string> t;
+    cs_result *r;
+    size_t n;
+    char err[2048];
+    EXPECT_EQ(tw_read_results(csv.c_str(), &r, &n, err, sizeof err), 0) << err;
+    for (size_t i = 0; i < n; i++) {
+        char v[96];
+        snprintf(v, sizeof v, "%s %.17g %.17g %.17g", r[i].status, r[i].avg_us, r[i].min_us,
+                 r[i].max_us);
+        EXPECT_TRUE(t.emplace(r[i].bytes, v).second) << "twice: " << r[i].bytes;
+    }
+    if (n)
+        tw_free_rows(r);
+    return t;
+}
+
 // A size's predicted time depends on the sizes run before it in the same simulation (256 KiB of
 // sparbit at np 13, cyclic, on yahoo: 29271.85 us alone, 29271.90 us after 64 KiB). A sweep whose
 // 256 KiB row was refused (--memory 40M) and is resumed with more memory runs the case's 64 KiB
@@ -375,25 +395,30 @@ TEST(Resume, AResumedCaseRunsItsEarlierSizesAgainSoEveryRowIsBitIdentical)
     ASSERT_NE(refused.text.find("1 size refused: memory"), std::string::npos) << refused.text;
     Out resumed = cli("run " + s + " --out " + d / "resumed --resume");
     ASSERT_EQ(resumed.code, 0) << resumed.text;
-    auto times = [](const std::string &csv) {
-        std::map<long, std::string> t;
-        cs_result *r;
-        size_t n;
-        char err[2048];
-        EXPECT_EQ(tw_read_results(csv.c_str(), &r, &n, err, sizeof err), 0) << err;
-        for (size_t i = 0; i < n; i++) {
-            char v[96];
-            snprintf(v, sizeof v, "%s %.17g %.17g %.17g", r[i].status, r[i].avg_us, r[i].min_us,
-                     r[i].max_us);
-            EXPECT_TRUE(t.emplace(r[i].bytes, v).second) << "twice: " << r[i].bytes;
-        }
-        if (n)
-            tw_free_rows(r);
-        return t;
-    };
-    auto want = times(d / "direct/results.csv");
+    auto want = rows_by_size(d / "direct/results.csv");
     ASSERT_EQ(want.size(), 2u);
-    EXPECT_EQ(times(d / "resumed/results.csv"), want);
+    EXPECT_EQ(rows_by_size(d / "resumed/results.csv"), want);
+}
+
+// A memory limit refuses the largest sizes; sizes run in ascending order whatever order the list
+// is written in, so the refused ones are the last to run and the rows of the sizes that ran are
+// bit-identical to a run without the limit (written 8K 256K 64K: the 64 KiB row was the one after
+// 256 KiB without the limit, the one after 8 KiB with it, and differed in its last digits).
+TEST(Resume, ARunThatRefusesASizeForMemoryGivesTheOtherRowsOfAFullRun)
+{
+    TempDir d;
+    const std::string s = std::string(COLLSIM_TEST_DATA_DIR) + "/resume-order.xml";
+    Out full = cli("run " + s + " --out " + d / "full");
+    ASSERT_EQ(full.code, 0) << full.text;
+    Out limited = cli("run " + s + " --memory 40M --out " + d / "limited");
+    ASSERT_EQ(limited.code, 1) << limited.text;
+    ASSERT_NE(limited.text.find("1 size refused: memory"), std::string::npos) << limited.text;
+    auto want = rows_by_size(d / "full/results.csv"), got = rows_by_size(d / "limited/results.csv");
+    ASSERT_EQ(want.size(), 3u);
+    ASSERT_EQ(got.size(), 3u);
+    EXPECT_EQ(got[8192], want[8192]);
+    EXPECT_EQ(got[65536], want[65536]);
+    EXPECT_EQ(got[262144].rfind("error ", 0), 0u) << got[262144];
 }
 
 // A results.csv saved again by a spreadsheet program (a UTF-8 byte-order mark before its header)

@@ -543,7 +543,8 @@ static int recv_known(const rank_state *s, MPI_Request r)
 }
 
 /* Waitall. With two or more costed receives among the requests it waits for
- * them one by one (MPI_Waitany; SMPI's Waitsome tests the others, and each
+ * them one by one (MPI_Waitany: SMPI 3.32's own Waitall is the same loop, so
+ * this costs SimGrid nothing more; its Waitsome tests the others, and each
  * test is a simulated sleep of smpi/test), so that each is charged at the
  * time it completed: receives that complete while the rank waits have their
  * o_r absorbed by the wait, a burst of them queues on the CPU. With one, the

@@ -277,6 +277,7 @@ static int cmd_bench(int argc, char **argv)
         cs_platform_free(&pf);
         return die(&e);
     }
+    cs_numlist_sort(&sl); /* the order a case runs them in (numlist.h) */
     c.platform = &pf;
     c.sizes = &sl;
     int conflict = 0;

@@ -193,3 +193,9 @@ const char *cs_fmt_bytes(double bytes, char *buf, size_t len)
     snprintf(buf, len, "%.1f %s", bytes / div, units[u]);
     return buf;
 }
+
+void cs_numlist_sort(cs_numlist *l)
+{
+    if (l->n > 1)
+        qsort(l->v, l->n, sizeof *l->v, cmp_long);
+}

@@ -26,6 +26,13 @@ typedef struct {
 int cs_numlist_parse(const char *text, const char *what, int allow_suffix, long min,
                      cs_numlist *out, cs_err *err);
 void cs_numlist_free(cs_numlist *l);
+/* Sorts the list ascending. A case runs its message sizes in this order: a
+ * size's predicted time depends on the sizes simulated before it (each leaves
+ * the ranks at the next size's first barrier in another order), so the order
+ * a list is written in must not change its rows, and the sizes a memory
+ * limit refuses, the largest, are then always the last to run: the rows of
+ * the sizes that ran are those of a run without the limit. */
+void cs_numlist_sort(cs_numlist *l);
 /* An amount of memory as a person reads it: "2.4 GB", "12.0 MB", "512 B"
  * (decimal units, one decimal), so that small limits do not print 0.0 GB. */
 const char *cs_fmt_bytes(double bytes, char *buf, size_t len);

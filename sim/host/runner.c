@@ -273,9 +273,11 @@ static void record_refused(int csv, const char *csv_path, const slot *sl, cs_cas
         size_t f = 0;
         while (f < sl->fit.n && sl->fit.v[f] != b)
             f++;
-        cs_case_row(&c, c.np, b, &rows[k]);
-        if (f < sl->fit.n || have_row(&rows[k], old, nold))
+        cs_result row;
+        cs_case_row(&c, c.np, b, &row);
+        if (f < sl->fit.n || have_row(&row, old, nold))
             continue;
+        rows[k] = row;
         snprintf(rows[k].status, sizeof rows[k].status, "error");
         cs_mem_refusal(&c, b, budget,
                        o->memory > 0 ? "this sweep's, run --memory"

@@ -488,8 +488,12 @@ static int parse_element(scn_ctx *c, cs_scenario *s, xmlNode *n, long *region_li
         return scn_check_attrs(c, n, none) || scn_parse_models(c, s, n) ? -1 : 0;
     if (!strcmp(name, "collective"))
         return parse_collective(c, s, n);
-    if (!strcmp(name, "sizes"))
-        return parse_fields(c, s, n) || parse_list(c, n, "size list", 1, 0, &s->sizes) ? -1 : 0;
+    if (!strcmp(name, "sizes")) {
+        if (parse_fields(c, s, n) || parse_list(c, n, "size list", 1, 0, &s->sizes))
+            return -1;
+        cs_numlist_sort(&s->sizes); /* the order a case runs them in (numlist.h) */
+        return 0;
+    }
     if (!strcmp(name, "expect"))
         return scn_parse_expect(c, s, n);
     if (!strcmp(name, "distribution"))
