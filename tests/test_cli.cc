@@ -548,21 +548,22 @@ TEST(Cli, BenchRejectsABadLinkValueInAPlatformFile)
     }
 }
 
-// SimGrid stopping on a platform it refuses (here an empty route, which
-// collsim's own checks leave to SimGrid): the note leads with SimGrid's fatal
-// message, without its backtrace or smpirun's echo of the command.
+// SimGrid stopping on a platform it refuses (here a cluster and a zone side by
+// side at the top, which collsim's own checks leave to SimGrid): the note leads
+// with SimGrid's fatal message, without its backtrace or smpirun's echo of the
+// command.
 TEST(Cli, ASimgridAbortIsNamedByItsMessage)
 {
-    char path[] = "/tmp/collsim-test-emptyroute-XXXXXX.xml";
+    char path[] = "/tmp/collsim-test-twotop-XXXXXX.xml";
     int fd = mkstemps(path, 4);
     ASSERT_GE(fd, 0);
     std::string xml = "<?xml version='1.0'?>\n"
                       "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
                       "<platform version=\"4.1\">\n"
+                      "  <cluster id=\"k\" prefix=\"k\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" "
+                      "bw=\"1GBps\" lat=\"1us\"/>\n"
                       "  <zone id=\"z\" routing=\"Full\">\n"
                       "    <host id=\"a\" speed=\"1Gf\"/>\n"
-                      "    <host id=\"b\" speed=\"1Gf\"/>\n"
-                      "    <route src=\"a\" dst=\"b\"></route>\n"
                       "  </zone>\n</platform>\n";
     ASSERT_EQ(write(fd, xml.data(), xml.size()), (ssize_t)xml.size());
     close(fd);
@@ -570,8 +571,8 @@ TEST(Cli, ASimgridAbortIsNamedByItsMessage)
     unlink(path);
     EXPECT_EQ(o.code, 1) << o.text;
     EXPECT_NE(o.text.find("size 8: error: smpirun exited with 134: Uncaught exception "
-                          "simgrid::AssertionError by maestro/0: Empty route (between a and b) "
-                          "forbidden."),
+                          "simgrid::AssertionError by maestro/0: Impossible to create host: a. "
+                          "Invalid CPU model: nullptr."),
               std::string::npos) << o.text;
     EXPECT_EQ(o.text.find("->"), std::string::npos) << o.text;
     EXPECT_EQ(o.text.find("acktrace"), std::string::npos) << o.text;
