@@ -257,7 +257,8 @@ TEST(Platform, RoutesAndHostIdsAreCheckedBeforeSimGrid)
 
 // SimGrid 3.32 refuses these only inside smpirun: an empty route with a multi-line abort ("Empty
 // route (between a and b) forbidden."), elements out of its DTD's order with "Starting tag <host>
-// is not allowed here.", an element it does not know with "Unexpected character".
+// is not allowed here.", an element it does not know with "Unexpected character", a link id given
+// twice with "Link 'l1' declared several times in the platform." and a backtrace.
 TEST(Platform, EmptyRoutesAndElementOrderAreCheckedBeforeSimGrid)
 {
     const std::string hosts = "    <host id=\"a\" speed=\"1Gf\"/>\n    <host id=\"b\" speed=\"1Gf\"/>\n"
@@ -308,6 +309,18 @@ TEST(Platform, EmptyRoutesAndElementOrderAreCheckedBeforeSimGrid)
     e = zone_error("    <host id=\"a\" speed=\"1Gf\"><link_ctn id=\"l1\"/></host>\n");
     EXPECT_NE(e.find(".xml:4: <link_ctn> in <host id=\"a\">: SimGrid (DTD 4.1) takes disk prop mount"),
               std::string::npos) << e;
+    // link ids
+    e = zone_error(hosts + "    <link id=\"l1\" bandwidth=\"2GBps\" latency=\"1us\"/>\n" + ab);
+    EXPECT_NE(e.find(".xml:7: link id 'l1' is already defined at line 6 (link ids must be unique"),
+              std::string::npos) << e;
+    // SimGrid 3.32 loads a <backbone> of a link's id
+    EXPECT_EQ(zone_error(hosts + "    <backbone id=\"l1\" bandwidth=\"2GBps\" latency=\"1us\"/>\n" +
+                         ab),
+              "");
+    e = zone_error(hosts + "    <link id=\"l1_UP\" bandwidth=\"2GBps\" latency=\"1us\"/>\n"
+                           "    <link id=\"l1\" bandwidth=\"2GBps\" latency=\"1us\" "
+                           "sharing_policy=\"SPLITDUPLEX\"/>\n" + ab);
+    EXPECT_NE(e.find(".xml:8: link id 'l1' is already defined at line 6"), std::string::npos) << e;
     e = zone_error(hosts + "    <hots id=\"c\" speed=\"1Gf\"/>\n" + ab);
     EXPECT_NE(e.find(".xml:7: <hots> is not an element of SimGrid's platform files (DTD 4.1)"),
               std::string::npos) << e;

@@ -95,6 +95,7 @@ typedef struct {
     nameset points; /* hosts and routers: what <route> and a gateway name */
     nameset zones;  /* zones and clusters: what <zoneRoute> names */
     nameset links;
+    nameset link_ids;      /* those of <link> alone: SimGrid 3.32 lets a <backbone> share one */
     nameset cluster_links; /* "ID_" of every cluster: the prefix of the links it makes */
 } names;
 
@@ -128,15 +129,20 @@ static void collect(names *nm, xmlNode *first, long *pos)
             xmlFree(prefix);
             xmlFree(suffix);
         } else if (is(n, "link") || is(n, "backbone")) {
+            int link = is(n, "link");
             ns_add_at(&nm->links, id, *pos, line);
+            if (link)
+                ns_add_at(&nm->link_ids, id, *pos, line);
             char *policy = attr(n, "sharing_policy");
             if (!strcmp(policy, "SPLITDUPLEX")) { /* SimGrid makes ID_UP and ID_DOWN */
                 size_t len = strlen(id) + 8;
                 char *name = cs_xmalloc(len);
-                snprintf(name, len, "%s_UP", id);
-                ns_add_at(&nm->links, name, *pos, line);
-                snprintf(name, len, "%s_DOWN", id);
-                ns_add_at(&nm->links, name, *pos, line);
+                for (int up = 1; up >= 0; up--) {
+                    snprintf(name, len, "%s_%s", id, up ? "UP" : "DOWN");
+                    ns_add_at(&nm->links, name, *pos, line);
+                    if (link)
+                        ns_add_at(&nm->link_ids, name, *pos, line);
+                }
                 free(name);
             }
             xmlFree(policy);
@@ -163,6 +169,25 @@ static int is_zone_route(const xmlNode *n)
 {
     return is(n, "zoneRoute") || is(n, "ASroute") || is(n, "bypassZoneRoute") ||
            is(n, "bypassASroute");
+}
+
+/* link ids given once (sorted: by name, then document order); the first repeated in the file */
+static int unique_links(const cs_platform *pf, const nameset *links, cs_err *err)
+{
+    const entry *again = NULL, *first = NULL;
+    for (long i = 1; i < links->n; i++)
+        if (!strcmp(links->v[i].name, links->v[i - 1].name) &&
+            (!again || links->v[i].pos < again->pos)) {
+            again = &links->v[i];
+            first = again - 1;
+            while (first > links->v && !strcmp(first[-1].name, again->name))
+                first--;
+        }
+    if (!again)
+        return 0;
+    return cs_fail(err, "%s:%ld: link id '%s' is already defined at line %ld (link ids must be "
+                        "unique; sharing_policy=\"SPLITDUPLEX\" makes ID_UP and ID_DOWN too)",
+                   pf->path, again->line, again->name, first->line);
 }
 
 /* every name a route uses, in document order */
@@ -534,14 +559,17 @@ int cs_platform_check_network(const cs_platform *pf, xmlNode *root, cs_err *err)
     ns_seal(&nm.points);
     ns_seal(&nm.zones);
     ns_seal(&nm.links);
+    ns_seal(&nm.link_ids);
     pos = 0;
-    int rc = check_order(pf, root, err) || check_names(pf, &nm, root->children, &pos, err) ||
+    int rc = check_order(pf, root, err) || unique_links(pf, &nm.link_ids, err) ||
+                     check_names(pf, &nm, root->children, &pos, err) ||
                      check_zones(pf, root->children, err)
                  ? -1
                  : 0;
     ns_free(&nm.points);
     ns_free(&nm.zones);
     ns_free(&nm.links);
+    ns_free(&nm.link_ids);
     ns_free(&nm.cluster_links);
     return rc;
 }
