@@ -529,6 +529,13 @@ int cs_results_read_torn(const char *path, cs_result **rows, size_t *n, long *to
                 ungetc(more, f);
         }
         const long bytes = (long)strlen(line);
+        /* a carriage return before the line's end (a \r\n ending is fine) would be written back
+         * as a space (cs_csv_write_field): a row's key would change when resume, repair or
+         * merge rewrites the file */
+        long body = bytes;
+        while (body && (line[body - 1] == '\n' || line[body - 1] == '\r'))
+            body--;
+        const char *cr = memchr(line, '\r', (size_t)body);
         int nf = cs_csv_split(line, fld, MAX_FIELDS);
         if (nf != nhead && last && nf < nhead && torn) {
             *torn = bytes; /* what a run killed inside a write leaves: the caller drops it */
@@ -545,6 +552,13 @@ int cs_results_read_torn(const char *path, cs_result **rows, size_t *n, long *to
             rc = cs_fail(err, "%s:%ld: %d fields, the header has %d: a damaged row (edit or "
                               "remove that line)",
                          path, lineno, nf, nhead);
+            break;
+        }
+        if (cr) {
+            rc = cs_fail(err, "%s:%ld: a carriage return (\\r) inside the row, at character %ld: "
+                              "a results file has one only just before a line break (edit or "
+                              "remove that line)",
+                         path, lineno, (long)(cr - line) + 1);
             break;
         }
         if (*n == cap) {

@@ -548,37 +548,48 @@ TEST(Cli, BenchRejectsABadLinkValueInAPlatformFile)
     }
 }
 
-// SimGrid stopping on a platform it refuses (here an empty route, which
-// collsim's own checks leave to SimGrid): the note leads with SimGrid's fatal
-// message, without its backtrace or smpirun's echo of the command.
+// SimGrid stopping on a platform it refuses, which collsim's own checks leave to
+// SimGrid (a cluster and a zone side by side at the top: an uncaught exception;
+// a route given twice: a CRITICAL log line and its backtrace): the note leads
+// with SimGrid's fatal message, without its backtrace or smpirun's echo of the
+// command.
 TEST(Cli, ASimgridAbortIsNamedByItsMessage)
 {
-    char path[] = "/tmp/collsim-test-emptyroute-XXXXXX.xml";
-    int fd = mkstemps(path, 4);
-    ASSERT_GE(fd, 0);
-    std::string xml = "<?xml version='1.0'?>\n"
-                      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-                      "<platform version=\"4.1\">\n"
-                      "  <zone id=\"z\" routing=\"Full\">\n"
-                      "    <host id=\"a\" speed=\"1Gf\"/>\n"
-                      "    <host id=\"b\" speed=\"1Gf\"/>\n"
-                      "    <route src=\"a\" dst=\"b\"></route>\n"
-                      "  </zone>\n</platform>\n";
-    ASSERT_EQ(write(fd, xml.data(), xml.size()), (ssize_t)xml.size());
-    close(fd);
-    Out o = cli(std::string("bench --platform ") + path + " --np 2 --alg ring --sizes 8 --iters 1");
-    unlink(path);
-    EXPECT_EQ(o.code, 1) << o.text;
-    EXPECT_NE(o.text.find("size 8: error: smpirun exited with 134: Uncaught exception "
-                          "simgrid::AssertionError by maestro/0: Empty route (between a and b) "
-                          "forbidden."),
-              std::string::npos) << o.text;
-    EXPECT_EQ(o.text.find("->"), std::string::npos) << o.text;
-    EXPECT_EQ(o.text.find("acktrace"), std::string::npos) << o.text;
-    if (o.text.find("files kept in ") != std::string::npos) {
-        std::string kept = o.text.substr(o.text.find("files kept in ") + 14);
-        kept = kept.substr(0, kept.find(';'));
-        EXPECT_EQ(system(("rm -rf " + kept).c_str()), 0);
+    const std::string two_hosts = "    <host id=\"a\" speed=\"1Gf\"/>\n"
+                                  "    <host id=\"b\" speed=\"1Gf\"/>\n"
+                                  "    <link id=\"l1\" bandwidth=\"1GBps\" latency=\"1us\"/>\n";
+    const std::string ab = "    <route src=\"a\" dst=\"b\"><link_ctn id=\"l1\"/></route>\n";
+    struct {
+        std::string body, want;
+    } cases[] = {
+        {"  <cluster id=\"k\" prefix=\"k\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" bw=\"1GBps\" "
+         "lat=\"1us\"/>\n  <zone id=\"z\" routing=\"Full\">\n" + two_hosts + ab + "  </zone>\n",
+         "size 8: error: smpirun exited with 134: Uncaught exception simgrid::AssertionError by "
+         "maestro/0: Impossible to create host: a. Invalid CPU model: nullptr."},
+        {"  <zone id=\"z\" routing=\"Full\">\n" + two_hosts + ab + ab + "  </zone>\n",
+         "size 8: error: smpirun exited with 134: The route between a and b already exists (Rq: "
+         "routes are symmetrical by default). | Aborted"},
+    };
+    for (auto &c : cases) {
+        char path[] = "/tmp/collsim-test-simgrid-abort-XXXXXX.xml";
+        int fd = mkstemps(path, 4);
+        ASSERT_GE(fd, 0);
+        std::string xml = "<?xml version='1.0'?>\n"
+                          "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                          "<platform version=\"4.1\">\n" + c.body + "</platform>\n";
+        ASSERT_EQ(write(fd, xml.data(), xml.size()), (ssize_t)xml.size());
+        close(fd);
+        Out o = cli(std::string("bench --platform ") + path + " --np 2 --alg ring --sizes 8 --iters 1");
+        unlink(path);
+        EXPECT_EQ(o.code, 1) << o.text;
+        EXPECT_NE(o.text.find(c.want), std::string::npos) << o.text;
+        EXPECT_EQ(o.text.find("->"), std::string::npos) << o.text;
+        EXPECT_EQ(o.text.find("acktrace"), std::string::npos) << o.text;
+        if (o.text.find("files kept in ") != std::string::npos) {
+            std::string kept = o.text.substr(o.text.find("files kept in ") + 14);
+            kept = kept.substr(0, kept.find(';'));
+            EXPECT_EQ(system(("rm -rf " + kept).c_str()), 0);
+        }
     }
 }
 

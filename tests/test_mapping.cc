@@ -173,14 +173,13 @@ TEST(Platform, EverySimGridUnitIsAccepted)
             << speed;
 }
 
-// The error of loading a platform whose top zone holds body ("" when it loads).
-std::string zone_error(const std::string &body, const std::string &routing = "Full")
+// The error of loading a platform whose <platform> holds body ("" when it loads).
+std::string platform_body_error(const std::string &body)
 {
     char path[] = "/tmp/collsim-test-platform-XXXXXX.xml";
     int fd = mkstemps(path, 4);
     EXPECT_GE(fd, 0);
-    std::string xml = "<?xml version='1.0'?>\n<platform version=\"4.1\">\n  <zone id=\"z\" routing=\"" +
-                      routing + "\">\n" + body + "  </zone>\n</platform>\n";
+    std::string xml = "<?xml version='1.0'?>\n<platform version=\"4.1\">\n" + body + "</platform>\n";
     EXPECT_EQ(write(fd, xml.data(), xml.size()), (ssize_t)xml.size());
     close(fd);
     int nodes;
@@ -189,6 +188,12 @@ std::string zone_error(const std::string &body, const std::string &routing = "Fu
     tw_platform_shape(path, &nodes, &cores, err, sizeof err);
     unlink(path);
     return err;
+}
+
+// The same for a platform whose top zone holds body.
+std::string zone_error(const std::string &body, const std::string &routing = "Full")
+{
+    return platform_body_error("  <zone id=\"z\" routing=\"" + routing + "\">\n" + body + "  </zone>\n");
 }
 
 // SimGrid 3.32 finds these only inside smpirun, with a multi-line abort ("Link not found: l2",
@@ -217,9 +222,11 @@ TEST(Platform, RoutesAndHostIdsAreCheckedBeforeSimGrid)
     EXPECT_NE(e.find(".xml:10: <route dst=\"zz\">: no host or router 'zz' in the file (hosts and "
                      "routers: a, b, c)"),
               std::string::npos) << e;
-    e = zone_error("    <host id=\"a\" speed=\"1Gf\"/>\n    <host id=\"b\" speed=\"1Gf\"/>\n" + ab +
-                   "    <link id=\"l1\" bandwidth=\"1GBps\" latency=\"1us\"/>\n");
-    EXPECT_NE(e.find(".xml:6: <link_ctn id=\"l1\">: link 'l1' is defined only later, at line 7"),
+    e = zone_error("    <zone id=\"y\" routing=\"Full\">\n    <host id=\"a\" speed=\"1Gf\"/>\n"
+                   "    <host id=\"b\" speed=\"1Gf\"/>\n" + ab + "    </zone>\n    <zone id=\"x\" "
+                   "routing=\"Full\">\n    <host id=\"c\" speed=\"1Gf\"/>\n"
+                   "    <link id=\"l1\" bandwidth=\"1GBps\" latency=\"1us\"/>\n    </zone>\n");
+    EXPECT_NE(e.find(".xml:7: <link_ctn id=\"l1\">: link 'l1' is defined only later, at line 11"),
               std::string::npos) << e;
     e = zone_error("    <host id=\"a\" speed=\"1Gf\"/>\n    <host id=\"b\" speed=\"1Gf\"/>\n"
                    "    <cluster id=\"k\" prefix=\"\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" "
@@ -245,6 +252,83 @@ TEST(Platform, RoutesAndHostIdsAreCheckedBeforeSimGrid)
               std::string::npos) << e;
     e = zone_error(two, "Floyd");
     EXPECT_NE(e.find(":3: <zone id=\"z\" routing=\"Floyd\">: no route from 'k' to 'm'"),
+              std::string::npos) << e;
+}
+
+// SimGrid 3.32 refuses these only inside smpirun: an empty route with a multi-line abort ("Empty
+// route (between a and b) forbidden."), elements out of its DTD's order with "Starting tag <host>
+// is not allowed here.", an element it does not know with "Unexpected character", a link id given
+// twice with "Link 'l1' declared several times in the platform." and a backtrace.
+TEST(Platform, EmptyRoutesAndElementOrderAreCheckedBeforeSimGrid)
+{
+    const std::string hosts = "    <host id=\"a\" speed=\"1Gf\"/>\n    <host id=\"b\" speed=\"1Gf\"/>\n"
+                              "    <link id=\"l1\" bandwidth=\"1GBps\" latency=\"1us\"/>\n";
+    const std::string ab = "    <route src=\"a\" dst=\"b\"><link_ctn id=\"l1\"/></route>\n";
+    EXPECT_EQ(zone_error(hosts + ab), "");
+    std::string e = zone_error(hosts + "    <route src=\"a\" dst=\"b\"></route>\n");
+    EXPECT_NE(e.find(".xml:7: <route src=\"a\" dst=\"b\"> names no link: SimGrid refuses an empty "
+                     "route (give it at least one <link_ctn id=\"LINK\"/>)"),
+              std::string::npos) << e;
+    e = zone_error(hosts + "    <bypassRoute src=\"a\" dst=\"b\"/>\n" + ab);
+    EXPECT_NE(e.find(".xml:7: <bypassRoute src=\"a\" dst=\"b\"> names no link"), std::string::npos)
+        << e;
+    const std::string two = "    <cluster id=\"k\" prefix=\"k\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" "
+                            "bw=\"1GBps\" lat=\"1us\"/>\n    <cluster id=\"m\" prefix=\"m\" "
+                            "suffix=\"\" radical=\"0-1\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/>\n"
+                            "    <link id=\"l1\" bandwidth=\"1GBps\" latency=\"1us\"/>\n";
+    e = zone_error(two + "    <zoneRoute src=\"k\" dst=\"m\" gw_src=\"kk_router\" "
+                         "gw_dst=\"mm_router\"></zoneRoute>\n");
+    EXPECT_NE(e.find(".xml:7: <zoneRoute src=\"k\" dst=\"m\"> names no link"), std::string::npos)
+        << e;
+    // order: a zone's hosts, routers and links before its routes; props first
+    e = zone_error(hosts + ab + "    <host id=\"c\" speed=\"1Gf\"/>\n");
+    EXPECT_NE(e.find(".xml:8: <host> after <route> (line 7) in <zone id=\"z\">: SimGrid (DTD 4.1) "
+                     "takes zone's elements in this order: prop; then include storage_type storage "
+                     "host cabinet router link backbone trace trace_connect host_link; then route "
+                     "bypassRoute trace trace_connect"),
+              std::string::npos) << e;
+    e = zone_error(hosts + "    <prop id=\"p\" value=\"1\"/>\n" + ab);
+    EXPECT_NE(e.find(".xml:7: <prop> after <host> (line 4) in <zone id=\"z\">"), std::string::npos)
+        << e;
+    e = zone_error(two + "    <zoneRoute src=\"k\" dst=\"m\" gw_src=\"kk_router\" gw_dst=\"mm_router\">"
+                         "<link_ctn id=\"l1\"/></zoneRoute>\n    <link id=\"l2\" bandwidth=\"1GBps\" "
+                         "latency=\"1us\"/>\n");
+    EXPECT_NE(e.find(".xml:8: <link> after <zoneRoute> (line 7) in <zone id=\"z\">"), std::string::npos)
+        << e;
+    // a zone holds zones and clusters, or hosts and routers
+    e = zone_error(two + "    <host id=\"a\" speed=\"1Gf\"/>\n");
+    EXPECT_NE(e.find(".xml:7: <host> in <zone id=\"z\">, which is a zone of zones: SimGrid (DTD 4.1) "
+                     "takes either zones, clusters and links then <zoneRoute>s, or hosts, routers "
+                     "and links then <route>s in one zone"),
+              std::string::npos) << e;
+    e = zone_error(hosts + "    <cluster id=\"k\" prefix=\"k\" suffix=\"\" radical=\"0-1\" "
+                           "speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/>\n" + ab);
+    EXPECT_NE(e.find(".xml:7: <cluster> in <zone id=\"z\">, which is a zone of hosts"),
+              std::string::npos) << e;
+    // elements where SimGrid takes none, or none of its own; <config> before the zones
+    e = zone_error("    <host id=\"a\" speed=\"1Gf\"><link_ctn id=\"l1\"/></host>\n");
+    EXPECT_NE(e.find(".xml:4: <link_ctn> in <host id=\"a\">: SimGrid (DTD 4.1) takes disk prop mount"),
+              std::string::npos) << e;
+    // link ids
+    e = zone_error(hosts + "    <link id=\"l1\" bandwidth=\"2GBps\" latency=\"1us\"/>\n" + ab);
+    EXPECT_NE(e.find(".xml:7: link id 'l1' is already defined at line 6 (link ids must be unique"),
+              std::string::npos) << e;
+    // SimGrid 3.32 loads a <backbone> of a link's id
+    EXPECT_EQ(zone_error(hosts + "    <backbone id=\"l1\" bandwidth=\"2GBps\" latency=\"1us\"/>\n" +
+                         ab),
+              "");
+    e = zone_error(hosts + "    <link id=\"l1_UP\" bandwidth=\"2GBps\" latency=\"1us\"/>\n"
+                           "    <link id=\"l1\" bandwidth=\"2GBps\" latency=\"1us\" "
+                           "sharing_policy=\"SPLITDUPLEX\"/>\n" + ab);
+    EXPECT_NE(e.find(".xml:8: link id 'l1' is already defined at line 6"), std::string::npos) << e;
+    e = zone_error(hosts + "    <hots id=\"c\" speed=\"1Gf\"/>\n" + ab);
+    EXPECT_NE(e.find(".xml:7: <hots> is not an element of SimGrid's platform files (DTD 4.1)"),
+              std::string::npos) << e;
+    e = platform_body_error("  <zone id=\"z\" routing=\"Full\">\n" + hosts + ab + "  </zone>\n"
+                            "  <config><prop id=\"smpi/async-small-thresh\" value=\"0\"/></config>\n");
+    EXPECT_NE(e.find(".xml:9: <config> after <zone> (line 3) in <platform>: SimGrid (DTD 4.1) takes "
+                     "platform's elements in this order: config random; then include cluster "
+                     "cabinet peer AS zone trace trace_connect; then process actor"),
               std::string::npos) << e;
 }
 

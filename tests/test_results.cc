@@ -168,6 +168,23 @@ TEST(Results, WideHeadersLongLinesAndLargeIntegersAreErrors)
         << err;
 }
 
+// A carriage return inside a row would be written back as a space (cs_csv_write_field), so a
+// key read from it would change when resume, repair or merge rewrites the file; one just before
+// the line break (a file with \r\n line ends) is fine.
+TEST(Results, ACarriageReturnInsideARowIsAnError)
+{
+    std::string head = "np,collective,algorithm,dtype,mode,bytes,avg_us,min_us,max_us,"
+                       "iterations,status";
+    std::string err;
+    EXPECT_EQ(read_text(head + "\r\n4,allgather,ring,byte,check,1,2.5,2,3,3,ok\r\n", &err), 1) << err;
+    EXPECT_EQ(read_text(head + "\n4,allgat\rher,ring,byte,check,1,2.5,2,3,3,ok\n", &err), -1);
+    EXPECT_EQ(err, "F:2: a carriage return (\\r) inside the row, at character 9: a results file has "
+                   "one only just before a line break (edit or remove that line)");
+    EXPECT_EQ(read_text(head + "\n4,\"allgather\r\",ring,byte,check,1,2.5,2,3,3,ok\r\n", &err), -1);
+    EXPECT_NE(err.find("F:2: a carriage return (\\r) inside the row, at character 13"),
+              std::string::npos) << err;
+}
+
 // Files are read by column name: a file from before a column existed reads
 // with that column at its default, and a column a user added is ignored.
 TEST(Results, ColumnsAreReadByNameOldAndExtendedFilesRead)

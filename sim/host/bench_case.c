@@ -434,7 +434,9 @@ pid_t cs_case_start(const cs_case *c, const char *workdir, int show_table, cs_er
  * command and exit code. */
 static int noise(const char *line)
 {
+    /* "Backtrace (displayed in actor maestro):" heads the frames of an xbt_die */
     static const char *const marks[] = {"Configuration change", "Backtrace:", "backtrace:",
+                                        "Backtrace (displayed in actor",
                                         "Execution failed with code", " --cfg="};
     if (!line[0] || !strncmp(line + strspn(line, " \t"), "->", 2))
         return 1;

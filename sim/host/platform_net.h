@@ -1,5 +1,7 @@
-/* The network of a platform file checked before SimGrid reads it: every name
- * a route uses (hosts, routers, zones, links) is defined, and every zone that
+/* The network of a platform file checked before SimGrid reads it: every
+ * element where SimGrid's DTD (4.1) takes it and in its order, every name a
+ * route uses (hosts, routers, zones, links) defined, no route without a link,
+ * and every zone that
  * routes by table (Full) or by graph (Floyd, Dijkstra) reaches each of its
  * hosts and zones from each other. SimGrid finds these only inside smpirun,
  * with a multi-line abort. */

@@ -351,7 +351,8 @@ int open_results(const cs_run_opts *o, const cs_caselist *list, char *csv_path,
             free(old);
             return -1;
         }
-        qsort(old, nold, sizeof *old, key_qsort);
+        if (nold) /* a file of a header alone reads as no rows and a null pointer */
+            qsort(old, nold, sizeof *old, key_qsort);
     } else if (exists && !o->force) {
         return cs_fail(err, "%s already exists: add --resume to continue that sweep, or --force "
                             "to start a new one (the previous rows are kept as %s.1), or choose "

@@ -1,19 +1,114 @@
 /* Fuzz target: the results CSV readers (analysis/results.c: every command's, and repair's,
  * which leaves a torn last row out) on arbitrary bytes; what they read goes on through repair's
- * one-row-per-key and merge (written, then read again). */
+ * one-row-per-key and merge (written, then read again). The same bytes then go through what
+ * `run --resume` does with an earlier results.csv (sim/host/resume.c: open_results), as the file
+ * of a sweep of scenarios/regression-small.xml, whose baseline is a seed; nothing simulates. */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fuzz_common.h"
 #include "merge.h"
 #include "regression.h"
 #include "results.h"
+#include "resume.h"
+#include "runner.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The known scenario's cases, expanded once (its platforms are among the small ones of
+ * fuzz_common.c). */
+static const cs_caselist *known_cases(void)
 {
-    const char *path = cs_fuzz_file(data, size, "fuzz.csv");
+    static cs_scenario s;
+    static cs_caselist list;
+    static int loaded;
+    if (!loaded) {
+        cs_err err = {""};
+        cs_run_opts o = {.out_dir = ".", .resume = 1};
+        if (cs_scenario_load(COLLSIM_SOURCE_DIR "/scenarios/regression-small.xml", &s, &err) ||
+            cs_expand_cases(&s, &o, &list, &err)) {
+            fprintf(stderr, "collsim fuzz: the known scenario: %s\n", err.msg);
+            abort();
+        }
+        loaded = 1;
+    }
+    return &list;
+}
+
+/* open_results with --resume on the input as DIR/results.csv (its progress lines, on stdout,
+ * go to /dev/null): 0 or one line naming the file; opened, the rows it returns are sorted, one
+ * per key, none of an error of a case it runs again nor (unless accept_changes) of no case,
+ * and the file now reads back as those rows under the current header. */
+static void resume_reader(const uint8_t *data, size_t size, const char *dir, int accept_changes)
+{
+    char csv[2048], written[2048];
+    const cs_caselist *list = known_cases();
+    snprintf(csv, sizeof csv, "%s/results.csv", dir);
+    FILE *f = fopen(csv, "wb");
+    if (!f || fwrite(data, 1, size, f) != size || fclose(f)) {
+        perror("collsim fuzz: writing the input");
+        abort();
+    }
+    cs_run_opts o = {.out_dir = dir, .resume = 1, .accept_changes = accept_changes};
+    cs_result *old = NULL;
+    size_t nold = 0;
+    cs_err err = {""};
+    fflush(stdout);
+    int out = dup(1), null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    int fd = open_results(&o, list, written, &old, &nold, &err);
+    fflush(stdout);
+    dup2(out, 1);
+    close(out);
+    close(null);
+    cs_fuzz_outcome(fd < 0 ? -1 : 0, &err, csv);
+    if (fd >= 0) {
+        close(fd);
+        size_t first, nerrors = 0;
+        int sorted = 1;
+        cs_result *errors = malloc((nold ? nold : 1) * sizeof *errors);
+        for (size_t i = 0; i + 1 < nold; i++)
+            sorted &= cs_key_cmp(&old[i], &old[i + 1]) < 0;
+        for (size_t i = 0; i < nold; i++)
+            if (!strcmp(old[i].status, "error"))
+                errors[nerrors++] = old[i];
+        cs_fuzz_require(sorted, "--resume's rows are not sorted one per key", csv);
+        cs_fuzz_require(cs_rows_foreign(errors, nerrors, list, &first) == nerrors,
+                        "--resume kept an error row of a case it runs again", csv);
+        free(errors);
+        cs_fuzz_require(accept_changes || !cs_rows_foreign(old, nold, list, &first),
+                        "--resume kept rows of no case of the scenario", csv);
+        char head[sizeof CS_RESULTS_HEADER + 1] = "";
+        f = fopen(csv, "r");
+        cs_fuzz_require(f && fgets(head, sizeof head, f) && !strcmp(head, CS_RESULTS_HEADER "\n"),
+                        "--resume left the file without the current header", csv);
+        fclose(f);
+        cs_result *back;
+        size_t nback;
+        cs_err berr = {""};
+        int brc = cs_results_read(csv, &back, &nback, &berr);
+        cs_fuzz_require(!brc && nback == nold, "--resume left a file that does not read back as "
+                                               "the rows it resumes from", csv);
+        const cs_result **by_key = brc ? NULL : cs_sort_by_key(back, nback);
+        for (size_t i = 0; by_key && i < nback; i++)
+            cs_fuzz_require(!cs_key_cmp(by_key[i], &old[i]),
+                            "--resume left rows in the file other than those it resumes from", csv);
+        free(by_key);
+        if (!brc)
+            free(back);
+    }
+    free(old);
+    /* open_results may rewrite the file (a temporary file renamed over it) */
+    unlink(csv);
+}
+
+/* The readers, repair and merge on the input written at path. */
+static void readers(const char *path)
+{
     cs_result *rows;
     size_t n;
     cs_err err = {""};
@@ -32,7 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(rrows);
     if (rc) {
         cs_fuzz_require(!rows && !n, "it failed and still returned rows", path);
-        return 0;
+        return;
     }
     for (size_t i = 0; i < n; i++) {
         const cs_result *r = &rows[i];
@@ -82,5 +177,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         remove(out);
     }
     free(rows);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const char *path = cs_fuzz_file(data, size, "fuzz.csv");
+    readers(path);
+    /* --resume, beside the input in a directory of its own: refusing rows of no case of the
+     * scenario, then keeping them (--accept-changes) */
+    char dir[1200];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s/resume", (int)(slash - path), path);
+    if (mkdir(dir, 0700) && errno != EEXIST) {
+        perror("collsim fuzz: mkdir");
+        abort();
+    }
+    resume_reader(data, size, dir, 0);
+    resume_reader(data, size, dir, 1);
+    rmdir(dir);
     return 0;
 }
