@@ -82,9 +82,11 @@ static void resume_reader(const uint8_t *data, size_t size, const char *dir, int
         free(errors);
         cs_fuzz_require(accept_changes || !cs_rows_foreign(old, nold, list, &first),
                         "--resume kept rows of no case of the scenario", csv);
-        char head[sizeof CS_RESULTS_HEADER + 1] = "";
+        char head[CS_RESULTS_HEADER_SIZE + 1] = "";
         f = fopen(csv, "r");
-        cs_fuzz_require(f && fgets(head, sizeof head, f) && !strcmp(head, CS_RESULTS_HEADER "\n"),
+        cs_fuzz_require(f && fgets(head, sizeof head, f) && !strncmp(head, CS_RESULTS_HEADER,
+                                                                     CS_RESULTS_HEADER_SIZE - 1) &&
+                            !strcmp(head + CS_RESULTS_HEADER_SIZE - 1, "\n"),
                         "--resume left the file without the current header", csv);
         fclose(f);
         cs_result *back;
