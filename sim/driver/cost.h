@@ -80,10 +80,11 @@ void cost_add(double seconds); /* CPU work from now */
  *       both (the plain key for a level not named).
  * With any of them, the platform's <config> must not set smpi/lat-factor or
  * smpi/bw-factor (SimGrid refuses a factor callback then), and both plain
- * keys are required. Every rank calls it before its first message; the first
- * call installs SimGrid's factor callbacks. A platform without the keys: no
+ * keys are required. Every rank calls it before its first message, after
+ * coll_loc_file_init: the first call installs SimGrid's factor callbacks, and
+ * each registers its host's regions (its colours in the locality file). A platform without the keys: no
  * callback, SMPI's own factors. Returns 0, or -1 with a message in err. */
-int cost_factors_init(int full, char *err, size_t errsize);
+int cost_factors_init(int full, int wrank, char *err, size_t errsize);
 
 /* SMPI-format piecewise tables: from[k] bytes up, a[k] + b[k] x bytes (or a[k]
  * alone: a bandwidth, a factor). */

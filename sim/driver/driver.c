@@ -495,7 +495,7 @@ int main(int argc, char **argv)
     }
     /* the network factors per level (cost.h) before any rank's first message */
     if (cost_init(!strcmp(o.model, "full"), loc_err, sizeof loc_err) ||
-        cost_factors_init(!strcmp(o.model, "full"), loc_err, sizeof loc_err)) {
+        cost_factors_init(!strcmp(o.model, "full"), wrank, loc_err, sizeof loc_err)) {
         if (wrank == 0)
             fprintf(stderr, "collsim-driver: %s\n", loc_err);
         MPI_Abort(MPI_COMM_WORLD, 3);

@@ -9,6 +9,11 @@
  * the same times, as the same values in <config>. */
 #include "cost.h"
 
+extern "C" {
+#include "coll_locality_file.h"
+}
+
+#include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/NetZone.hpp>
@@ -19,7 +24,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
-#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -37,8 +41,8 @@ struct Tables {
     std::vector<std::string> levels;     /* collsim.levels, finest first; then "system" */
     std::vector<cost_piecewise> lat, bw; /* [levels + 1]: each level's (or the plain) table */
     cost_piecewise plain_lat{}, plain_bw{};
-    std::map<std::string, int> region_ids; /* region keys, interned */
-    std::unordered_map<const s4u::Host*, std::vector<int>> host_regions;
+    std::vector<int> file_level;         /* levels[l]'s index in the locality file */
+    std::unordered_map<const s4u::Host*, std::vector<long>> host_regions;
 };
 
 Tables* tables; /* set once, by the first rank; read by the callbacks */
@@ -60,55 +64,28 @@ const char* root_prop(const std::string& key)
     return s4u::Engine::get_instance()->get_netzone_root()->get_property(key);
 }
 
-/* The number after the last run of digits in name (platform.c's host_number). */
-long host_number(const char* name)
+/* The calling rank's host and its colour at each level. */
+void register_host(int wrank)
 {
-    const char* end = name + std::strlen(name);
-    while (end > name && (end[-1] < '0' || end[-1] > '9'))
-        end--;
-    const char* start = end;
-    while (start > name && start[-1] >= '0' && start[-1] <= '9')
-        start--;
-    return start == end ? -1 : std::strtol(start, nullptr, 10);
+    std::vector<long> r;
+    for (int fl : tables->file_level)
+        r.push_back(coll_loc_file_colour(fl, wrank));
+    tables->host_regions.emplace(s4u::this_actor::get_host(), std::move(r));
 }
 
-/* The host's region at each level, as the host side reads the declarations
- * (platforms/README.md, "Locality levels"): level 0 is the host; a coarser
- * level the innermost zone around it that declares it (collsim.level = L: the
- * zone; collsim.region.L = NAME: the region NAME; collsim.group.L = N: the
- * zone's hosts by number / N). A host without a declaration gets a region of
- * its own. */
-const std::vector<int>& regions_of(const s4u::Host* h)
+/* Each host's region at each level: the colours of the rank it runs in the
+ * locality file (coll_locality_file.h), which the host side wrote from the
+ * platform's level declarations; every rank registers its host when it calls
+ * cost_factors_init, before any rank's first message. */
+const std::vector<long>& regions_of(const s4u::Host* h)
 {
     auto found = tables->host_regions.find(h);
-    if (found != tables->host_regions.end())
-        return found->second;
-    const size_t n = tables->levels.size() - 1; /* without "system" */
-    std::vector<int> r(n);
-    for (size_t l = 0; l < n; l++) {
-        std::string key = "host " + h->get_name();
-        const std::string& L = tables->levels[l];
-        for (const s4u::NetZone* z = l ? h->get_englobing_zone() : nullptr; z; z = z->get_parent()) {
-            const char* v = z->get_property("collsim.level");
-            if (v && L == v) {
-                key = "zone " + z->get_name();
-                break;
-            }
-            if ((v = z->get_property("collsim.region." + L))) {
-                key = "region " + std::string(v);
-                break;
-            }
-            if ((v = z->get_property("collsim.group." + L))) {
-                const long g = std::strtol(v, nullptr, 10), num = host_number(h->get_cname());
-                key = "zone " + z->get_name() + " group " + std::to_string(g > 0 ? num / g : num);
-                break;
-            }
-        }
-        auto id = tables->region_ids.emplace(std::to_string(l) + " " + key,
-                                             (int)tables->region_ids.size());
-        r[l] = id.first->second;
+    if (found == tables->host_regions.end()) {
+        std::fprintf(stderr, "collsim-driver: a message from or to host %s, which runs no rank "
+                             "that registered its locality (cost_factors_init)\n", h->get_cname());
+        std::abort();
     }
-    return tables->host_regions.emplace(h, std::move(r)).first->second;
+    return found->second;
 }
 
 /* The finest level whose region holds both hosts (levels: "system"). */
@@ -116,8 +93,8 @@ size_t level_of(const s4u::Host* a, const s4u::Host* b)
 {
     if (a == b)
         return 0;
-    const std::vector<int>& ra = regions_of(a);
-    const std::vector<int>& rb = regions_of(b);
+    const std::vector<long>& ra = regions_of(a);
+    const std::vector<long>& rb = regions_of(b);
     size_t l = 0;
     while (l < ra.size() && ra[l] != rb[l])
         l++;
@@ -157,10 +134,13 @@ int read_table(const std::string& key, cost_piecewise* out, char* err, size_t er
 
 } // namespace
 
-int cost_factors_init(int full, char* err, size_t errsize)
+int cost_factors_init(int full, int wrank, char* err, size_t errsize)
 {
-    if (tables) /* ranks share this file: the first installs */
+    if (tables) { /* ranks share this file: the first installs, each registers */
+        if (tables->per_level)
+            register_host(wrank);
         return 0;
+    }
     auto t = std::make_unique<Tables>();
     const int lat = read_table(LAT, &t->plain_lat, err, errsize);
     const int bw = lat < 0 ? -1 : read_table(BW, &t->plain_bw, err, errsize);
@@ -200,7 +180,20 @@ int cost_factors_init(int full, char* err, size_t errsize)
                         std::string("the platform gives collsim.factor.* properties and sets ") + opt +
                             " (its <config> or --cfg): SimGrid cannot use both; remove " + opt);
     t->per_level = full && named;
+    if (t->per_level)
+        for (size_t l = 0; l + 1 < t->levels.size(); l++) {
+            int found = -1;
+            for (int k = 0; k < coll_loc_file_nlevels(); k++)
+                if (t->levels[l] == coll_loc_file_level_name(k))
+                    found = k;
+            if (found < 0)
+                return fail(err, errsize, "collsim.levels names " + t->levels[l] +
+                                              ", which the locality file does not have");
+            t->file_level.push_back(found);
+        }
     tables = t.release();
+    if (tables->per_level)
+        register_host(wrank);
     auto* model = s4u::Engine::get_instance()->get_netzone_root()->get_network_model();
     try {
         model->set_lat_factor_cb(lat_factor);
