@@ -94,7 +94,8 @@ EOF
                       (collsim runs with smpi/simulate-computation:no).
       node-N-loop     0.4 us, 2 GB/s, FATPIPE: on-node (shared memory) messages. ASSUMPTION: not in the paper;
                       a few tenths of a us and a single-copy rate of about 2 GB/s for MVAPICH2's shared memory
-                      on 2007-2008 Opteron and Xeon nodes (the values of the reproduction spec, B.5); the same
+                      on 2007-2008 Opteron and Xeon nodes (docs/papers.md, "Kandalla: the testbed and what it
+                      leaves open"); the same
                       on both node types, for want of a published difference. FATPIPE: every concurrent on-node
                       message gets the full rate (no memory-bandwidth cap), as on the other platforms.
       node-N-hca      0 us, 1.5 GB/s, FATPIPE: structural (SimGrid needs a link between the host and its zone's

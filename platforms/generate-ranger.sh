@@ -151,8 +151,9 @@ AWK
       Per-node links (node-N-...):
       loop       0.4 us, 2 GB/s, FATPIPE: on-node (shared memory) messages. ASSUMPTION: neither the paper nor
                  the facts give an on-node figure; 0.4 us (below Table 1's 1.57 us between blades) and 2 GB/s
-                 for a single-copy shared-memory transfer on a 2008 Opteron node, the values the spec of the
-                 paper's reproduction (B.5) assumes for the testbed's Barcelona nodes. Sockets are not modelled
+                 for a single-copy shared-memory transfer on a 2008 Opteron node, the values collsim assumes
+                 for the Kandalla testbed's Barcelona nodes (docs/papers.md, "Kandalla: the testbed and
+                 what it leaves open"). Sockets are not modelled
                  (a Ranger node has 4; no per-socket-pair figures are published). FATPIPE: every concurrent
                  on-node message gets the full rate (no memory-bandwidth cap), as on the other platforms.
       nic        0.785 us, 1 GB/s, SPLITDUPLEX: the node's InfiniBand link to its chassis switch, shared by the
