@@ -82,7 +82,7 @@ gen() {
 
     TACC Ranger-like (Sun Constellation, InfiniBand), as Kandalla et al. 2010 describe it (Section 2,
     Figure 1, Table 1): $racks rack(s) x 4 chassis x 12 blades = $nodes nodes x 16 cores = $ranks ranks.
-    Facts: the collected machine facts (platforms/README.md names each row's public source), section "Ranger (TACC) and the Kandalla testbed"
+    Facts: platforms/FACTS.md (the published facts, each row with its public source), section "Ranger (TACC) and the Kandalla testbed"
     (rows cited below). Hosts node-0 .. node-$last in document order; node-N is in chassis floor(N / 12),
     rack floor(N / 48) and line card floor(N / $((48 * rpl))) (the construction is in the script's header).
 
