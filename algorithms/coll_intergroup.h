@@ -95,7 +95,8 @@ int ig_allgatherv_begin(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 
 /* The part of n nearly equal consecutive pieces of `total` bytes that piece t
  * gets: the first total mod n pieces one byte larger (Kang et al. Section 4
- * and Algorithm 2, lines 5-11; the spec's e_t, o_t). */
+ * and Algorithm 2, lines 5-11; docs/papers.md, "Kang: Algorithm 1 made
+ * exact"). */
 static inline size_t ig_piece_len(size_t total, int n, int t)
 {
     return total / (size_t)n + ((size_t)t < total % (size_t)n ? 1 : 0);

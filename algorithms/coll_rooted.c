@@ -1,8 +1,8 @@
 /* Building blocks of the rooted collectives (coll_rooted.h).
  *
  * The hierarchical engine. For levels L_1 (finest) .. L_d and a communicator,
- * a gather at level L_d (Kandalla et al. 2010, Section 4.2, made exact in the
- * spec's B.3) is:
+ * a gather at level L_d (Kandalla et al. 2010, Section 4.2, made exact as
+ * docs/papers.md, "Kandalla: the topology-aware algorithms", reads it) is:
  *   1. in every region of L_d, the same gather one level down (over L_1 ..
  *      L_{d-1}; with no level left, a flat tree) to the region's leader, which
  *      ends with the region's blocks in member (= rank) order;

@@ -66,7 +66,8 @@ struct rooted_group {
 rooted_group rooted_group_flat(MPI_Comm comm, int p, int rank, int root);
 
 /* The kinds of tree: MPICH's binomial tree (Thakur, Rabenseifner, Gropp 2005;
- * the mask loops of the spec's B.2.1 and B.2.2), or MVAPICH2's direct one (the
+ * MPICH's mask loops: docs/papers.md, "Kandalla: the baselines"; Kandalla
+ * et al. 2010 Sec. 4.1), or MVAPICH2's direct one (the
  * root posts a receive / send per member and waits for all). */
 enum { ROOTED_BINOMIAL, ROOTED_DIRECT };
 

@@ -190,10 +190,10 @@ static double spread_out(int P, long N, const cs_cost_params *c)
     return (P - 1) * cs_level_msg(&c->net, N);
 }
 
-/* ---- gather and scatter (Kandalla et al. 2010, Section 4.1; the spec's
- * B.1, K1-K5 with the typos fixed). The paper's formulas are qualitative (its
- * N is per process in one place and total in another), so, as the spec
- * recommends, the models replay the root's message schedule with the cost
+/* ---- gather and scatter (Kandalla et al. 2010, Sections 4.1 and 4.2; K1-K5
+ * with the typos fixed as docs/papers.md, "Kandalla: the cost model K1-K5",
+ * reads them). The paper's formulas are qualitative (its N is per process in
+ * one place and total in another), so the models replay the root's message schedule with the cost
  * of the level each message crosses: regions of p_ℓ consecutive ranks
  * (c->ppn, the region level's size: the paper's switch), the root rank 0,
  * `local` inside a region, `net` between regions. Scatter sends the same
@@ -272,8 +272,9 @@ static double rooted_linear(int p, long N, const cs_cost_params *c)
            (cs_level_msg(&c->net, (double)N * (p - 1 - nlocal)) - cs_level_msg(&c->net, 0));
 }
 
-/* K4 as a replay, plus the binomial inside the largest region (the spec's
- * B.3 "Cost"): R = ceil(p / p_ℓ) leaders; the root's leader step of distance
+/* K4 as a replay, plus the binomial inside the largest region (Kandalla et
+ * al. 2010 Sec. 4.2; docs/papers.md, "Kandalla: the topology-aware
+ * algorithms"): R = ceil(p / p_ℓ) leaders; the root's leader step of distance
  * mask receives the regions [mask, min(2 mask, R)), their p_ℓ N bytes each
  * (the last region holds what is left). With one regime this is ceil(log2 R)
  * α + (p - p_ℓ) N β between regions, i.e. K4's α t_s log R + α (1 - 1/R) M t_w

@@ -103,7 +103,7 @@ double cs_cost_predict(const char *collective, const char *algorithm, int p, lon
  * root gathering, (M + 3 (K_A + K_B)) / M, M = max(K_A, K_B) (K: a group's
  * whole data; the paper's p k_A, q k_B for allgather); NaN without groups. */
 double cs_kang_eq5(const cs_cost_params *c, long bytes);
-/* The spec's finite-p model (docs/findings/kang2019.md, the finite-p model):
+/* The finite-p model (docs/papers.md, "Kang: the finite-p model"):
  * transfer terms only, in units of beta. allgather: Eq. (2)'s root gathering
  * over Algorithm 1, whose group allgathervs cost between the fluid bound
  * (total - own piece) and the lock-step ring ((n - 1) x largest piece);
@@ -111,7 +111,8 @@ double cs_kang_eq5(const cs_cost_params *c, long bytes);
  * then broadcasts of 2 m) over Algorithm 2, between M + largest block (Eq. 4)
  * and M. Sets *lo <= *hi (the ratio's range); -1 without groups. */
 int cs_kang_finite_p(const cs_cost_params *c, long bytes, int v, double *lo, double *hi);
-/* Kandalla et al. 2010's bounds (the spec's B.1, typos fixed) for a gather
+/* Kandalla et al. 2010's bounds (Sections 4.1, 4.2; typos fixed as
+ * docs/papers.md, "Kandalla: the cost model K1-K5", says) for a gather
  * of N bytes per process over p processes in the regions of c->region_of
  * (else of p_ℓ = c->ppn consecutive ranks; the paper's switches, R of
  * them), root c->root, with the non-local level's α, β as t_s,inter-switch

@@ -1,11 +1,13 @@
 /* Cost models of the intergroup allgather and allgatherv (Kang, Traff et
- * al., Parallel Computing 2019; spec Part C.3), message by message under the
+ * al., Parallel Computing 2019; docs/papers.md, "Kang: root gathering in the
+ * libraries"), message by message under the
  * Hockney model, following collsim's code (algorithms/intergroup/ and
  * coll_intergroup.c): MPICH's binomial gather and broadcast, the ring
  * allgatherv, the pipelined chain. Each model reads the case's groups from
  * cs_cost_params (gp:gq, block ratio, counts); p, the process count, is
  * gp + gq. And the paper's closed forms the report prints beside them: Eq.
- * (5) and the spec's finite-p ranges (A.7). */
+ * (5) and the finite-p ranges (docs/papers.md, "Kang: the finite-p
+ * model"). */
 #include "cost_model_intergroup.h"
 
 #include <math.h>

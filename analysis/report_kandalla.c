@@ -5,7 +5,8 @@
  * fitted inter-node α and β (t_s, t_w inter-switch) and the regions the
  * case's ranks were in (the placement column: which of the root's binomial
  * steps cross regions, C3, and how many regions, R), against the simulated
- * times and their ratio. The spec's B.1 has the formulas (typos fixed);
+ * times and their ratio. The formulas, typos fixed: docs/papers.md,
+ * "Kandalla: the cost model K1-K5" (Kandalla et al. 2010 Sec. 4.1, 4.2);
  * the algorithms are found by their cost models (algorithms.def). */
 #include "report_int.h"
 
@@ -111,7 +112,8 @@ static void intro(const report *r, size_t nfits)
 {
     fprintf(r->md,
             "## Kandalla et al.: K3, K4 and K5 beside the simulation\n\n"
-            "The paper's bounds (docs/findings/kandalla2010.md, typos fixed), with the "
+            "The paper's bounds (Kandalla et al. 2010 Sec. 4.1 and 4.2, typos fixed as "
+            "docs/papers.md, \"Kandalla: the cost model K1-K5\", reads them), with the "
             "platform's fitted inter-node α and β as t_s and t_w between switches (%s) and the "
             "contention factor 1. The regions are the case's own (its placement column, at the "
             "level the topology-aware rows ran at): R of them; C3 counts the root's binomial steps "

@@ -1,8 +1,8 @@
 /* Kang et al. 2019's comparison: root gathering as the MPI library does it
  * (T_old) over the paper's algorithms (T_new), per case, in the paper's
  * metric (the maximum over processes), beside the cost models' ratio (the
- * registry's models with the fitted alpha and beta), the spec's finite-p
- * model (transfer only, A.7) and Eq. (5); and Fig. 6's plot, T_old / T_new
+ * registry's models with the fitted alpha and beta), the finite-p model
+ * (transfer only; docs/papers.md, "Kang: the finite-p model") and Eq. (5); and Fig. 6's plot, T_old / T_new
  * against the size with a line per setting, one panel per process count.
  * The algorithms are found by their cost models (algorithms.def), as the
  * paper's equations name them. */
@@ -18,8 +18,9 @@
 typedef struct {
     const char *coll, *old_model, *new_model;
     int v;    /* allgatherv: the finite-p model of MPICH's allgatherv code */
-    int gate; /* Algorithm 1 or 2: the spec's finite-p model and Fig. 6; 0: the
-                 EuroMPI algorithm of Fig. 4, for which the spec gives none */
+    int gate; /* Algorithm 1 or 2: the finite-p model and Fig. 6; 0: the
+                 EuroMPI algorithm of Fig. 4, which has none (the paper gives
+                 it no cost formula of its own) */
 } kang_pair;
 
 static const kang_pair pairs[] = {
@@ -82,8 +83,8 @@ static void table(const report *r, const kang_pair *pp, const cs_platform_fit *f
         if (!head++)
             fprintf(md, "\n### %s: %s / %s\n\n| platform | mapping | ppn | groups | np | size "
                         "(group A block) | T_old max (µs) | T_new max (µs) | simulated, max | "
-                        "simulated, avg | model (cost models) | finite-p model (A.7) | Eq. (5) | "
-                        "within 10%% of A.7 |\n|---|---|---:|---|---:|---:|---:|---:|---:|---:|"
+                        "simulated, avg | model (cost models) | finite-p model | Eq. (5) | "
+                        "within 10%% of finite-p |\n|---|---|---:|---|---:|---:|---:|---:|---:|---:|"
                         "---:|---:|---:|---|\n",
                     pp->coll, oa, na);
         const cs_hockney *h = fit_net(fits, nfits, g->platform);
@@ -262,12 +263,14 @@ int sec_kang(const report *r)
             "T_old: root gathering as MPICH does it (inter_allgather: Eq. (2)'s structure; "
             "inter_allgatherv: MPICH's allgatherv code, linear gathervs then broadcasts); T_new: "
             "Algorithm 1 (allgather) or 2 (allgatherv), and in a table of its own the EuroMPI 2018 "
-            "two-step algorithm of Fig. 4 (kang_two_step; the spec gives it no finite-p model). "
+            "two-step algorithm of Fig. 4 (kang_two_step; the paper gives it no cost formula of its own, so no "
+            "finite-p model). "
             "\"simulated, max\": T_old / T_new in the "
             "paper's metric, the maximum over processes (\"avg\": the average). \"model\": the same "
             "ratio from the algorithms' cost models (algorithms.def, cost column) with the "
-            "platform's fitted α and β (%s). \"finite-p model\": the spec's transfer-only model "
-            "(docs/findings/kang2019.md, the finite-p model): Algorithm 1's group allgathervs cost "
+            "platform's fitted α and β (%s). \"finite-p model\": the transfer-only model of "
+            "docs/papers.md, \"Kang: the finite-p model\" (Kang et al. 2019 Sec. 5, Eqs. (2) to "
+            "(5) at finite p): Algorithm 1's group allgathervs cost "
             "between the lock-step ring (low ratio) and the fluid bound (high); allgatherv: MPICH's "
             "code (K_A + K_B + 2M) over Algorithm 2 between M + largest block and M. Eq. (5): the "
             "paper's limit (M + 3 (K_A + K_B)) / M, for allgatherv with the totals as the paper "

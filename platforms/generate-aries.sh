@@ -106,7 +106,7 @@ gen() {
     $nodes_note.
     Modelled: the $groups group(s) a 32,768-rank job needs at one rank per core (the allocation), not the
     whole machine (see platforms/README.md, "Cray XC40 Aries platforms").
-    Facts: the collected machine facts (platforms/README.md names each row's public source), section "Cray XC40 Aries dragonfly" (rows cited below).
+    Facts: platforms/FACTS.md (the published facts, each row with its public source), section "Cray XC40 Aries dragonfly" (rows cited below).
 
     Packaging (facts: "packaging" row): 4 nodes per blade and 1 Aries router per blade, 16 blades per
     chassis, 6 chassis per group (384 nodes per group).

@@ -78,7 +78,7 @@ gen() {
     Generic 2-level fat tree for scale runs (no real machine): $nodes hosts x $cores cores = $ranks ranks.
     $leaves leaf switches x $npl hosts; $uplinks spine switches; $blocking.
     Hosts: node-0 .. node-$last in document order; node-i is under leaf switch floor(i / $npl).
-    Facts: the collected machine facts (platforms/README.md names each row's public source) (rows cited below).
+    Facts: platforms/FACTS.md (the published facts, each row with its public source) (rows cited below).
 
     Routes (one-way; every link SPLITDUPLEX = full duplex; SimGrid's FAT_TREE gives all links one
     bandwidth and one latency):

@@ -82,7 +82,7 @@ gen() {
 
     TACC Ranger-like (Sun Constellation, InfiniBand), as Kandalla et al. 2010 describe it (Section 2,
     Figure 1, Table 1): $racks rack(s) x 4 chassis x 12 blades = $nodes nodes x 16 cores = $ranks ranks.
-    Facts: the collected machine facts (platforms/README.md names each row's public source), section "Ranger (TACC) and the Kandalla testbed"
+    Facts: platforms/FACTS.md (the published facts, each row with its public source), section "Ranger (TACC) and the Kandalla testbed"
     (rows cited below). Hosts node-0 .. node-$last in document order; node-N is in chassis floor(N / 12),
     rack floor(N / 48) and line card floor(N / $((48 * rpl))) (the construction is in the script's header).
 
@@ -151,8 +151,9 @@ AWK
       Per-node links (node-N-...):
       loop       0.4 us, 2 GB/s, FATPIPE: on-node (shared memory) messages. ASSUMPTION: neither the paper nor
                  the facts give an on-node figure; 0.4 us (below Table 1's 1.57 us between blades) and 2 GB/s
-                 for a single-copy shared-memory transfer on a 2008 Opteron node, the values the spec of the
-                 paper's reproduction (B.5) assumes for the testbed's Barcelona nodes. Sockets are not modelled
+                 for a single-copy shared-memory transfer on a 2008 Opteron node, the values collsim assumes
+                 for the Kandalla testbed's Barcelona nodes (docs/papers.md, "Kandalla: the testbed and
+                 what it leaves open"). Sockets are not modelled
                  (a Ranger node has 4; no per-socket-pair figures are published). FATPIPE: every concurrent
                  on-node message gets the full rate (no memory-bandwidth cap), as on the other platforms.
       nic        0.785 us, 1 GB/s, SPLITDUPLEX: the node's InfiniBand link to its chassis switch, shared by the

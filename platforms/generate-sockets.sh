@@ -163,7 +163,7 @@ header() {
     $Machine: $nodes nodes x 2 sockets x $cores cores = $ranks ranks. SimGrid hosts are SOCKETS
     (node-N-s0, node-N-s1); a node is the zone node-N holding its two sockets (see the script's header
     for the construction and its models). Nodes node-0 .. node-$last in document order; node-N is under
-    leaf switch floor(N / $npl) (leaf-L). Facts: the collected machine facts (platforms/README.md names each row's public source) (rows cited below).
+    leaf switch floor(N / $npl) (leaf-L). Facts: platforms/FACTS.md (the published facts, each row with its public source) (rows cited below).
 
     One-way routes (link latencies as written; every link value is cited in its own comment):
       intra-socket (sK -> sK)      node-N-sK-loop                                  $loop_lat, $loop_bw

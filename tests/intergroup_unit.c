@@ -1,7 +1,7 @@
 /* intergroup_unit: an SMPI program of its own for tests/test_intergroup.cc.
  *
  *   intergroup_unit COLL/NAME [PMAX QMAX]   one intergroup algorithm
- *   intergroup_unit vectors                 the spec's worked test vectors
+ *   intergroup_unit vectors                 the worked examples (docs/papers.md)
  *   intergroup_unit fault:COLL/NAME ...     as COLL/NAME, one received byte
  *                                           corrupted after each call (the
  *                                           check must report it)
@@ -250,18 +250,19 @@ static void check_descriptor(const collsim_intergroup *ig, MPI_Comm comm, int p,
              ig->remote_size);
 }
 
-/* ---- the spec's worked test vectors (pure functions) ---- */
+/* ---- the worked examples of docs/papers.md, "Kang: Algorithm 1 made exact"
+ * and "Kang: Algorithm 2 made exact" (pure functions) ---- */
 
 static void vectors(void)
 {
-    /* A.3: p = 8, q = 3, k_B = 7 */
+    /* Algorithm 1: p = 8, q = 3, k_B = 7 */
     const int p = 8, q = 3, kb = 7;
     const int acount[] = {3, 2, 2, 3, 2, 2, 4, 3}, adispl[] = {0, 3, 5, 7, 10, 12, 14, 18};
     const int bsize[] = {3, 3, 2}, bfirst[] = {0, 3, 6};
     for (int j = 0; j < q; j++) {
         check();
         if (ig_sub_size(p, q, j) != bsize[j] || ig_sub_first(p, q, j) != bfirst[j])
-            fail("vector A.3: subgroup %d is %d at %d, expected %d at %d", j, ig_sub_size(p, q, j),
+            fail("Algorithm 1 example: subgroup %d is %d at %d, expected %d at %d", j, ig_sub_size(p, q, j),
                  ig_sub_first(p, q, j), bsize[j], bfirst[j]);
     }
     int sum = 0;
@@ -271,12 +272,12 @@ static void vectors(void)
         sum += c;
         check();
         if (c != acount[i] || d != adispl[i])
-            fail("vector A.3: a%d gets %d bytes at %d, expected %d at %d", i, c, d, acount[i], adispl[i]);
+            fail("Algorithm 1 example: a%d gets %d bytes at %d, expected %d at %d", i, c, d, acount[i], adispl[i]);
     }
     check();
     if (sum != q * kb)
-        fail("vector A.3: segments sum to %d, expected %d", sum, q * kb);
-    /* A.4: p = 6, q = 3, A counts [5,1,1,9,2,6]: messages a_i -> b_t of these sizes */
+        fail("Algorithm 1 example: segments sum to %d, expected %d", sum, q * kb);
+    /* Algorithm 2: p = 6, q = 3, A counts [5,1,1,9,2,6]: messages a_i -> b_t of these sizes */
     const int ac[] = {5, 1, 1, 9, 2, 6};
     const int expect[6][3] = {{5, 0, 0}, {1, 0, 0}, {1, 0, 0}, {1, 8, 0}, {0, 0, 2}, {0, 0, 6}};
     size_t R = 0;
@@ -286,16 +287,16 @@ static void vectors(void)
             const size_t len = ig_overlap(24, 3, t, R, (size_t)ac[i], &at);
             check();
             if ((int)len != expect[i][t])
-                fail("vector A.4: a%d -> b%d carries %zu bytes, expected %d", i, t, len, expect[i][t]);
+                fail("Algorithm 2 example: a%d -> b%d carries %zu bytes, expected %d", i, t, len, expect[i][t]);
         }
         R += (size_t)ac[i];
     }
     for (int t = 0; t < 3; t++) {
         check();
         if (ig_piece_start(24, 3, t) != (size_t)(8 * t) || ig_piece_len(24, 3, t) != 8)
-            fail("vector A.4: interval of b%d", t);
+            fail("Algorithm 2 example: interval of b%d", t);
     }
-    /* A.4's order=paper: b0 receives a3 (multi-target, higher), a0, a1, a2;
+    /* Algorithm 2 in the paper's order: b0 receives a3 (multi-target, higher), a0, a1, a2;
      * b1 a3; b2 a4, a5 (no multi-target sender); posted: rank order */
     const int paper[3][5] = {{4, 3, 0, 1, 2}, {1, 3}, {2, 4, 5}};
     const int posted[3][5] = {{4, 0, 1, 2, 3}, {1, 3}, {2, 4, 5}};
@@ -309,7 +310,7 @@ static void vectors(void)
             for (int k = 0; ok && k < n; k++)
                 ok = got[k] == want[1 + k];
             if (!ok)
-                fail("vector A.4: b%d's %s receive order (%d senders, first a%d)", t,
+                fail("Algorithm 2 example: b%d's %s receive order (%d senders, first a%d)", t,
                      o ? "paper" : "posted", n, n > 0 ? got[0] : -1);
         }
     /* two multi-target senders: counts [8,1,1,4,4], 3 receivers of 6 bytes:

@@ -203,7 +203,7 @@ TEST(KandallaPlatforms, RangerDeclaresTableOnesLocations)
     EXPECT_EQ(npub, 0); // the paper publishes no testbed latency
 }
 
-// Table 1 (MVAPICH latency on Ranger): 1.57 / 2.04 / 2.45 / 2.85 us. The criterion is 5%;
+// Table 1 (MVAPICH latency on Ranger): 1.57 / 2.04 / 2.45 / 2.85 us. collsim's criterion is 5%;
 // the fitted alpha also holds SMPI's 16 bytes per message at 1 GB/s and 5 ns of MPI_Wtime, so the
 // model's value is the table's plus 0.021 us, and beta is the facts' 1 GB/s at every distance.
 TEST(Calibrate, RangerReproducesTableOne)

@@ -6,8 +6,8 @@
 // zero block sizes (allgatherv: equal, arithmetic, random with zeros,
 // all-zero groups; packed and gapped reversed displacements), typed data,
 // every received byte, the bytes around the blocks and the send buffer
-// checked, and MPI_IN_PLACE refused with MPI_ERR_ARG. Plus the spec's worked
-// test vectors (p = 8, q = 3 segmentation; p = 6, q = 3 Algorithm 2 map) and
+// checked, and MPI_IN_PLACE refused with MPI_ERR_ARG. Plus the worked examples
+// of docs/papers.md (p = 8, q = 3 segmentation; p = 6, q = 3 Algorithm 2 map) and
 // a check that a corrupted byte is reported.
 #include <gtest/gtest.h>
 
@@ -91,20 +91,21 @@ TEST(Intergroup, RegistryHasThePapersAlgorithms)
     }
 }
 
-// A.3 (p = 8, q = 3, k_B = 7: subgroups 3, 3, 2; A-side counts
-// [3,2,2,3,2,2,4,3] at [0,3,5,7,10,12,14,18]) and A.4 (p = 6, q = 3, A counts
+// The worked examples of docs/papers.md, "Kang: Algorithm 1 made exact" (p = 8,
+// q = 3, k_B = 7: subgroups 3, 3, 2; A-side counts [3,2,2,3,2,2,4,3] at
+// [0,3,5,7,10,12,14,18]) and "Kang: Algorithm 2 made exact" (p = 6, q = 3, A counts
 // [5,1,1,9,2,6]: a0->b0 5, a1->b0 1, a2->b0 1, a3->b0 1, a3->b1 8, a4->b2 2,
 // a5->b2 6) with the receive orders of Algorithm 2's exchange (posted: rank
 // order; the paper's: b0 takes a3, a0, a1, a2; and a receiver between two
 // multi-target senders), and the 25:7 interleaved layout.
-TEST(Intergroup, SpecWorkedTestVectors)
+TEST(Intergroup, WorkedExamplesOfTheAlgorithms)
 {
     std::string out;
     EXPECT_EQ(run_unit("vectors", out), 0) << out;
     EXPECT_NE(out.find("intergroup_unit: 42 checks, 0 failed"), std::string::npos) << out;
 }
 
-// The spec's vectors as data: p = 8, q = 3 and p = 6, q = 3 are among the
+// The worked examples as data: p = 8, q = 3 and p = 6, q = 3 are among the
 // (p, q) of the every-(p, q) runs; here a corrupted received byte must be
 // reported, for one allgather and one allgatherv.
 TEST(Intergroup, DataCheckCatchesACorruptedByte)
@@ -347,14 +348,15 @@ TEST(IntergroupScenario, ARatioScalesToEachProcessCount)
 // The homogeneous gate: Kang et al.'s settings 1-8 on a homogeneous
 // network (fattree-32k, one process per node, 64 processes, 8 MiB per node):
 // the report's ratio root gathering / Algorithm 1 or 2 in the max metric lies
-// within 10% of the spec's finite-p model (A.7), and within 10% of the cost
+// within 10% of the finite-p model (docs/papers.md, "Kang: the finite-p
+// model"), and within 10% of the cost
 // models (algorithms.def) everywhere. Setting 6 is the exception the models
 // explain: MPICH's allgatherv code starts its second gatherv as soon as
 // group 1's root, whose block is the smallest of the arithmetic sequence, has
 // sent it (fair sharing of the first root's link), so its two gathervs
-// overlap where the spec's model puts them in sequence; the cost model,
+// overlap where the finite-p model puts them in sequence; the cost model,
 // which follows the code, predicts the simulated ratio (about 2.9, below
-// the spec's 3.77-4.00). 256 processes: scenarios/kang-homogeneous.xml.
+// the finite-p 3.77-4.00). 256 processes: scenarios/kang-homogeneous.xml.
 TEST(KangModel, SettingsOneToEightAtSixtyFourProcesses)
 {
     char dir[256], err[4096] = "", md[1024];
@@ -386,7 +388,7 @@ TEST(KangModel, SettingsOneToEightAtSixtyFourProcesses)
         EXPECT_EQ(c[5], "8M per node (8M)") << line;
         EXPECT_NEAR(sim, model, 0.1 * model) << coll << " " << line;
         if (setting6)
-            EXPECT_EQ(c[13].rfind("no", 0), 0u) << "setting 6 reached the spec's range: " << line;
+            EXPECT_EQ(c[13].rfind("no", 0), 0u) << "setting 6 reached the finite-p range: " << line;
         else
             EXPECT_EQ(c[13], "yes") << coll << " " << line;
         rows++;

@@ -560,7 +560,7 @@ std::string case_map_error(const char *platform, const char *mapping, int np, in
     return err;
 }
 
-// Kandalla et al.'s placement (iii) (the spec's B.5): the 296 ranks dealt node by node over the
+// Kandalla et al.'s placement (iii) (docs/papers.md, "Kandalla: the testbed and what it leaves open"): the 296 ranks dealt node by node over the
 // 33 nodes the paper used, which leaves switch A's and B's other nodes to the background job.
 TEST(Hosts, TheMappingWorksOverTheChosenNodesOnly)
 {

@@ -4,8 +4,11 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 extern "C" {
 #include "cost_model.h"
@@ -289,6 +292,119 @@ TEST(Registry, CostModelsComeFromTheRegistry)
     EXPECT_STREQ(cs_alg_with_cost_model("alltoallv", "spread_out_v"), "spread_out");
     EXPECT_STREQ(cs_alg_with_cost_model("allgather", "sparbit"), "sparbit");
     EXPECT_EQ(cs_alg_with_cost_model("allgather", "padded_bruck"), nullptr);
+}
+
+// ---- docs/algorithms.md's tables against algorithms.def ----
+
+// The collectives a heading of docs/algorithms.md is about: the backquoted
+// collective names in it when it has any, else its words that name one
+// ("## gather and scatter (...)": gather, scatter).
+std::set<std::string> heading_collectives(const std::string &heading, const std::set<std::string> &colls)
+{
+    std::set<std::string> quoted, words;
+    static const std::regex quote("`([a-z_]+)`"), word("[a-z_]+");
+    for (std::sregex_iterator i(heading.begin(), heading.end(), quote), e; i != e; ++i)
+        if (colls.count((*i)[1]))
+            quoted.insert((*i)[1]);
+    for (std::sregex_iterator i(heading.begin(), heading.end(), word), e; i != e; ++i)
+        if (colls.count(i->str()))
+            words.insert(i->str());
+    return quoted.empty() ? words : quoted;
+}
+
+// One line per problem of the algorithm tables in doc (the text of
+// docs/algorithms.md): an algorithm of algorithms.def that no table row
+// names, a row naming COLL/NAME that algorithms.def does not have, a row
+// under a "## " heading that is not about its collective. A row names its
+// algorithms as `COLL/NAME` in its first cell (`COLL/native:NAME`: SMPI's,
+// only its collective is checked).
+std::vector<std::string> algorithm_table_problems(const std::string &doc)
+{
+    size_t n;
+    const cs_alg_info *r = cs_registry(&n);
+    std::set<std::string> want, colls, seen;
+    for (size_t i = 0; i < n; i++) {
+        want.insert(std::string(r[i].collective) + "/" + r[i].name);
+        colls.insert(r[i].collective);
+    }
+    std::vector<std::string> problems;
+    std::string heading = "(no heading)", line;
+    std::set<std::string> about;
+    std::istringstream in(doc);
+    static const std::regex named("`([a-z_]+)/([A-Za-z0-9_:]+)`");
+    while (std::getline(in, line)) {
+        if (line.rfind("## ", 0) == 0) {
+            heading = line;
+            about = heading_collectives(line, colls);
+            continue;
+        }
+        if (line.rfind("| `", 0) != 0)
+            continue;
+        const std::string first = line.substr(1, line.find('|', 1) - 1);
+        for (std::sregex_iterator i(first.begin(), first.end(), named), e; i != e; ++i) {
+            const std::string coll = (*i)[1], name = (*i)[2], full = coll + "/" + name;
+            if (name.rfind("native:", 0) != 0) {
+                if (want.count(full))
+                    seen.insert(full);
+                else
+                    problems.push_back("'" + heading + "' names " + full + ", which algorithms.def does not have");
+            }
+            if (!colls.count(coll))
+                problems.push_back("'" + heading + "' names " + full + ": " + coll + " is no collective");
+            else if (!about.count(coll))
+                problems.push_back(full + " is listed under '" + heading + "', not under a heading of " + coll);
+        }
+    }
+    for (const std::string &w : want)
+        if (!seen.count(w))
+            problems.push_back(w + " of algorithms.def is in no table of docs/algorithms.md");
+    return problems;
+}
+
+std::string doc_text(const char *rel)
+{
+    const std::string path = std::string(COLLSIM_TEST_DATA_DIR) + "/../../" + rel;
+    std::ifstream in(path);
+    EXPECT_TRUE(in) << path;
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+TEST(AlgorithmsDoc, TheTablesListEveryAlgorithmOfTheDefUnderItsCollective)
+{
+    const std::vector<std::string> problems = algorithm_table_problems(doc_text("docs/algorithms.md"));
+    std::string all;
+    for (const std::string &p : problems)
+        all += p + "\n";
+    EXPECT_TRUE(problems.empty()) << all;
+}
+
+// The check itself: a row dropped, a name the .def does not have, a row
+// under another collective's heading, each reported by name.
+TEST(AlgorithmsDoc, TheCheckNamesAMissingAnExtraAndAMisplacedRow)
+{
+    std::string doc = doc_text("docs/algorithms.md");
+    const auto drop = [&doc](const std::string &start) {
+        const size_t at = doc.find("\n" + start);
+        ASSERT_NE(at, std::string::npos) << start;
+        doc.erase(at, doc.find('\n', at + 1) - at);
+    };
+    drop("| `allgather/ring` |");
+    drop("| `alltoall/pairwise` |");
+    const size_t all = doc.find("\n| `allgather/bruck` |");
+    ASSERT_NE(all, std::string::npos);
+    doc.insert(all, "\n| `allgather/no_such_one` | x | x | x |\n| `alltoall/pairwise` | x | x | x |");
+    const std::vector<std::string> p = algorithm_table_problems(doc);
+    std::string text;
+    for (const std::string &s : p)
+        text += s + "\n";
+    EXPECT_EQ(p.size(), 3u) << text;
+    EXPECT_NE(text.find("allgather/ring of algorithms.def is in no table"), std::string::npos) << text;
+    EXPECT_NE(text.find("'## allgather' names allgather/no_such_one, which algorithms.def does not have"),
+              std::string::npos) << text;
+    EXPECT_NE(text.find("alltoall/pairwise is listed under '## allgather', not under a heading of alltoall"),
+              std::string::npos) << text;
 }
 
 } // namespace

@@ -112,7 +112,8 @@ TEST(CostModel, PaddedAndTwoPhaseBruckCrossAtInequalityThree)
                 1e-15);
 }
 
-// The intergroup models (Kang et al. Eqs. (2)-(4), spec C.3) read the case's
+// The intergroup models (Kang et al. 2019 Eqs. (2)-(4); docs/papers.md, "Kang:
+// root gathering in the libraries") read the case's
 // groups; with alpha 0 and 1 ns/B they are the bytes on the critical path.
 TEST(CostModel, IntergroupModelsReadTheGroups)
 {
@@ -133,9 +134,9 @@ TEST(CostModel, IntergroupModelsReadTheGroups)
     EXPECT_NEAR(cs_kang_eq5(&c, k), 121.0 / 25, 1e-12);
     double lo, hi;
     ASSERT_EQ(cs_kang_finite_p(&c, k, 0, &lo, &hi), 0);
-    EXPECT_NEAR(lo, 241.0 / 56, 1e-12); // the spec's 4.30-4.73 at 64 ranks
+    EXPECT_NEAR(lo, 241.0 / 56, 1e-12); // 4.30-4.73 at 64 ranks (docs/findings/kang2019.md)
     EXPECT_NEAR(hi, 241.0 / 51, 1e-12);
-    // setting 4 (k_B = 4 k_A): the spec's 5.34-6.27
+    // setting 4 (k_B = 4 k_A): 5.34-6.27 (docs/findings/kang2019.md)
     ASSERT_EQ(cs_cost_params_groups(&c, "50:14", "1:4", "", "byte"), 0);
     ASSERT_EQ(cs_kang_finite_p(&c, k, 0, &lo, &hi), 0);
     EXPECT_NEAR(lo, 370.0 / (4 + 49 * 4.0 / 3), 1e-12);
@@ -154,7 +155,8 @@ TEST(CostModel, IntergroupModelsReadTheGroups)
     EXPECT_NEAR(cs_cost_predict_params("inter_allgather", "kang_two_step", 64, k, &c), 32.0 * k * 1e-9,
                 1e-12);
     // allgatherv, 1:1 arithmetic (block i + 1 of 32 bytes): K = 528 per group;
-    // MPICH's code 4 K over Algorithm 2's [K + 32, K]: the spec's 3.77-4.00
+    // MPICH's code 4 K over Algorithm 2's [K + 32, K]: 3.77-4.00, the lower
+    // end of the range docs/findings/kang2019.md gives at 64 ranks
     ASSERT_EQ(cs_cost_params_groups(&c, "32:32", "", "arithmetic", "byte"), 0);
     ASSERT_EQ(cs_kang_finite_p(&c, 32, 1, &lo, &hi), 0);
     EXPECT_NEAR(lo, 4 * 528.0 / 560, 1e-12);
@@ -486,7 +488,11 @@ TEST(Report, IntergroupCasesSplitByGroupsAndTheKangSection)
           "## yahoo, sequential mapping, 1 ranks per node, groups 25:7 (block), blocks k_A:k_B 1:1\n",
           "## yahoo, sequential mapping, 1 ranks per node, groups 25:7 (block), blocks k_A:k_B 1:4\n",
           "### inter_allgather: root_gather_mpich / kang_segmented",
-          // 2.00 against the spec's 6.97: far below; 4.00 and 4.20 within 10%
+          "| finite-p model | Eq. (5) | within 10% of finite-p |",
+          // the model is described in the repository, not in a document beside it
+          "the transfer-only model of docs/papers.md, \"Kang: the finite-p model\" (Kang et al. 2019 Sec. 5",
+          "(kang_two_step; the paper gives it no cost formula of its own, so no finite-p model)",
+          // 2.00 against the finite-p model's 6.97: far below; 4.00 and 4.20 within 10%
           // of 4.30-4.73 and 4.32-4.81; 6.00 within 5.34-6.27 (setting 4)
           "| 32:32 block, k_A:k_B 1:1 | 64 | 1M | 200.00 | 100.00 | 2.00 | 0.83 |",
           "| 6.97 | 7.00 | no (-71.3%) |", "| 50:14 block, k_A:k_B 1:1 | 64 | 1M | 400.00 | 100.00 | 4.00 |",

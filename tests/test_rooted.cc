@@ -101,7 +101,7 @@ TEST(RootedUnit, CatchesAFlippedByteAndRefusesWhatItCannotCheck)
 // switch A, 36 ranks on 8-core nodes of B: uneven nodes and switches.
 tw_run_spec bench_spec(const std::string &coll_alg, const char *mapping)
 {
-    static std::string coll, alg; // the spec keeps pointers
+    static std::string coll, alg; // the run description keeps pointers
     coll = coll_alg.substr(0, coll_alg.find('/'));
     alg = coll_alg.substr(coll_alg.find('/') + 1);
     tw_run_spec s{};
@@ -313,7 +313,8 @@ cs_cost_params two_levels(double a_l, double b_l, double a, double b, int ppn)
 
 // K2 as a replay at p = 8 in regions of 4, root 0: steps 1 and 2 local
 // (1 and 2 blocks), step 4 non-local (4 blocks). K4: one leader step of 4
-// blocks after a binomial in a region of 4. K3/K4/K5 as the spec's B.1.
+// blocks after a binomial in a region of 4. K3/K4/K5 as docs/papers.md,
+// "Kandalla: the cost model K1-K5", reads Kandalla et al. 2010 Sec. 4.1, 4.2.
 TEST(RootedModels, KandallaFormulasByHand)
 {
     const double al = 1e-6, bl = 1e-9, a = 3e-6, b = 4e-9;
@@ -533,6 +534,10 @@ TEST(RootedReport, KandallaSectionPrintsK3ToK5WithTheCasesRegions)
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_NE(text.find("## Kandalla et al.: K3, K4 and K5 beside the simulation"), std::string::npos)
         << text;
+    // the formulas' reading is in the repository, with the paper's sections
+    EXPECT_NE(text.find("(Kandalla et al. 2010 Sec. 4.1 and 4.2, typos fixed as docs/papers.md, "
+                        "\"Kandalla: the cost model K1-K5\", reads them)"),
+              std::string::npos) << text;
     // C3 = 3 (masks 64, 128, 256), C3 δ = 232/296; K3 = 3 α + 232 N β, K4 = α + 232 N β
     const double a = 2.4, x = 232 * 1024 / 1500.0;
     char want[256];

@@ -1,6 +1,6 @@
 /* Binomial-tree gather (MPICH2's MPIR_Gather_intra_binomial; the default of
- * MPICH2 and, per Kandalla et al. 2010, Section 2.3, of MVAPICH2 at their
- * scale; the spec's B.2.1). Relative rank vr = (rank - root) mod p; for mask =
+ * MPICH2 and, per Kandalla et al. 2010, Section 4.1, of MVAPICH2 at their
+ * scale; docs/papers.md, "Kandalla: the baselines"). Relative rank vr = (rank - root) mod p; for mask =
  * 1, 2, 4, ...: a process with bit `mask` clear receives the blocks of vr +
  * mask's subtree, one with it set sends its subtree's blocks to vr - mask and
  * stops. ceil(log2 p) steps; the root receives 1, 2, 4, ... blocks.

@@ -1,6 +1,7 @@
 /* Direct (linear) gather: the root posts a receive from every other process
  * and waits for all (MVAPICH2's MPIR_Gather_MV2_Direct, "direct" in
- * Kandalla et al. 2010, Section 2.4; the spec's B.2.3). Unlike SMPI's
+ * Kandalla et al. 2010, Section 2.4; docs/papers.md, "Kandalla: the
+ * baselines"). Unlike SMPI's
  * ompi_basic_linear, which receives from one rank after the other, every
  * message is in flight at once.
  *

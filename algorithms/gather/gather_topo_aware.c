@@ -1,5 +1,6 @@
-/* The topology-aware gather of Kandalla et al. 2010 (Section 4.2; the spec's
- * B.3, `leader=fixed`, the paper's general case): a binomial gather inside
+/* The topology-aware gather of Kandalla et al. 2010 (Section 4.2, the
+ * paper's general case; docs/papers.md, "Kandalla: the topology-aware
+ * algorithms"): a binomial gather inside
  * every region of the region level (--region; the paper's leaf switch, e.g.
  * `--region switch` on kandalla-testbed, `rack` on ranger) to its switch
  * leader (lowest rank), a binomial gather among the R leaders to the root's

@@ -1,7 +1,8 @@
 /* The multilevel generalisation of Kandalla et al.'s topology-aware gather
  * (Section 3 builds chassis communicators and Section 4.2 says the operation
  * can be done "in a recursive manner", but the paper evaluates two levels;
- * the spec's B.3, an assumption): the same scheme level by level, finest
+ * collsim's reading, docs/papers.md, "Kandalla: the topology-aware
+ * algorithms"): the same scheme level by level, finest
  * first, over the region level and every finer level the platform declares
  * (e.g. node, switch on kandalla-testbed with --region switch; node, chassis,
  * rack on ranger with --region rack; socket, node, switch on lassen): a

@@ -1,6 +1,7 @@
 /* The topology-aware gather of Kandalla et al. 2010 under the paper's
  * simplifying assumption (Section 4.2, "for simplicity, we assume that the
- * root is a rack leader"; the spec's B.3, `leader=root`): as topo_aware, but
+ * root is a rack leader"; docs/papers.md, "Kandalla: the topology-aware
+ * algorithms"): as topo_aware, but
  * the root itself leads its region for this call, so its switch's blocks go
  * straight to it and the final forwarding message disappears.
  *

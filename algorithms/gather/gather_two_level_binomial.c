@@ -1,5 +1,5 @@
 /* MVAPICH2's node-level two-level gather with a binomial inner step: as
- * two_level_direct (the spec's B.2.3), but the gather inside each node is
+ * two_level_direct (docs/papers.md, "Kandalla: the baselines"), but the gather inside each node is
  * MPICH2's binomial tree (MVAPICH2's MV2_Gather_intra_node_function set to
  * binomial); the leaders' step stays direct. Always the "node" level.
  *

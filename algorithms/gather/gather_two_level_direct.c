@@ -1,5 +1,6 @@
 /* MVAPICH2's node-level two-level gather (MPIR_Gather_MV2_two_level_Direct,
- * what Kandalla et al. 2010 extend, Section 2.4; the spec's B.2.3): a direct
+ * what Kandalla et al. 2010 extend, Section 2.4; docs/papers.md, "Kandalla:
+ * the baselines"): a direct
  * gather inside every node to its leader (local rank 0), a direct gather of
  * the nodes' vectors among the leaders to the root's node's leader (a
  * gatherv when nodes hold different numbers of processes), and that leader's

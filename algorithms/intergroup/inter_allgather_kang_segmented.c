@@ -10,7 +10,8 @@
  * two concurrent in-place ring allgathervs: in A of the segments (they arrived
  * in rank order, so none is moved), in B of the blocks of each subgroup.
  * The paper's typos (j = floor(i/q), segment size k_B p/q, the pseudo-code's
- * index formulas of lines 9 and 11) are read as the spec corrects them.
+ * index formulas of lines 9 and 11) are read as docs/papers.md, "Kang:
+ * Algorithm 1 made exact", says.
  *
  * Cost (Eq. (3)): ceil(p/q) alpha + max(ceil(p/q) k_A, k_B) beta for the
  * exchange, then the slower of the allgathervs; transfer <= M + k_B beta with

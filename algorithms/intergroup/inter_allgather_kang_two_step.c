@@ -2,8 +2,8 @@
  * "EuroMPI" curves of Fig. 4 of the Parallel Computing 2019 paper, Section 4:
  * Algorithm 1 but with the larger group collecting the smaller group's data
  * in two steps of intragroup allgather). Reconstructed from the paper's
- * description and the spec's reading of the authors' code (A.2.3); written
- * here from that description.
+ * description and the authors' public harness (docs/papers.md, "Kang: the
+ * EuroMPI two-step algorithm"); written here from that description.
  *
  * A = the larger group (p; group 0 when p = q), B the smaller (q); g =
  * floor(p/q), r = p mod q.

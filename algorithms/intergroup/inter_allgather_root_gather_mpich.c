@@ -1,7 +1,8 @@
 /* Intergroup allgather by root gathering as MPICH (and MVAPICH, which
  * inherits it) implements it: Kang, Traff et al. 2019, Section 3.1, Eq. (2);
  * the structure of MPICH's local-gather-remote-broadcast intercommunicator
- * allgather (read, not copied; spec A.2.2).
+ * allgather (read, not copied; docs/papers.md, "Kang: root gathering in the
+ * libraries").
  *
  * 1. Each group gathers its blocks on its local rank 0 (MPICH's binomial
  *    gather; skipped for a zero block), both groups at once.

@@ -1,5 +1,6 @@
 /* Intergroup allgather by root gathering as Open MPI's coll/inter component
- * structures it (spec A.2.2; read, not copied): Kang, Traff et al. 2019,
+ * structures it (read, not copied; docs/papers.md, "Kang: root gathering in
+ * the libraries"): Kang, Traff et al. 2019,
  * Section 3.1, the three stages of Eq. (1) with the library's broadcast.
  *
  * 1. Each group gathers its blocks on its local rank 0 (binomial gather).

@@ -24,8 +24,8 @@ int ig_kang_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                        const collsim_intergroup *ig, ig_exchange_order order);
 
 /* The senders receiver t of n takes its interval from, in the order the
- * exchange uses, for m remote blocks of counts[j] bytes (the spec's worked
- * example A.4 as a test): their ranks in *senders (room for m); returns
+ * exchange uses, for m remote blocks of counts[j] bytes (the worked example
+ * of docs/papers.md, "Kang: Algorithm 2 made exact", is a test): their ranks in *senders (room for m); returns
  * their number, or -1 (no memory). */
 int ig_kang_receive_order(const int *counts, int m, int n, int t, ig_exchange_order order,
                           int *senders);

@@ -1,7 +1,8 @@
 /* Intergroup allgatherv by root gathering as MPICH (and so MVAPICH) structures
  * it: the baseline of Kang, Traff et al. 2019, Section 5 (settings 5-8); the
  * remote-gather-local-broadcast structure of MPICH's intercommunicator
- * allgatherv (read, not copied; spec A.2.2). A group does not know its own
+ * allgatherv (read, not copied; docs/papers.md, "Kang: root gathering in the
+ * libraries"). A group does not know its own
  * members' counts (recvcounts describe the remote group), so no local gather:
  *
  * 1. Gatherv of group 1's blocks on group 0's root: that root posts a receive

@@ -1,5 +1,5 @@
-/* Binomial-tree scatter (MPICH2's MPIR_Scatter_intra_binomial; the spec's
- * B.2.2), the mirror of gather/binomial: relative rank vr = (rank - root) mod
+/* Binomial-tree scatter (MPICH2's MPIR_Scatter_intra_binomial;
+ * docs/papers.md, "Kandalla: the baselines"), the mirror of gather/binomial: relative rank vr = (rank - root) mod
  * p; a process receives its subtree's blocks from vr - lowbit(vr), then sends
  * each child vr + mask (mask from lowbit(vr)/2 down to 1) its subtree's, the
  * largest first. The root sends, for p = 296, 40, 128, 64, ..., 1 blocks.

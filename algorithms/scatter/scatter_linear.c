@@ -1,5 +1,6 @@
 /* Direct (linear) scatter: the root posts a send to every other process and
- * waits for all (MVAPICH2's MPIR_Scatter_MV2_Direct; the spec's B.2.3).
+ * waits for all (MVAPICH2's MPIR_Scatter_MV2_Direct; docs/papers.md,
+ * "Kandalla: the baselines").
  *
  * Cost: (p-1)(α + N β) at the root. Memory: p request handles at the root;
  * a root other than rank 0 copies its send buffer in relative order.

@@ -1,6 +1,7 @@
 /* The topology-aware scatter of Kandalla et al. 2010 (Section 4.2: "since
  * MPI_Gather and MPI_Scatter are symmetric", the reverse of gather/topo_aware;
- * the spec's B.3, `leader=fixed`): the root packs its blocks by region of
+ * the general case of docs/papers.md, "Kandalla: the topology-aware
+ * algorithms"): the root packs its blocks by region of
  * the region level (--region; the paper's leaf switch) and, when it is not
  * its switch's leader (lowest rank), sends all p blocks to it; a binomial
  * scatter among the R switch leaders hands each the vectors of its subtree of

@@ -1,5 +1,6 @@
 /* The multilevel topology-aware scatter (the recursive generalisation of
- * Kandalla et al. 2010, Section 4.2, an assumption of the spec's B.3): the
+ * Kandalla et al. 2010, Section 4.2; collsim's reading, docs/papers.md,
+ * "Kandalla: the topology-aware algorithms"): the
  * reverse of gather/topo_aware_multilevel, coarsest level first: the root's
  * blocks go to the leader of its coarsest region, are scattered among the
  * coarsest regions' leaders, then inside each region among its next-finer

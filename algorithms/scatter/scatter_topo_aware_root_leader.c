@@ -1,6 +1,6 @@
 /* The topology-aware scatter of Kandalla et al. 2010 with the root leading
- * its own switch (Section 4.2's simplifying assumption; the spec's B.3,
- * `leader=root`): as topo_aware without the root's first message to its
+ * its own switch (Section 4.2's simplifying assumption; docs/papers.md,
+ * "Kandalla: the topology-aware algorithms"): as topo_aware without the root's first message to its
  * switch leader.
  *
  * Cost: Kandalla's K4 plus the binomial scatter of the largest switch.

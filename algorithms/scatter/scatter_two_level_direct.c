@@ -1,5 +1,5 @@
 /* MVAPICH2's node-level two-level scatter (MPIR_Scatter_MV2_two_level_Direct;
- * the spec's B.2.3): the root sends all p blocks to its node's leader (local
+ * docs/papers.md, "Kandalla: the baselines"): the root sends all p blocks to its node's leader (local
  * rank 0) if it is not one, the leaders scatter the nodes' vectors directly
  * (a scatterv when nodes hold different numbers of processes), each leader
  * scatters its node's blocks directly. Always the "node" level. The word

@@ -7,8 +7,8 @@
  * (a size of --sizes), group B of bytes x B / A (--block-ratio A:B). With
  * --counts arithmetic (inter_allgatherv), local rank i of a group of n has
  * ceil(x (i + 1) / n) elements, x = its group's block in elements (the
- * largest of the sequence; Kang et al. settings 6 and 8 as the spec reads
- * them). Data: the block of the process of rank r (in the benchmark's
+ * largest of the sequence; Kang et al. 2019 Sec. 5 settings 6 and 8 as
+ * docs/papers.md, "Kang: the experiments", reads them). Data: the block of the process of rank r (in the benchmark's
  * communicator) is pattern_block(r) (datacheck.h); every process receives the
  * remote group's blocks in the remote group's rank order, packed (displs =
  * prefix sums), followed by IG_GUARD bytes the call must leave alone. */
