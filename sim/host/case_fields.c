@@ -11,35 +11,6 @@
 #define AT(f, obj, type) ((type *)((char *)(obj) + (f)->offset))
 #define AT_C(f, obj, type) ((const type *)((const char *)(obj) + (f)->offset))
 
-/* ---- collectives ---- */
-static const cs_coll_props collectives[] = {
-#define CS_COLLECTIVE(name, blocks, in_place, variable, groups, rooted)                            \
-    {#name, blocks, in_place, variable, groups, rooted},
-#include "collectives.def"
-#undef CS_COLLECTIVE
-};
-#define NCOLL (sizeof collectives / sizeof collectives[0])
-
-const cs_coll_props *cs_coll_find(const char *name)
-{
-    for (size_t i = 0; name && i < NCOLL; i++)
-        if (!strcmp(collectives[i].name, name))
-            return &collectives[i];
-    return NULL;
-}
-
-const char *cs_coll_names(const char *sep)
-{
-    static char joined[2][256];
-    char *out = joined[sep[0] == '|'];
-    out[0] = 0;
-    for (size_t i = 0; i < NCOLL; i++) {
-        size_t u = strlen(out);
-        snprintf(out + u, sizeof joined[0] - u, "%s%s", i ? sep : "", collectives[i].name);
-    }
-    return out;
-}
-
 static int is_variable(const char *coll)
 {
     const cs_coll_props *p = cs_coll_find(coll);
@@ -63,10 +34,10 @@ static int in_scope(int scope, const char *coll)
 static const char *scope_collectives(int scope, char *out, size_t len)
 {
     out[0] = 0;
-    for (size_t i = 0; i < NCOLL; i++)
-        if (in_scope(scope, collectives[i].name)) {
+    for (size_t i = 0; i < CS_NCOLL; i++)
+        if (in_scope(scope, cs_colls()[i].name)) {
             size_t u = strlen(out);
-            snprintf(out + u, len - u, "%s%s", u ? ", " : "", collectives[i].name);
+            snprintf(out + u, len - u, "%s%s", u ? ", " : "", cs_colls()[i].name);
         }
     return out;
 }
@@ -535,13 +506,11 @@ int cs_fields_check(const cs_field *t, const void *obj, const char *collective,
         if (cs_groups_parse(g, *AT_C(&t[CS_F_block_ratio], obj, char *), &gs, err))
             return -1;
     }
+    char with[256];
     if (*AT_C(&t[CS_F_in_place], obj, int) && p && !p->in_place)
-        return cs_fail(err, "--in-place is not supported for %s (allgather and alltoall%s)",
-                       collective,
-                       !strcmp(collective, "alltoallv")
-                           ? "; the algorithms take MPI_IN_PLACE, but an in-place alltoallv needs "
-                             "symmetric block sizes, which --dist does not give"
-                           : "");
+        return cs_fail(err, "--in-place is not supported for %s (only for %s%s%s)", collective,
+                       cs_coll_in_place_names(", ", with, sizeof with),
+                       p->in_place_note[0] ? "; " : "", p->in_place_note);
     return 0;
 }
 
