@@ -40,16 +40,21 @@ const char *cs_coll_names(const char *sep)
     return out;
 }
 
-const char *cs_coll_in_place_names(const char *sep, char *out, unsigned long len)
+const char *cs_coll_join(const char *sep, char *out, unsigned long len,
+                         int (*keep)(const cs_coll_props *))
 {
     out[0] = 0;
     for (size_t i = 0; i < CS_NCOLL; i++)
-        if (cs_coll_table[i].in_place) {
+        if (keep(&cs_coll_table[i])) {
             size_t u = strlen(out);
             snprintf(out + u, len - u, "%s%s", u ? sep : "", cs_coll_table[i].name);
         }
     return out;
 }
+
+int cs_coll_takes_in_place(const cs_coll_props *c) { return c->in_place; }
+int cs_coll_is_intergroup(const cs_coll_props *c) { return c->groups != 0; }
+int cs_coll_is_rooted(const cs_coll_props *c) { return c->rooted != CS_ROOT_none; }
 
 int cs_coll_min_np(const char *collective)
 {

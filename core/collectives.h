@@ -69,8 +69,14 @@ const cs_coll_props *cs_coll_find(const char *name);
 /* "allgather, alltoall, alltoallv" (sep ", ") or "allgather|alltoall|..." */
 const char *cs_coll_names(const char *sep);
 
-/* The collectives that take --in-place, joined by sep. */
-const char *cs_coll_in_place_names(const char *sep, char *out, unsigned long len);
+/* The names of the collectives `keep` says 1 for, joined by sep into out
+ * (e.g. cs_coll_takes_in_place: "allgather, alltoall, gather, scatter"), the
+ * lists the messages give. */
+const char *cs_coll_join(const char *sep, char *out, unsigned long len,
+                         int (*keep)(const cs_coll_props *));
+int cs_coll_takes_in_place(const cs_coll_props *c); /* --in-place */
+int cs_coll_is_intergroup(const cs_coll_props *c);  /* --groups */
+int cs_coll_is_rooted(const cs_coll_props *c);      /* --root */
 
 /* The fewest processes a case of the collective may have (min_np), and why. */
 int cs_coll_min_np(const char *collective);
