@@ -50,20 +50,44 @@ typedef int (*collsim_rooted_fn)(COLLSIM_ROOTED_ARGS);
 #define COLLSIM_GATHER_ARGS COLLSIM_ROOTED_ARGS
 #define COLLSIM_SCATTER_ARGS COLLSIM_ROOTED_ARGS
 
-/* The algorithms, one prototype each from algorithms.def (the argument list
+/* The argument list of each signature kind (core/collectives.def, sig);
+ * p2p has no algorithm (the driver's ping-pong). */
+#define COLLSIM_SIG_block_ARGS COLLSIM_BLOCK_COLL_ARGS
+#define COLLSIM_SIG_v_ARGS COLLSIM_ALLTOALLV_ARGS
+#define COLLSIM_SIG_inter_ARGS COLLSIM_INTER_ALLGATHER_ARGS
+#define COLLSIM_SIG_interv_ARGS COLLSIM_INTER_ALLGATHERV_ARGS
+#define COLLSIM_SIG_rooted_ARGS COLLSIM_ROOTED_ARGS
+#define COLLSIM_SIG_p2p_ARGS MPI_Comm comm
+typedef int (*collsim_p2p_fn)(COLLSIM_SIG_p2p_ARGS);
+
+/* collsim_allgather_sig, ...: the function type of a collective's algorithms */
+#define CS_COLLECTIVE(name, sig, ...) typedef int collsim_##name##_sig(COLLSIM_SIG_##sig##_ARGS);
+#include "collectives.def"
+#undef CS_COLLECTIVE
+
+/* Any algorithm: one member per collective (an initializer names the
+ * collective, and the compiler checks the function against its signature)
+ * and one per signature kind (what the code common to a kind calls; the
+ * members of one kind have the same type). */
+typedef union {
+#define CS_COLLECTIVE(name, ...) collsim_##name##_sig *name;
+#include "collectives.def"
+#undef CS_COLLECTIVE
+    collsim_block_coll_fn block;
+    collsim_alltoallv_fn v;
+    collsim_inter_allgather_fn inter;
+    collsim_inter_allgatherv_fn interv;
+    collsim_rooted_fn rooted;
+    collsim_p2p_fn p2p;
+} collsim_fn;
+
+/* The algorithms, one prototype each from algorithms.def (the function type
  * of their collective), so that a definition with another signature fails
  * to compile. */
-#define COLLSIM_allgather_ARGS COLLSIM_ALLGATHER_ARGS
-#define COLLSIM_alltoall_ARGS COLLSIM_ALLTOALL_ARGS
-#define COLLSIM_alltoallv_ARGS COLLSIM_ALLTOALLV_ARGS
-#define COLLSIM_inter_allgather_ARGS COLLSIM_INTER_ALLGATHER_ARGS
-#define COLLSIM_inter_allgatherv_ARGS COLLSIM_INTER_ALLGATHERV_ARGS
-#define COLLSIM_gather_ARGS COLLSIM_GATHER_ARGS
-#define COLLSIM_scatter_ARGS COLLSIM_SCATTER_ARGS
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
                     procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
                     msg_blocks, msg_unit)                                                          \
-    int fn(COLLSIM_##coll##_ARGS);
+    collsim_##coll##_sig fn;
 #include "algorithms.def"
 #undef COLLSIM_ALG
 

@@ -29,14 +29,24 @@
 extern "C" {
 #endif
 
-/* One algorithm of the registry (algorithms.def). Exactly one of block, v is
- * set: block for allgather and alltoall, v for alltoallv. */
+/* One algorithm of the registry (algorithms.def), the intergroup ones
+ * excepted (intergroup_intercomm.h serves them). Its function is stored
+ * under its collective's member (a->allgather, a->gather, ...: the types of
+ * core/collectives.def's signatures); block (allgather, alltoall), v
+ * (alltoallv) and rooted (gather, scatter) read the same pointer by
+ * signature kind, so only the member of the algorithm's own kind may be
+ * called. */
 typedef struct collsim_alg {
-    const char *collective;         /* "allgather", "alltoall", "alltoallv", "gather", "scatter" */
+    const char *collective;         /* a collective of core/collectives.def, e.g. "allgather" */
     const char *name;               /* e.g. "loc_bruck" */
-    collsim_block_coll_fn block;    /* allgather, alltoall; else NULL */
-    collsim_alltoallv_fn v;         /* alltoallv */
-    collsim_rooted_fn rooted;       /* gather, scatter */
+    union {
+#define CS_COLLECTIVE(coll, ...) collsim_##coll##_sig *coll;
+#include "collectives.def"
+#undef CS_COLLECTIVE
+        collsim_block_coll_fn block;
+        collsim_alltoallv_fn v;
+        collsim_rooted_fn rooted;
+    };
     int in_place;                   /* 1: accepts MPI_IN_PLACE as sendbuf */
     int regions;                    /* 1: locality-aware (coll_locality.h) */
     long long (*msg_blocks)(int p); /* the most blocks one of its MPI calls carries */

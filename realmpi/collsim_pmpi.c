@@ -2,11 +2,13 @@
  * unmodified MPI program (linked, or preloaded with LD_PRELOAD). The
  * environment picks one algorithm per collective (docs/real-mpi.md):
  *
- *   COLLSIM_ALLGATHER, COLLSIM_ALLTOALL, COLLSIM_ALLTOALLV, COLLSIM_GATHER,
- *   COLLSIM_SCATTER   a name of
- *       algorithms.def (`loc_bruck` or `allgather/loc_bruck`); unset or empty:
- *       the library's collective (PMPI_). An unknown name stops the program
- *       in MPI_Init with a message naming the valid ones (exit status 2).
+ *   COLLSIM_<COLLECTIVE>   for each collective of core/collectives.def with
+ *       an MPI entry point (COLLSIM_ALLGATHER, COLLSIM_ALLTOALL, ...): a name
+ *       of algorithms.def (`loc_bruck` or `allgather/loc_bruck`); unset or
+ *       empty: the library's collective (PMPI_). An unknown name stops the
+ *       program in MPI_Init with a message naming the valid ones (exit status
+ *       2). The wrappers of MPI_<entry> are generated from collectives.def,
+ *       one per signature kind.
  *   COLLSIM_REGION_BLOCK=B   regions of B consecutive MPI_COMM_WORLD ranks
  *       for the locality-aware algorithms; unset: levels socket and node, the
  *       processes sharing memory and, inside them, those bound to one package
@@ -16,10 +18,10 @@
  *       simulated case), instead of COLLSIM_REGION_BLOCK.
  *   COLLSIM_REGION_LEVEL=L   the level the locality-aware algorithms use as
  *       their region (default node), one the file declares.
- *   COLLSIM_INTER_ALLGATHER, COLLSIM_INTER_ALLGATHERV   an intergroup
- *       algorithm (inter_allgather(v) of algorithms.def) for MPI_Allgather and
- *       MPI_Allgatherv on an intercommunicator (intergroup_intercomm.h); unset:
- *       the library's.
+ *   COLLSIM_INTER_ALLGATHER, COLLSIM_INTER_ALLGATHERV   the same for the
+ *       intergroup collectives: an algorithm (inter_allgather(v) of
+ *       algorithms.def) for MPI_Allgather and MPI_Allgatherv on an
+ *       intercommunicator (intergroup_intercomm.h); unset: the library's.
  *   COLLSIM_REPORT=1         at MPI_Finalize, world rank 0 prints per
  *       collective the calls served and those sent to the library, and why.
  *
@@ -38,31 +40,60 @@
  * packed. */
 #include "collsim.h"
 
+#include "collectives.h"
 #include "coll_locality_file.h"
 #include "collsim_hwloc.h"
 #include "coll_util.h"
 #include "intergroup_intercomm.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { AG, A2A, A2AV, GATH, SCAT, NCOLL };
 enum { WHY_INTER, WHY_IN_PLACE, WHY_COUNT, NWHY };
-static const char *const coll_name[NCOLL] = {"allgather", "alltoall", "alltoallv", "gather",
-                                             "scatter"};
-static const char *const env_name[NCOLL] = {"COLLSIM_ALLGATHER", "COLLSIM_ALLTOALL",
-                                            "COLLSIM_ALLTOALLV", "COLLSIM_GATHER",
-                                            "COLLSIM_SCATTER"};
 
-static const collsim_alg *chosen[NCOLL];
+/* The collectives (core/collectives.def) as this layer needs them. */
+static const struct {
+    const char *name, *mpi;
+    cs_sig sig;
+    int root, pmpi;
+} colls[CS_NCOLL] = {
+#define CS_COLLECTIVE(name, sig, send, root, in_place, note, min_np, mpi, pmpi, ...)               \
+    {#name, #mpi, CS_SIG_##sig, CS_ROOT_##root, CS_PMPI_##pmpi},
+#include "collectives.def"
+#undef CS_COLLECTIVE
+};
+
+static int intergroup(int c) { return colls[c].sig == CS_SIG_inter || colls[c].sig == CS_SIG_interv; }
+
+/* COLLSIM_ALLGATHER for allgather */
+static const char *env_name(int c)
+{
+    static char names[CS_NCOLL][64];
+    if (!names[c][0]) {
+        int n = snprintf(names[c], sizeof names[c], "COLLSIM_%s", colls[c].name);
+        for (int i = 8; i < n && names[c][i]; i++)
+            names[c][i] = (char)toupper((unsigned char)names[c][i]);
+    }
+    return names[c];
+}
+
+static const collsim_alg *chosen[CS_NCOLL];
+/* the intergroup collectives' choice: 1 + an index in collsim_ic_algs, 0:
+ * none (every rank of an SMPI run sets the same values, and never resets
+ * them: another rank may be in a call already) */
+static int inter_chosen[CS_NCOLL];
+/* 1 + the intergroup collective an entry point's wrapper hands its
+ * intercommunicator calls to (pmpi intercomm), 0: none */
+static int inter_of[CS_NCOLL];
 static int report;
 /* The counters and the re-entry guard of one process. Under SMPI every
  * simulated rank lives in this one OS process (no privatization), so they are
  * kept per MPI_COMM_WORLD rank; a real MPI process only uses its own entry. */
 typedef struct {
-    long served[NCOLL], packed[NCOLL], library[NCOLL][NWHY], inter_served[2];
+    long served[CS_NCOLL], packed[CS_NCOLL], library[CS_NCOLL][NWHY];
     /* > 0 while an algorithm runs: the collectives it calls itself
      * (padded_alltoall's MPI_Alltoall, the padded alltoallvs' MPI_Allreduce)
      * are the library's */
@@ -78,49 +109,57 @@ static proc_state *me(void)
 }
 
 /* The intergroup algorithms (Kang, Traff et al. 2019) on intercommunicators
- * (intergroup_intercomm.h): COLLSIM_INTER_ALLGATHER, COLLSIM_INTER_ALLGATHERV. */
-static int inter_chosen[2] = {-1, -1}; /* [0] allgather, [1] allgatherv: index in collsim_ic_algs */
+ * (intergroup_intercomm.h): an inter kind's wrapper is ag, an interv's agv. */
+static int ic_has(size_t i, cs_sig sig)
+{
+    return sig == CS_SIG_interv ? collsim_ic_algs[i].agv != NULL : collsim_ic_algs[i].ag != NULL;
+}
 
 /* COLLSIM_INTER_ALLGATHER(V)=NAME (or inter_allgather(v)/NAME): 0, or 1 with msg */
-static int inter_setting(int v, char *msg, size_t size)
+static int inter_setting(int c, const char *val, char *msg, size_t size)
 {
-    const char *env = v ? "COLLSIM_INTER_ALLGATHERV" : "COLLSIM_INTER_ALLGATHER",
-               *coll = v ? "inter_allgatherv" : "inter_allgather", *val = getenv(env);
-    if (!val || !*val)
-        return 0;
+    const char *coll = colls[c].name;
     const size_t cl = strlen(coll);
     const char *name = !strncmp(val, coll, cl) && val[cl] == '/' ? val + cl + 1 : val;
     char names[512] = "";
     for (size_t i = 0; collsim_ic_algs[i].name; i++) {
-        if (!(v ? (void *)collsim_ic_algs[i].agv : (void *)collsim_ic_algs[i].ag))
+        if (!ic_has(i, colls[c].sig))
             continue;
         if (!strcmp(collsim_ic_algs[i].name, name)) {
-            inter_chosen[v] = (int)i;
+            inter_chosen[c] = (int)i + 1;
             return 0;
         }
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? ", " : "",
                  collsim_ic_algs[i].name);
     }
-    snprintf(msg, size, "%s=%s: no %s algorithm of that name (valid: %s)", env, val, coll, names);
+    snprintf(msg, size, "%s=%s: no %s algorithm of that name (valid: %s)", env_name(c), val, coll,
+             names);
     return 1;
 }
 
 /* ---- set-up: the environment, at MPI_Init ---- */
 static int bad_setting(char *msg, size_t size)
 {
-    for (int c = 0; c < NCOLL; c++) {
-        const char *v = getenv(env_name[c]);
-        if (!v || !*v)
+    for (int c = 0; c < CS_NCOLL; c++) {
+        const char *v = getenv(env_name(c));
+        int of = 0;
+        for (int i = 0; i < CS_NCOLL; i++)
+            if (colls[i].pmpi == CS_PMPI_intercomm && colls[c].pmpi == CS_PMPI_own &&
+                !strcmp(colls[i].mpi, colls[c].mpi))
+                of = i + 1;
+        inter_of[c] = of;
+        if (colls[c].pmpi == CS_PMPI_none || !v || !*v)
             continue;
-        if (!(chosen[c] = collsim_alg_find(coll_name[c], v))) {
+        if (intergroup(c)) {
+            if (inter_setting(c, v, msg, size))
+                return 1;
+        } else if (!(chosen[c] = collsim_alg_find(colls[c].name, v))) {
             char names[1024];
-            snprintf(msg, size, "%s=%s: no %s algorithm of that name (valid: %s)", env_name[c], v,
-                     coll_name[c], collsim_alg_names(coll_name[c], names, sizeof names));
+            snprintf(msg, size, "%s=%s: no %s algorithm of that name (valid: %s)", env_name(c), v,
+                     colls[c].name, collsim_alg_names(colls[c].name, names, sizeof names));
             return 1;
         }
     }
-    if (inter_setting(0, msg, size) || inter_setting(1, msg, size))
-        return 1;
     const char *v = getenv("COLLSIM_REGION_BLOCK"), *file = getenv("COLLSIM_LOCALITY"),
                *level = getenv("COLLSIM_REGION_LEVEL");
     if (v && *v && file && *file) {
@@ -144,7 +183,7 @@ static int bad_setting(char *msg, size_t size)
         collsim_set_block_regions((int)b);
     } else {
         int regions = 0;
-        for (int c = 0; c < NCOLL; c++)
+        for (int c = 0; c < CS_NCOLL; c++)
             regions |= chosen[c] && chosen[c]->regions;
         /* node regions (the processes sharing memory) and sockets (hwloc) */
         if (regions && collsim_hwloc_regions(NULL) != MPI_SUCCESS) {
@@ -202,12 +241,12 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 
 int MPI_Finalize(void)
 {
-    long mine[NCOLL * (2 + NWHY)], sum[NCOLL * (2 + NWHY)];
+    long mine[CS_NCOLL * (2 + NWHY)], sum[CS_NCOLL * (2 + NWHY)];
     int rank, p, n = 0;
 
     if (!report)
         return PMPI_Finalize();
-    for (int c = 0; c < NCOLL; c++) {
+    for (int c = 0; c < CS_NCOLL; c++) {
         mine[n++] = me()->served[c];
         mine[n++] = me()->packed[c];
         for (int w = 0; w < NWHY; w++)
@@ -216,26 +255,28 @@ int MPI_Finalize(void)
     PMPI_Reduce(mine, sum, n, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &p);
-    long isum[2];
-    PMPI_Reduce(me()->inter_served, isum, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    for (int v = 0; rank == 0 && v < 2; v++)
-        if (inter_chosen[v] >= 0)
-            fprintf(stderr, "collsim_pmpi: %s/%s: %ld calls on intercommunicators served; calls "
-                            "summed over %d processes\n", v ? "inter_allgatherv" : "inter_allgather",
-                    collsim_ic_algs[inter_chosen[v]].name, isum[v], p);
-    for (int c = 0; rank == 0 && c < NCOLL; c++) {
+    for (int c = 0; rank == 0 && c < CS_NCOLL; c++) {
         const long *s = sum + c * (2 + NWHY);
         long lib = 0;
         for (int w = 0; w < NWHY; w++)
             lib += s[2 + w];
+        if (colls[c].pmpi == CS_PMPI_none)
+            continue;
+        if (intergroup(c)) { /* said only when chosen */
+            if (inter_chosen[c])
+                fprintf(stderr, "collsim_pmpi: %s/%s: %ld calls on intercommunicators served; "
+                                "calls summed over %d processes\n", colls[c].name,
+                        collsim_ic_algs[inter_chosen[c] - 1].name, s[0], p);
+            continue;
+        }
         if (!chosen[c]) {
-            fprintf(stderr, "collsim_pmpi: %s: the library's (%s unset)\n", coll_name[c],
-                    env_name[c]);
+            fprintf(stderr, "collsim_pmpi: %s: the library's (%s unset)\n", colls[c].name,
+                    env_name(c));
             continue;
         }
         fprintf(stderr, "collsim_pmpi: %s/%s: %ld calls served (%ld packed), %ld to the library "
                 "(intercommunicator %ld, MPI_IN_PLACE %ld, count beyond an int %ld); "
-                "calls summed over %d processes\n", coll_name[c], chosen[c]->name, s[0], s[1],
+                "calls summed over %d processes\n", colls[c].name, chosen[c]->name, s[0], s[1],
                 lib, s[2 + WHY_INTER], s[2 + WHY_IN_PLACE], s[2 + WHY_COUNT], p);
     }
     return PMPI_Finalize();
@@ -283,64 +324,63 @@ static int run_block(int c, const collsim_alg *a, const void *sb, int sc, MPI_Da
     return err;
 }
 
-int MPI_Allgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
-                  MPI_Comm comm)
-{
-    const collsim_alg *a = chosen[AG];
-    proc_state *S = me();
-    int why;
+/* ---- one function per signature kind serves the calls of its wrappers ---- */
 
-    if (!S->inside && inter_chosen[0] >= 0 && is_inter(comm)) {
-        S->inter_served[0]++;
-        S->inside++;
-        const int err = collsim_ic_algs[inter_chosen[0]].ag(sb, sc, st, rb, rc, rt, comm);
-        S->inside--;
-        return err;
-    }
-    if (!a || S->inside)
-        return PMPI_Allgather(sb, sc, st, rb, rc, rt, comm);
-    if ((why = block_why(a, sb, rc, rt, comm)) >= 0) {
-        S->library[AG][why]++;
-        return PMPI_Allgather(sb, sc, st, rb, rc, rt, comm);
-    }
-    return run_block(AG, a, sb, sc, st, rb, rc, rt, comm);
-}
-
-int MPI_Alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
-                 MPI_Comm comm)
-{
-    const collsim_alg *a = chosen[A2A];
-    proc_state *S = me();
-    int why;
-
-    if (!a || S->inside)
-        return PMPI_Alltoall(sb, sc, st, rb, rc, rt, comm);
-    if ((why = block_why(a, sb, rc, rt, comm)) >= 0) {
-        S->library[A2A][why]++;
-        return PMPI_Alltoall(sb, sc, st, rb, rc, rt, comm);
-    }
-    return run_block(A2A, a, sb, sc, st, rb, rc, rt, comm);
-}
-
-/* Only on an intercommunicator, with COLLSIM_INTER_ALLGATHERV set (no
- * intracommunicator allgatherv algorithm in the registry). */
-int MPI_Allgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int *rcounts,
-                   const int *displs, MPI_Datatype rt, MPI_Comm comm)
+/* inter, interv: only on an intercommunicator, with the collective's
+ * COLLSIM_INTER_... set (no intracommunicator algorithm of its entry point) */
+static int serve_inter(int c, collsim_block_coll_fn lib, const void *sb, int sc, MPI_Datatype st,
+                       void *rb, int rc, MPI_Datatype rt, MPI_Comm comm)
 {
     proc_state *S = me();
-    if (S->inside || inter_chosen[1] < 0 || !is_inter(comm))
-        return PMPI_Allgatherv(sb, sc, st, rb, rcounts, displs, rt, comm);
-    S->inter_served[1]++;
+    if (S->inside || !inter_chosen[c] || !is_inter(comm))
+        return lib(sb, sc, st, rb, rc, rt, comm);
+    S->served[c]++;
     S->inside++;
-    const int err = collsim_ic_algs[inter_chosen[1]].agv(sb, sc, st, rb, rcounts, displs, rt, comm);
+    const int err = collsim_ic_algs[inter_chosen[c] - 1].ag(sb, sc, st, rb, rc, rt, comm);
     S->inside--;
     return err;
 }
 
-/* ---- gather, scatter ---- */
-/* The reason a gather (gather = 1) or scatter goes to the library, or -1:
- * only what is the same on every process (the block's bytes are). */
-static int rooted_why(const collsim_alg *a, int gather, int sc, MPI_Datatype st, int rc,
+/* block: MPI_Allgather, MPI_Alltoall; an intercommunicator call to the
+ * intergroup collective of the same entry point, when one is chosen */
+static int serve_block(int c, collsim_block_coll_fn lib, const void *sb, int sc, MPI_Datatype st,
+                       void *rb, int rc, MPI_Datatype rt, MPI_Comm comm)
+{
+    const collsim_alg *a = chosen[c];
+    proc_state *S = me();
+    const int ic = inter_of[c] - 1;
+    int why;
+
+    if (!S->inside && ic >= 0 && inter_chosen[ic] && is_inter(comm))
+        return serve_inter(ic, lib, sb, sc, st, rb, rc, rt, comm);
+    if (!a || S->inside)
+        return lib(sb, sc, st, rb, rc, rt, comm);
+    if ((why = block_why(a, sb, rc, rt, comm)) >= 0) {
+        S->library[c][why]++;
+        return lib(sb, sc, st, rb, rc, rt, comm);
+    }
+    return run_block(c, a, sb, sc, st, rb, rc, rt, comm);
+}
+
+typedef int (*allgatherv_fn)(const void *, int, MPI_Datatype, void *, const int *, const int *,
+                             MPI_Datatype, MPI_Comm);
+static int serve_interv(int c, allgatherv_fn lib, const void *sb, int sc, MPI_Datatype st,
+                        void *rb, const int *rcounts, const int *displs, MPI_Datatype rt,
+                        MPI_Comm comm)
+{
+    proc_state *S = me();
+    if (S->inside || !inter_chosen[c] || !is_inter(comm))
+        return lib(sb, sc, st, rb, rcounts, displs, rt, comm);
+    S->served[c]++;
+    S->inside++;
+    const int err = collsim_ic_algs[inter_chosen[c] - 1].agv(sb, sc, st, rb, rcounts, displs, rt, comm);
+    S->inside--;
+    return err;
+}
+
+/* rooted: the reason a gather (to the root) or scatter goes to the library,
+ * or -1: only what is the same on every process (the block's bytes are). */
+static int rooted_why(const collsim_alg *a, int to_root, int sc, MPI_Datatype st, int rc,
                       MPI_Datatype rt, int root, MPI_Comm comm)
 {
     int p, rank, size;
@@ -349,7 +389,7 @@ static int rooted_why(const collsim_alg *a, int gather, int sc, MPI_Datatype st,
     if (PMPI_Comm_size(comm, &p) || PMPI_Comm_rank(comm, &rank) || root < 0 || root >= p)
         return -1; /* the algorithm's own error */
     /* the root's many-block side, the others' one block */
-    const int use_recv = gather == (rank == root);
+    const int use_recv = to_root == (rank == root);
     const int count = use_recv ? rc : sc;
     if (count < 0 || PMPI_Type_size(use_recv ? rt : st, &size) != MPI_SUCCESS)
         return -1;
@@ -357,23 +397,22 @@ static int rooted_why(const collsim_alg *a, int gather, int sc, MPI_Datatype st,
     return bytes > INT_MAX || a->msg_blocks(p) * bytes > INT_MAX ? WHY_COUNT : -1;
 }
 
-static int run_rooted(int c, const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
-                      MPI_Datatype rt, int root, MPI_Comm comm)
+static int serve_rooted(int c, collsim_rooted_fn lib, const void *sb, int sc, MPI_Datatype st,
+                        void *rb, int rc, MPI_Datatype rt, int root, MPI_Comm comm)
 {
     const collsim_alg *a = chosen[c];
+    const int to_root = colls[c].root == CS_ROOT_to;
     proc_state *S = me();
     int why = -1, rank;
-    if (!a || S->inside ||
-        (why = rooted_why(a, c == GATH, sc, st, rc, rt, root, comm)) >= 0) {
+    if (!a || S->inside || (why = rooted_why(a, to_root, sc, st, rc, rt, root, comm)) >= 0) {
         if (a && !S->inside)
             S->library[c][why]++;
-        return c == GATH ? PMPI_Gather(sb, sc, st, rb, rc, rt, root, comm)
-                         : PMPI_Scatter(sb, sc, st, rb, rc, rt, root, comm);
+        return lib(sb, sc, st, rb, rc, rt, root, comm);
     }
     PMPI_Comm_rank(comm, &rank);
     /* the sides this process uses: a non-root its own block's, the root both */
-    const int own_send = c == GATH ? sb != MPI_IN_PLACE : rank == root;
-    const int own_recv = c == GATH ? rank == root : rb != MPI_IN_PLACE;
+    const int own_send = to_root ? sb != MPI_IN_PLACE : rank == root;
+    const int own_recv = to_root ? rank == root : rb != MPI_IN_PLACE;
     S->served[c]++;
     S->packed[c] += (own_send && !contiguous(st)) || (own_recv && !contiguous(rt));
     S->inside++;
@@ -382,49 +421,78 @@ static int run_rooted(int c, const void *sb, int sc, MPI_Datatype st, void *rb, 
     return err;
 }
 
-int MPI_Gather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
-               int root, MPI_Comm comm)
-{
-    return run_rooted(GATH, sb, sc, st, rb, rc, rt, root, comm);
-}
-
-int MPI_Scatter(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
-                int root, MPI_Comm comm)
-{
-    return run_rooted(SCAT, sb, sc, st, rb, rc, rt, root, comm);
-}
-
-/* ---- alltoallv ---- */
-int MPI_Alltoallv(const void *sb, const int *scounts, const int *sdispls, MPI_Datatype st,
-                  void *rb, const int *rcounts, const int *rdispls, MPI_Datatype rt,
-                  MPI_Comm comm)
+/* v: MPI_Alltoallv */
+static int serve_v(int c, collsim_alltoallv_fn lib, const void *sb, const int *scounts,
+                   const int *sdispls, MPI_Datatype st, void *rb, const int *rcounts,
+                   const int *rdispls, MPI_Datatype rt, MPI_Comm comm)
 {
     proc_state *S = me();
-    const collsim_alg *a = chosen[A2AV];
+    const collsim_alg *a = chosen[c];
     int why = -1, err;
 
     if (!a || S->inside)
-        return PMPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
+        return lib(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
     if (comm == MPI_COMM_NULL || is_inter(comm))
         why = WHY_INTER;
     else if (sb == MPI_IN_PLACE && !a->in_place)
         why = WHY_IN_PLACE;
     if (why >= 0) {
-        S->library[A2AV][why]++;
-        return PMPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
+        S->library[c][why]++;
+        return lib(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
     }
     const int holes = (sb != MPI_IN_PLACE && !contiguous(st)) || !contiguous(rt);
-    S->served[A2AV]++;
-    S->packed[A2AV] += holes;
+    S->served[c]++;
+    S->packed[c] += holes;
     S->inside++;
     err = a->v(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
     S->inside--;
     if (err == MPI_ERR_COUNT) {
         /* the padded algorithms' largest block, the same on every process */
-        S->served[A2AV]--;
-        S->packed[A2AV] -= holes;
-        S->library[A2AV][WHY_COUNT]++;
-        err = PMPI_Alltoallv(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
+        S->served[c]--;
+        S->packed[c] -= holes;
+        S->library[c][WHY_COUNT]++;
+        err = lib(sb, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm);
     }
     return err;
 }
+
+/* ---- the wrappers: MPI_<entry> of each collective whose pmpi is own ---- */
+#define PMPI_WRAP_block(name, mpi)                                                                 \
+    int MPI_##mpi(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,     \
+                  MPI_Comm comm)                                                                   \
+    {                                                                                              \
+        return serve_block(CS_C_##name, PMPI_##mpi, sb, sc, st, rb, rc, rt, comm);                 \
+    }
+#define PMPI_WRAP_inter(name, mpi)                                                                 \
+    int MPI_##mpi(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,     \
+                  MPI_Comm comm)                                                                   \
+    {                                                                                              \
+        return serve_inter(CS_C_##name, PMPI_##mpi, sb, sc, st, rb, rc, rt, comm);                 \
+    }
+#define PMPI_WRAP_interv(name, mpi)                                                                \
+    int MPI_##mpi(const void *sb, int sc, MPI_Datatype st, void *rb, const int *rcounts,          \
+                  const int *displs, MPI_Datatype rt, MPI_Comm comm)                               \
+    {                                                                                              \
+        return serve_interv(CS_C_##name, PMPI_##mpi, sb, sc, st, rb, rcounts, displs, rt, comm);   \
+    }
+#define PMPI_WRAP_rooted(name, mpi)                                                                \
+    int MPI_##mpi(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,     \
+                  int root, MPI_Comm comm)                                                         \
+    {                                                                                              \
+        return serve_rooted(CS_C_##name, PMPI_##mpi, sb, sc, st, rb, rc, rt, root, comm);          \
+    }
+#define PMPI_WRAP_v(name, mpi)                                                                     \
+    int MPI_##mpi(const void *sb, const int *scounts, const int *sdispls, MPI_Datatype st,        \
+                  void *rb, const int *rcounts, const int *rdispls, MPI_Datatype rt,              \
+                  MPI_Comm comm)                                                                   \
+    {                                                                                              \
+        return serve_v(CS_C_##name, PMPI_##mpi, sb, scounts, sdispls, st, rb, rcounts, rdispls,   \
+                       rt, comm);                                                                  \
+    }
+#define PMPI_WRAP_own(name, sig, mpi) PMPI_WRAP_##sig(name, mpi)
+#define PMPI_WRAP_intercomm(name, sig, mpi) /* the wrapper of its entry point's own row */
+#define PMPI_WRAP_none(name, sig, mpi)
+#define CS_COLLECTIVE(name, sig, send, root, in_place, note, min_np, mpi, pmpi, ...)               \
+    PMPI_WRAP_##pmpi(name, sig, mpi)
+#include "collectives.def"
+#undef CS_COLLECTIVE

@@ -4,37 +4,26 @@
 #include <stdio.h>
 #include <string.h>
 
-/* columns read here: the collective (which function slot), in_place, regions */
+/* columns read here: the collective (its member of the function union), in_place, regions */
 #define CS_IN_PLACE_in_place 1
 #define CS_IN_PLACE_no_in_place 0
 #define CS_REGIONS_regions 1
 #define CS_REGIONS_no_regions 0
-#define CS_FNS_allgather(fn) fn, NULL, NULL
-#define CS_FNS_alltoall(fn) fn, NULL, NULL
-#define CS_FNS_alltoallv(fn) NULL, fn, NULL
-#define CS_FNS_gather(fn) NULL, NULL, fn
-#define CS_FNS_scatter(fn) NULL, NULL, fn
-#define CS_ALG_ENTRY(coll, name, fn, in_place, regions)                                            \
-    {#coll, #name, CS_FNS_##coll(fn), CS_IN_PLACE_##in_place, CS_REGIONS_##regions, fn##_msg_blocks}
+#define CS_ALG_ENTRY(c, n, f, ip, rg)                                                              \
+    {.collective = #c, .name = #n, .c = f, .in_place = CS_IN_PLACE_##ip,                          \
+     .regions = CS_REGIONS_##rg, .msg_blocks = f##_msg_blocks},
 
 /* The intergroup algorithms (column groups) are not in this table: they take a
  * group descriptor, not a communicator; a real program calls them through
  * their intercommunicator wrappers (algorithms/intergroup/intergroup_intercomm.h). */
 #define CS_ENTRY_groups(...)
-#define CS_ENTRY_no_groups(...) __VA_ARGS__,
-#define CS_ENTRY_C_allgather(groups, ...) CS_ENTRY_##groups(__VA_ARGS__)
-#define CS_ENTRY_C_alltoall(groups, ...) CS_ENTRY_##groups(__VA_ARGS__)
-#define CS_ENTRY_C_alltoallv(groups, ...) CS_ENTRY_##groups(__VA_ARGS__)
-#define CS_ENTRY_C_inter_allgather(groups, ...)
-#define CS_ENTRY_C_inter_allgatherv(groups, ...)
-#define CS_ENTRY_C_gather(groups, ...) CS_ENTRY_##groups(__VA_ARGS__)
-#define CS_ENTRY_C_scatter(groups, ...) CS_ENTRY_##groups(__VA_ARGS__)
+#define CS_ENTRY_no_groups(...) __VA_ARGS__
 
 static const collsim_alg table[] = {
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
                     procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
                     msg_blocks, msg_unit)                                                          \
-    CS_ENTRY_C_##coll(groups, CS_ALG_ENTRY(coll, name, fn, in_place, regions))
+    CS_ENTRY_##groups(CS_ALG_ENTRY(coll, name, fn, in_place, regions))
 #include "algorithms.def"
 #undef COLLSIM_ALG
 };

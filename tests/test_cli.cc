@@ -443,7 +443,8 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
         {"bench --platform yahoo --np 8 --coll inter_allgather --alg native:ompi --groups 5:3",
          "inter_allgather has no native:... baseline: SMPI 3.32 has no intercommunicators"},
         {"bench --platform yahoo --np 8 --coll inter_allgather --alg kang_segmented --groups 5:3 "
-         "--in-place", "--in-place is not supported for inter_allgather"},
+         "--in-place", "--in-place is not supported for inter_allgather (only for allgather, "
+         "alltoall, gather, scatter)"},
         // sizes per node: divided by an explicit --ppn, exactly
         {"bench --platform yahoo --np 8 --coll inter_allgather --alg kang_segmented --groups 5:3 "
          "--size-unit node --sizes 64", "--size-unit node (sizes per node) needs the ranks per node: "
@@ -497,9 +498,9 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
         {"bench --platform yahoo --np 4 --alg ring --dtype float",
          "unknown datatype 'float' (valid: byte, int, double)"},
         {"bench --platform yahoo --np 4 --alg spread_out --coll alltoallv --in-place",
-         "--in-place is not supported for alltoallv (allgather and alltoall; the algorithms take "
-         "MPI_IN_PLACE, but an in-place alltoallv needs symmetric block sizes, which --dist does "
-         "not give)"},
+         "--in-place is not supported for alltoallv (only for allgather, alltoall, gather, "
+         "scatter; the algorithms take MPI_IN_PLACE, but an in-place alltoallv needs symmetric "
+         "block sizes, which --dist does not give)"},
         {"bench --platform yahoo --np 4 --alg ring --seed 3", "--seed applies to alltoallv only, not allgather"},
         {"bench --platform yahoo --np 4 --alg ring --warmup", "--warmup needs a value"},
         {"bench --platform yahoo --np 4 --alg ring --frobnicate", "unknown option '--frobnicate'"},

@@ -77,27 +77,21 @@ int collsim_intergroup_from_intercomm(MPI_Comm intercomm, const collsim_intergro
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
                     procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
                     msg_blocks, msg_unit)                                                          \
-    COLLSIM_ICDEF_##coll(fn)
-#define COLLSIM_ICDEF_allgather(fn)
-#define COLLSIM_ICDEF_alltoall(fn)
-#define COLLSIM_ICDEF_alltoallv(fn)
-#define COLLSIM_ICDEF_gather(fn)
-#define COLLSIM_ICDEF_scatter(fn)
+    COLLSIM_ICDEF_##groups(coll, fn)
+#define COLLSIM_ICDEF_groups(coll, fn) COLLSIM_ICDEF_##coll(fn)
+#define COLLSIM_ICDEF_no_groups(coll, fn)
 #include "algorithms.def"
 #undef COLLSIM_ALG
 
 const collsim_ic_alg collsim_ic_algs[] = {
 #define COLLSIM_ICT_inter_allgather(name, fn) {#name, fn##_ic, NULL},
 #define COLLSIM_ICT_inter_allgatherv(name, fn) {#name, NULL, fn##_ic},
-#define COLLSIM_ICT_allgather(name, fn)
-#define COLLSIM_ICT_alltoall(name, fn)
-#define COLLSIM_ICT_alltoallv(name, fn)
-#define COLLSIM_ICT_gather(name, fn)
-#define COLLSIM_ICT_scatter(name, fn)
+#define COLLSIM_ICT_groups(coll, name, fn) COLLSIM_ICT_##coll(name, fn)
+#define COLLSIM_ICT_no_groups(coll, name, fn)
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
                     procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
                     msg_blocks, msg_unit)                                                          \
-    COLLSIM_ICT_##coll(name, fn)
+    COLLSIM_ICT_##groups(coll, name, fn)
 #include "algorithms.def"
 #undef COLLSIM_ALG
     {NULL, NULL, NULL}};

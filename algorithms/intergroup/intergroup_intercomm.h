@@ -25,15 +25,13 @@ int collsim_intergroup_from_intercomm(MPI_Comm intercomm, const collsim_intergro
 #define COLLSIM_IC_inter_allgatherv(fn)                                                            \
     int fn##_ic(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,          \
                 const int *recvcounts, const int *displs, MPI_Datatype recvtype, MPI_Comm intercomm);
-#define COLLSIM_IC_allgather(fn)
-#define COLLSIM_IC_alltoall(fn)
-#define COLLSIM_IC_alltoallv(fn)
-#define COLLSIM_IC_gather(fn)
-#define COLLSIM_IC_scatter(fn)
+/* the intergroup algorithms only (algorithms.def, groups) */
+#define COLLSIM_IC_groups(coll, fn) COLLSIM_IC_##coll(fn)
+#define COLLSIM_IC_no_groups(coll, fn)
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
                     procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
                     msg_blocks, msg_unit)                                                          \
-    COLLSIM_IC_##coll(fn)
+    COLLSIM_IC_##groups(coll, fn)
 #include "algorithms.def"
 #undef COLLSIM_ALG
 

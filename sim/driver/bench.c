@@ -8,12 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_sig.h"
 #include "coll_locality.h"
 #include "cost.h"
-#include "datacheck.h"
-#include "fold.h"
-#include "intergroup.h"
-#include "vlayout.h"
 
 /* ---- the driver's own synchronisation ----
  * SMPI's default barrier and reduce are linear (the root waits on p-1
@@ -96,18 +93,6 @@ static void reduce_max(double *v, int n, MPI_Comm comm)
     free(in);
 }
 
-/* What every step of one communicator's run needs. */
-typedef struct {
-    const driver_opts *o;
-    MPI_Comm comm;
-    int rank, p, tsize;
-    int counted; /* one call per size goes through the accounting */
-    unsigned char *sendbuf, *recvbuf;
-    v_layout L; /* v-collectives: this rank's counts and displacements */
-    collsim_intergroup *ig; /* intergroup collectives: the descriptor, built before timing */
-    ig_size I;              /* and this process's view of the current size */
-} bench_ctx;
-
 /* The regions are part of the communicator, not of the timed call (see
  * algorithms.def, `setup`); not counted by the accounting either. The
  * barrier first: every rank installs the locality provider after MPI_Init
@@ -120,7 +105,7 @@ static void prepare_regions(const bench_ctx *b)
     /* the node-level two-level gathers and scatters split the whole
      * communicator by node, whatever the region level */
     const coll_loc_info *node_info;
-    if (e == MPI_SUCCESS && b->o->rfn && coll_loc_level_index("node") >= 0)
+    if (e == MPI_SUCCESS && b->o->desc->props->rooted && coll_loc_level_index("node") >= 0)
         e = coll_loc_info_get(b->comm, coll_loc_level_index("node"), &node_info);
     if (e != MPI_SUCCESS) {
         fprintf(stderr, "collsim-driver: rank %d: building the %s regions failed (MPI error %d)\n",
@@ -131,49 +116,16 @@ static void prepare_regions(const bench_ctx *b)
 
 static void print_header(const driver_opts *o, int p)
 {
-    char vinfo[96] = "";
-    if (o->vfn)
-        snprintf(vinfo, sizeof vinfo, " dist=%s seed=%lu", o->vdist.name, o->seed);
-    if (o->ifn || o->ivfn)
-        snprintf(vinfo, sizeof vinfo, " groups=%d:%d layout=%s block-ratio=%d:%d%s%s",
-                 o->ig_groups.p, o->ig_groups.q, o->ig_interleaved ? "interleaved" : "block",
-                 o->ig_groups.ra, o->ig_groups.rb, o->ivfn ? " counts=" : "",
-                 o->ivfn ? (o->ig_arith ? "arithmetic" : "equal") : "");
-    if (o->rfn)
-        snprintf(vinfo, sizeof vinfo, " root=%d", o->root);
+    char info[96] = "";
+    if (o->desc->sig->info)
+        o->desc->sig->info(o, info, sizeof info);
     printf("# collsim %s/%s np=%d mode=%s dtype=%s%s%s\n", o->coll, o->alg, p,
-           o->fold ? "fold" : "check", o->dtype, o->in_place ? " in-place" : "", vinfo);
-    if (o->rfn)
-        printf("# latency: one call per process; avg/min/max over processes of their means "
-               "(Avg: Kandalla et al.'s metric), then the slowest process per call and the "
-               "root, averaged over the calls\n");
-    if (o->ifn || o->ivfn)
-        printf("# Size: bytes of a group A process's block (group B's: Size x %d / %d%s); "
-               "latency: one call per process, avg/min/max over processes (Max: Kang et al.'s "
-               "metric)\n", o->ig_groups.rb, o->ig_groups.ra,
-               o->ig_arith ? "; each group's largest, counts arithmetic" : "");
+           o->fold ? "fold" : "check", o->dtype, o->in_place ? " in-place" : "", info);
+    if (o->desc->sig->legend)
+        o->desc->sig->legend(o);
     printf("%-10s %18s %18s %18s %12s %12s%s\n", "# Size", "Avg Latency(us)", "Min Latency(us)",
            "Max Latency(us)", "Iterations", "Validation",
-           o->rfn ? "      CallMax(us)         Root(us)" : "");
-}
-
-/* COLLSIM_FAULT's test hook: flip one received byte after the call. */
-static void inject_fault(const bench_ctx *b, long bytes)
-{
-    const driver_opts *o = b->o;
-    if (b->ig) {
-        ig_inject_fault(o, b->ig, &b->I, b->recvbuf, b->rank, b->tsize);
-        return;
-    }
-    if (b->rank == o->fault_rank && o->fault_block < b->p) {
-        const long fb = o->fault_block;
-        const long fb_bytes = o->vfn ? (long)b->L.rcounts[fb] * b->tsize : bytes;
-        const long fb_start = o->vfn ? (long)b->L.rdispls[fb] * b->tsize : fb * bytes;
-        /* v-collectives: a negative offset hits the gap before the block */
-        if (o->fault_offset < fb_bytes && (o->vfn ? fb_start + o->fault_offset >= 0
-                                                  : o->fault_offset >= 0))
-            b->recvbuf[fb_start + o->fault_offset] ^= 0x5a;
-    }
+           o->desc->props->rooted ? "      CallMax(us)         Root(us)" : "");
 }
 
 /* This rank's side of one size's calls. */
@@ -189,26 +141,13 @@ typedef struct {
 static size_run run_calls(const bench_ctx *b, long bytes, int count)
 {
     const driver_opts *o = b->o;
-    const int rank = b->rank, p = b->p, tsize = b->tsize;
-    unsigned char *sendbuf = b->sendbuf, *recvbuf = b->recvbuf;
-    const v_layout *L = &b->L;
-    /* MPI_IN_PLACE at the root only for the rooted collectives (a gather's
-     * send buffer, a scatter's receive buffer), everywhere for the others */
-    const int in_place = o->in_place && (!o->rfn || rank == o->root);
+    const drv_sig *sig = o->desc->sig;
+    /* MPI_IN_PLACE on every rank, or at the root only (collectives.def) */
+    const int in_place = o->in_place && (o->desc->props->in_place_rule == CS_IN_PLACE_all ||
+                                         b->rank == o->root);
     size_run r = {0.0, calloc((size_t)o->iters, sizeof(double)), MPI_SUCCESS, {0, 0, 0, 0, 0, 0}};
     for (int it = 0; it < o->warmup + o->iters; it++) {
-        if (!o->fold && b->ig)
-            ig_poison(b->ig, &b->I, recvbuf, tsize);
-        else if (!o->fold && o->vfn)
-            poison_recv_v(o->desc, L, recvbuf, rank, p, tsize);
-        else if (!o->fold && o->rfn)
-            poison_recv_rooted(o->desc, recvbuf, rank, o->root, p, bytes);
-        else if (!o->fold)
-            poison_recv(o->desc, recvbuf, rank, p, bytes);
-        if (in_place && !o->desc->rooted && o->desc->send_blocks_per_rank) /* alltoall: the blocks to send */
-            memcpy(recvbuf, sendbuf, (size_t)p * (size_t)bytes);
-        else if (in_place && o->desc->rooted != 2) /* MPI_IN_PLACE: own block already in its slot */
-            memcpy(recvbuf + (size_t)rank * (size_t)bytes, sendbuf, (size_t)bytes);
+        sig->poison(b, bytes, in_place);
         driver_barrier(b->comm);
         /* one timed call is counted (account.h): the algorithms are deterministic */
         const int count_it = b->counted && it == o->warmup;
@@ -216,19 +155,12 @@ static size_run run_calls(const bench_ctx *b, long bytes, int count)
             acct_begin();
         cost_begin();
         double t0 = MPI_Wtime();
-        int e = b->ig ? ig_call(o, b->ig, &b->I, sendbuf, recvbuf, tsize)
-                : o->vfn ? o->vfn(sendbuf, L->scounts, L->sdispls, o->mpi_dtype, recvbuf, L->rcounts,
-                                L->rdispls, o->mpi_dtype, b->comm)
-                : o->rfn ? o->rfn(in_place && o->desc->rooted == 1 ? MPI_IN_PLACE : sendbuf, count,
-                                o->mpi_dtype, in_place && o->desc->rooted == 2 ? MPI_IN_PLACE : recvbuf,
-                                count, o->mpi_dtype, o->root, b->comm)
-                       : o->fn(in_place ? MPI_IN_PLACE : sendbuf, count, o->mpi_dtype, recvbuf,
-                               count, o->mpi_dtype, b->comm);
+        int e = sig->call(b, count, in_place);
         cost_end(); /* the rank's pending local work and overheads, before t1 */
         double t1 = MPI_Wtime();
         if (count_it)
             acct_end();
-        inject_fault(b, bytes);
+        sig->fault(b, bytes);
         if (e != MPI_SUCCESS)
             r.err = e;
         if (it >= o->warmup) {
@@ -238,11 +170,7 @@ static size_run run_calls(const bench_ctx *b, long bytes, int count)
         /* check the first call and the last one: a wrong first result, or
          * state leaking from one call into the next, are both caught. */
         if (!o->fold && !r.cr.bad && (it == 0 || it == o->warmup + o->iters - 1))
-            r.cr = b->ig   ? ig_verify(b->ig, &b->I, recvbuf, sendbuf, rank, tsize)
-                   : o->vfn ? verify_v(o->desc, L, recvbuf, sendbuf, rank, p, tsize)
-                   : o->rfn ? verify_rooted(o->desc, recvbuf, sendbuf, rank, o->root, p, bytes,
-                                            in_place)
-                            : verify(o->desc, recvbuf, sendbuf, rank, p, bytes);
+            r.cr = sig->verify(b, bytes, in_place);
     }
     return r;
 }
@@ -273,7 +201,7 @@ static void report_failure(const driver_opts *o, int p, long bytes, const size_s
                         "its %s buffer, %ld bytes before block %ld\n",
                 o->coll, o->alg, p, bytes, first_bad, st->cr.in_send ? "send" : "receive",
                 -st->cr.offset, st->cr.block);
-    else if (st->cr.in_send && !o->desc->send_blocks_per_rank)
+    else if (st->cr.in_send && !o->desc->props->send_blocks_per_rank)
         fprintf(stderr, "collsim: %s/%s np=%d size=%ld: rank %d modified its send buffer at offset %ld\n",
                 o->coll, o->alg, p, bytes, first_bad, st->cr.offset);
     else if (st->cr.in_send)
@@ -294,17 +222,12 @@ static int bench_size(bench_ctx *b, long bytes, FILE *csv)
 {
     const driver_opts *o = b->o;
     const int rank = b->rank, p = b->p, tsize = b->tsize;
+    const drv_sig *sig = o->desc->sig;
     int count = (int)(bytes / tsize);
-    if (o->vfn)
-        v_layout_build(o, &b->L, rank, p, count, tsize);
-    if (b->ig)
-        ig_size_build(o, b->ig, bytes, tsize, &b->I);
-    if (!o->fold && b->ig)
-        ig_fill_send(&b->I, b->sendbuf, rank);
-    else if (!o->fold && o->vfn)
-        fill_send_v(o->desc, &b->L, b->sendbuf, rank, p, tsize);
-    else if (!o->fold)
-        fill_send(o->desc, b->sendbuf, rank, p, bytes);
+    if (sig->size)
+        sig->size(b, bytes, count);
+    if (!o->fold)
+        sig->fill(b, bytes);
     size_run r = run_calls(b, bytes, count);
     double mean_us = r.elapsed / o->iters * 1e6;
     int failed = r.cr.bad || r.err != MPI_SUCCESS;
@@ -315,7 +238,7 @@ static int bench_size(bench_ctx *b, long bytes, FILE *csv)
      * two sizes moves the next size's barrier exits, and so its times, and
      * their stored baselines would no longer hold. */
     double call_max_us = -1, root_us = -1;
-    if (o->rfn) {
+    if (o->desc->props->rooted) {
         reduce_max(r.call, o->iters, b->comm);
         call_max_us = 0;
         for (int i = 0; i < o->iters; i++)
@@ -339,19 +262,13 @@ static int bench_size(bench_ctx *b, long bytes, FILE *csv)
     if (rank == 0) {
         printf("%-10ld %18.2f %18.2f %18.2f %12d %12s", bytes, sum_us / p, min_us, max_us,
                o->iters, status);
-        if (o->rfn)
+        if (o->desc->props->rooted)
             printf(" %16.2f %16.2f", call_max_us, root_us);
         printf("\n");
         if (o->account)
             acct_print(stdout, &as, "SMPI's built-in collectives run inside SimGrid, out of "
                                     "the profiling layer's sight");
-        /* allgather and alltoall: every rank has p-1 blocks of `bytes` for
-         * others; alltoallv: the sum of its blocks for others; gather and
-         * scatter: p-1 blocks to or from the root */
-        long long data_bytes = b->ig   ? b->I.data_bytes
-                               : o->vfn ? cs_dist_total(&o->vdist, o->seed, p, count) * tsize
-                               : o->rfn ? (long long)(p - 1) * bytes
-                                        : (long long)p * (p - 1) * bytes;
+        long long data_bytes = sig->data_bytes(b, bytes, count);
         if (csv)
             driver_write_row_metrics(csv, o, p, bytes, data_bytes, sum_us / p, min_us, max_us,
                                      call_max_us, root_us, ok, &as);
@@ -376,8 +293,7 @@ int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbuf,
 #else
     b.counted = strcmp(o->alg, "native") != 0;
 #endif
-    const int layout_err = v_layout_alloc(o, b.p, fold_v_displs(), &b.L);
-    if (o->rfn && o->root >= b.p) {
+    if (o->desc->props->rooted && o->root >= b.p) {
         if (b.rank == 0)
             fprintf(stderr, "collsim-driver: --root %d at %d processes: the root must be a rank, "
                             "0..%d\n", o->root, b.p, b.p - 1);
@@ -385,24 +301,14 @@ int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbuf,
     }
     if (o->region_setup)
         prepare_regions(&b);
-    if (o->ifn || o->ivfn) { /* the groups are part of the communicator, as regions are */
-        driver_barrier(comm);
-        b.ig = ig_prepare(o, comm);
-    }
-    if (o->vfn && layout_err) {
-        fprintf(stderr, "collsim-driver: rank %d cannot allocate its alltoallv counts (%d ranks)\n",
-                b.rank, b.p);
-        MPI_Abort(MPI_COMM_WORLD, 3);
-    }
+    if (o->desc->sig->prepare)
+        o->desc->sig->prepare(&b);
     if (b.rank == 0)
         print_header(o, b.p);
     for (int s = 0; s < o->nsizes; s++)
         failures += bench_size(&b, o->sizes[s], csv);
-    v_layout_free(&b.L);
-    if (b.ig) {
-        ig_size_free(&b.I);
-        collsim_intergroup_free(&b.ig);
-    }
+    if (o->desc->sig->release)
+        o->desc->sig->release(&b);
     if (b.rank == 0) {
         fflush(stdout);
         if (csv)

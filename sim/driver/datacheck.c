@@ -99,12 +99,12 @@ check_result verify(const coll_desc *c, const unsigned char *recv, const unsigne
  * every rank from the root. */
 static long rooted_id(const coll_desc *c, int rank, int root, int p, int j)
 {
-    return c->rooted == 1 ? c->block_id(j, root, p) : c->block_id(root, rank, p);
+    return c->props->rooted == CS_ROOT_to ? c->block_id(j, root, p) : c->block_id(root, rank, p);
 }
 
 long rooted_expected(const coll_desc *c, int rank, int root, int p, int in_place, int j)
 {
-    if (c->rooted == 1)
+    if (c->props->rooted == CS_ROOT_to)
         return rank == root ? rooted_id(c, rank, root, p, j) : -1;
     return j == 0 && !(in_place && rank == root) ? rooted_id(c, rank, root, p, j) : -1;
 }

@@ -1,12 +1,15 @@
 /* collsim-driver: the OSU-like benchmark that runs inside SMPI.
  *
- * For one collective (allgather or alltoall) and algorithm, over a list of
- * message sizes (bytes per block: per rank for allgather, per pair of ranks for
- * alltoall), it times the collective the way osu_allgather does (barrier, warm-up,
- * timed iterations, min/avg/max over ranks of each rank's mean) and, in `check`
- * mode, compares every received byte with its definition. With --np-list it
- * runs the whole benchmark on the sub-communicator made of the first p ranks,
- * for each p in the list, so that one smpirun covers many process counts.
+ * For one collective (any of core/collectives.def) and algorithm, over a
+ * list of message sizes (bytes per block: per rank for allgather, per pair of
+ * ranks for alltoall, the largest block for alltoallv, ...), it times the
+ * collective the way osu_allgather does (barrier, warm-up, timed iterations,
+ * min/avg/max over ranks of each rank's mean) and, in `check` mode, compares
+ * every received byte with its definition. With --np-list it runs the whole
+ * benchmark on the sub-communicator made of the first p ranks, for each p in
+ * the list, so that one smpirun covers many process counts. What differs
+ * between collectives is their descriptor's (coll_descs below): the hooks of
+ * its signature kind (bench_sig.h) and its properties.
  *
  * This program is launched by the host CLI (sim/host), not by users; its
  * options are an internal interface documented in usage(). */
@@ -21,12 +24,11 @@
 
 #include "driver.h"
 #include "bench.h"
+#include "bench_sig.h"
 #include "background.h"
 #include "datacheck.h"
 #include "fold.h"
 #include "intergroup.h"
-#include "pingpong.h"
-#include "vlayout.h"
 #include "coll_util.h"
 #include "results.h"
 #include "collsim_algorithms.h"
@@ -41,110 +43,84 @@
 #include "case_fields.h"
 
 /* ---- the registry, built from the single list in algorithms.def ----
- * A function has either the block signature (allgather, alltoall) or
- * MPI_Alltoallv's; _Generic files it under the right member (NULL in the
- * other) and rejects any other signature at compile time. */
+ * Each function is stored under its collective's member of collsim_fn, so
+ * the compiler checks it against the collective's signature; the hooks of
+ * the signature kind call it through the kind's member. */
 typedef struct {
     const char *collective;
     const char *name;
-    collsim_block_coll_fn fn;
-    collsim_alltoallv_fn vfn;
-    collsim_inter_allgather_fn ifn;   /* intergroup (groups in algorithms.def) */
-    collsim_inter_allgatherv_fn ivfn;
-    collsim_rooted_fn rfn;            /* gather, scatter */
+    collsim_fn fn;
     int region_setup; /* algorithms.def's setup is `regions`: coll_loc_prepare first */
 } driver_alg;
 
-/* One of the five signatures: its member gets the function, the others NULL. */
-#define DRIVER_FN_AS(f, is_block, is_v, is_i, is_iv, is_r)                                     \
-    _Generic((f), collsim_block_coll_fn: is_block, collsim_alltoallv_fn: is_v,                    \
-             collsim_inter_allgather_fn: is_i, collsim_inter_allgatherv_fn: is_iv,              \
-             collsim_rooted_fn: is_r)
-#define DRIVER_NONE(t) ((t)0)
-#define DRIVER_BLOCK_FN(f)                                                                         \
-    DRIVER_FN_AS(f, (f), DRIVER_NONE(collsim_block_coll_fn), DRIVER_NONE(collsim_block_coll_fn),  \
-                 DRIVER_NONE(collsim_block_coll_fn), DRIVER_NONE(collsim_block_coll_fn))
-#define DRIVER_V_FN(f)                                                                             \
-    DRIVER_FN_AS(f, DRIVER_NONE(collsim_alltoallv_fn), (f), DRIVER_NONE(collsim_alltoallv_fn),    \
-                 DRIVER_NONE(collsim_alltoallv_fn), DRIVER_NONE(collsim_alltoallv_fn))
-#define DRIVER_I_FN(f)                                                                             \
-    DRIVER_FN_AS(f, DRIVER_NONE(collsim_inter_allgather_fn), DRIVER_NONE(collsim_inter_allgather_fn), \
-                 (f), DRIVER_NONE(collsim_inter_allgather_fn), DRIVER_NONE(collsim_inter_allgather_fn))
-#define DRIVER_IV_FN(f)                                                                            \
-    DRIVER_FN_AS(f, DRIVER_NONE(collsim_inter_allgatherv_fn),                                     \
-                 DRIVER_NONE(collsim_inter_allgatherv_fn), DRIVER_NONE(collsim_inter_allgatherv_fn), \
-                 (f), DRIVER_NONE(collsim_inter_allgatherv_fn))
-#define DRIVER_R_FN(f)                                                                             \
-    DRIVER_FN_AS(f, DRIVER_NONE(collsim_rooted_fn), DRIVER_NONE(collsim_rooted_fn),               \
-                 DRIVER_NONE(collsim_rooted_fn), DRIVER_NONE(collsim_rooted_fn), (f))
-
 #define DRIVER_SETUP_none 0
 #define DRIVER_SETUP_regions 1 /* any other word in algorithms.def fails to compile */
-#define DRIVER_SETUP_intergroup 0 /* the group descriptor: ifn/ivfn set */
+#define DRIVER_SETUP_intergroup 0 /* the group descriptor: the kind's prepare hook */
 
 static const driver_alg driver_algs[] = {
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
                     procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
                     msg_blocks, msg_unit)                                                          \
-    {#coll, #name, DRIVER_BLOCK_FN(fn), DRIVER_V_FN(fn), DRIVER_I_FN(fn), DRIVER_IV_FN(fn),        \
-     DRIVER_R_FN(fn), DRIVER_SETUP_##setup},
+    {#coll, #name, {.coll = fn}, DRIVER_SETUP_##setup},
 #include "algorithms.def"
 #undef COLLSIM_ALG
 };
 
-/* The built-in SMPI implementations, selected by the host with --cfg options. */
-static int native_allgather(COLLSIM_ALLGATHER_ARGS)
-{
-    return MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-}
+/* ---- the built-in implementations (MPI_<mpi> of collectives.def), selected
+ * by the host with --cfg options; per signature kind. SMPI 3.32 has no
+ * intercommunicator: the intergroup kinds have none, nor has the ping-pong. */
+#define DRIVER_NATIVE_block(name, mpi)                                                             \
+    static int native_##name(COLLSIM_SIG_block_ARGS)                                               \
+    {                                                                                              \
+        return MPI_##mpi(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);        \
+    }
+#define DRIVER_NATIVE_v(name, mpi)                                                                 \
+    static int native_##name(COLLSIM_SIG_v_ARGS)                                                   \
+    {                                                                                              \
+        return MPI_##mpi(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,     \
+                         recvtype, comm);                                                          \
+    }
+#define DRIVER_NATIVE_rooted(name, mpi)                                                            \
+    static int native_##name(COLLSIM_SIG_rooted_ARGS)                                              \
+    {                                                                                              \
+        return MPI_##mpi(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);  \
+    }
+#define DRIVER_NATIVE_inter(name, mpi)
+#define DRIVER_NATIVE_interv(name, mpi)
+#define DRIVER_NATIVE_p2p(name, mpi)
+#define CS_COLLECTIVE(name, sig, send, root, in_place, note, min_np, mpi, ...)                     \
+    DRIVER_NATIVE_##sig(name, mpi)
+#include "collectives.def"
+#undef CS_COLLECTIVE
+/* {the function, 1} or {none, 0} */
+#define DRIVER_HAS_NATIVE_block(name) {.name = native_##name}, 1
+#define DRIVER_HAS_NATIVE_v(name) {.name = native_##name}, 1
+#define DRIVER_HAS_NATIVE_rooted(name) {.name = native_##name}, 1
+#define DRIVER_HAS_NATIVE_inter(name) {.name = NULL}, 0
+#define DRIVER_HAS_NATIVE_interv(name) {.name = NULL}, 0
+#define DRIVER_HAS_NATIVE_p2p(name) {.name = NULL}, 0
 
-static int native_alltoall(COLLSIM_ALLTOALL_ARGS)
-{
-    return MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-}
-
-static int native_alltoallv(COLLSIM_ALLTOALLV_ARGS)
-{
-    return MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                         recvtype, comm);
-}
-
-static int native_gather(COLLSIM_GATHER_ARGS)
-{
-    return MPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-}
-
-static int native_scatter(COLLSIM_SCATTER_ARGS)
-{
-    return MPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-}
-
-/* ---- what differs between collectives: one descriptor each ----
- * (coll_desc, driver.h): block_id(src, dst, p) names the data rank src sends
- * to rank dst (datacheck.h). */
-
-static long allgather_block_id(int src, int dst, int p)
+/* ---- what a block holds (datacheck.h), from the send column ----
+ * block_id(src, dst, p) names the data rank src sends to rank dst. */
+static long block_id_one(int src, int dst, int p)
 {
     (void)dst;
     (void)p;
     return src; /* the same block to everyone */
 }
 
-static long alltoall_block_id(int src, int dst, int p)
+static long block_id_per_rank(int src, int dst, int p)
 {
     return (long)src * p + dst; /* a different block per pair */
 }
 
+/* one descriptor per collective (driver.h): for a gather, the root's slot j
+ * from rank j; for a scatter, rank t's block from the root's block t */
 static const coll_desc coll_descs[] = {
-    {"allgather", native_allgather, 0, 1, allgather_block_id, NULL, 0, NULL},
-    {"alltoall", native_alltoall, 1, 0, alltoall_block_id, NULL, 0, NULL},
-    {"alltoallv", NULL, 1, 0, alltoall_block_id, native_alltoallv, 0, NULL},
-    /* no native: SMPI 3.32 has no intercommunicators; data: intergroup.h */
-    {"inter_allgather", NULL, 0, 0, allgather_block_id, NULL, 0, NULL},
-    {"inter_allgatherv", NULL, 0, 0, allgather_block_id, NULL, 0, NULL},
-    /* the root's slot j from rank j; rank t's block from the root's block t */
-    {"gather", NULL, 0, 1, allgather_block_id, NULL, 1, native_gather},
-    {"scatter", NULL, 1, 1, alltoall_block_id, NULL, 2, native_scatter},
+#define CS_COLLECTIVE(name, sig, send, ...)                                                        \
+    {&cs_coll_table[CS_C_##name], &drv_sig_##sig, DRIVER_HAS_NATIVE_##sig(name), block_id_##send},
+#include "collectives.def"
+#undef CS_COLLECTIVE
 };
 
 static const cs_field drv_fields[CS_NFIELDS] = {
@@ -248,40 +224,35 @@ static int parse_args(int argc, char **argv, driver_opts *o)
         fprintf(stderr, ")\n");
         return -1;
     }
-    o->pingpong = !strcmp(o->coll, "pingpong");
     for (size_t k = 0; k < sizeof coll_descs / sizeof coll_descs[0]; k++)
-        if (!strcmp(coll_descs[k].name, o->coll))
+        if (!strcmp(coll_descs[k].props->name, o->coll))
             o->desc = &coll_descs[k];
-    if (!o->desc && !o->pingpong) {
+    if (!o->desc) {
         fprintf(stderr, "collsim-driver: unknown collective '%s' (valid: %s)\n", o->coll,
                 cs_coll_names(", "));
         return -1;
     }
-    if (o->desc && o->desc->vnative) {
+    if (o->desc->props->variable) {
         char derr[512]; /* checked by cs_fields_check */
         cs_dist_parse(o->dist ? o->dist : "uniform", &o->vdist, derr, sizeof derr);
     }
-    if (o->pingpong) {
+    if (o->desc->props->sig == CS_SIG_p2p) {
         /* no algorithm: pingpong_comm is the whole benchmark */
     } else if (!strcmp(o->alg, "native")) {
         o->fn = o->desc->native;
-        o->vfn = o->desc->vnative;
-        o->rfn = o->desc->rnative;
-        if (!o->fn && !o->vfn && !o->rfn) {
+        if (!o->desc->has_native) {
             fprintf(stderr, "collsim-driver: %s has no native implementation\n", o->coll);
             return -1;
         }
     } else {
+        int found = 0;
         for (size_t k = 0; k < sizeof driver_algs / sizeof driver_algs[0]; k++)
             if (!strcmp(driver_algs[k].collective, o->coll) && !strcmp(driver_algs[k].name, o->alg)) {
                 o->fn = driver_algs[k].fn;
-                o->vfn = driver_algs[k].vfn;
-                o->ifn = driver_algs[k].ifn;
-                o->ivfn = driver_algs[k].ivfn;
-                o->rfn = driver_algs[k].rfn;
                 o->region_setup = driver_algs[k].region_setup;
+                found = 1;
             }
-        if (!o->fn && !o->vfn && !o->ifn && !o->ivfn && !o->rfn) {
+        if (!found) {
             fprintf(stderr, "collsim-driver: unknown algorithm '%s/%s'\n", o->coll, o->alg);
             return -1;
         }
@@ -299,7 +270,7 @@ static int parse_args(int argc, char **argv, driver_opts *o)
         fprintf(stderr, "collsim-driver: %s\n", e.msg);
         return -1;
     }
-    if ((o->ifn || o->ivfn) && ig_parse(o))
+    if (o->desc->props->groups && ig_parse(o))
         return -1;
     if (cs_background_parse(o->background, &o->bg, &e)) { /* checked by cs_fields_check */
         fprintf(stderr, "collsim-driver: %s\n", e.msg);
@@ -362,24 +333,11 @@ void driver_write_row(FILE *csv, const driver_opts *o, int p, long bytes, long l
 static int alloc_buffers(const driver_opts *o, int wrank, int wsize, long maxbytes,
                          unsigned char **sendbuf, unsigned char **recvbuf)
 {
-    size_t sendbytes = (size_t)maxbytes * (size_t)(o->desc ? send_blocks(o->desc, wsize) : 1),
+    size_t sendbytes = (size_t)maxbytes * (size_t)send_blocks(o->desc, wsize),
            recvbytes = (size_t)maxbytes * (size_t)wsize;
-    if (o->ifn || o->ivfn) { /* one block; the other group's blocks and the guard */
-        maxbytes = ig_max_block(o, maxbytes);
-        sendbytes = (size_t)maxbytes;
-        recvbytes = (size_t)maxbytes * (size_t)wsize + IG_GUARD;
-    }
-    if (o->vfn) { /* blocks of up to maxbytes at displacements with gaps (int elements) */
-        int tsize;
-        MPI_Type_size(o->mpi_dtype, &tsize);
-        sendbytes = recvbytes = v_buffer_bytes(wsize, maxbytes, tsize);
-        if (sendbytes / (size_t)tsize > INT_MAX) {
-            if (wrank == 0)
-                fprintf(stderr, "collsim-driver: %d blocks of up to %ld bytes do not fit int "
-                                "displacements\n", wsize, maxbytes);
-            return -1;
-        }
-    }
+    if (o->desc->sig->buffers &&
+        o->desc->sig->buffers(o, wrank, wsize, &maxbytes, &sendbytes, &recvbytes))
+        return -1;
     if (o->fold) {
         *sendbuf = fold_buffers(o, wsize, maxbytes, sendbytes, recvbytes);
         *recvbuf = *sendbuf + sendbytes;
@@ -440,8 +398,7 @@ static int run_np_list(const driver_opts *o, MPI_Comm all, unsigned char *sendbu
             MPI_Comm_split(all, wrank < p ? 0 : MPI_UNDEFINED, wrank, &comm);
         }
         if (comm != MPI_COMM_NULL) {
-            failures += o->pingpong ? pingpong_comm(o, comm, sendbuf, recvbuf, csv)
-                                    : bench_comm(o, comm, sendbuf, recvbuf, csv);
+            failures += o->desc->sig->run(o, comm, sendbuf, recvbuf, csv);
             if (comm != all)
                 MPI_Comm_free(&comm);
         }

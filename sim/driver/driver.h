@@ -1,7 +1,7 @@
 /* The types the driver's parts share (driver.c: main, the algorithm table and
- * the options; bench.c: the timing loop; pingpong.c; datacheck.c: the data
- * definition and its check; vlayout.c: alltoallv's layouts; fold.c: folded
- * memory). */
+ * the options; bench.c: the timing loop; bench_sig.c: what each signature
+ * kind does in it; pingpong.c; datacheck.c: the data definition and its
+ * check; vlayout.c: alltoallv's layouts; fold.c: folded memory). */
 #ifndef COLLSIM_DRIVER_DRIVER_H
 #define COLLSIM_DRIVER_DRIVER_H
 
@@ -14,27 +14,24 @@
 #include "case_fields.h"
 
 /* ---- what differs between collectives: one descriptor each ----
- * Both move blocks of `bytes` (count x dtype); the receive buffer holds p
- * blocks, slot j coming from rank j. They differ in the send buffer (one
- * block, or p blocks with block j for rank j) and in what a block contains:
+ * (core/collectives.def, generated in driver.c). Its signature kind's hooks
+ * (sig, bench_sig.h) fill, poison, call and check the buffers. The blocks
+ * are of `bytes` (count x dtype) but for the v- and intergroup kinds;
  * block_id(src, dst, p) names the data rank src sends to rank dst (see the
  * data definition, datacheck.h). */
+typedef struct drv_sig drv_sig;
 typedef struct {
-    const char *name;
-    collsim_block_coll_fn native;
-    int send_blocks_per_rank; /* 0: one block; 1: p blocks */
-    int in_place_ok;
+    const cs_coll_props *props;
+    const drv_sig *sig;
+    collsim_fn native; /* SMPI's built-in (MPI_<mpi>), when has_native */
+    int has_native;
     long (*block_id)(int src, int dst, int p);
-    /* non-NULL for a v-collective (alltoallv): blocks of varying sizes, from
-     * --dist and --seed, at displacements with gaps (see v_layout) */
-    collsim_alltoallv_fn vnative;
-    /* rooted collectives: 1 gather (slot j of the root from rank j), 2
-     * scatter (slot 0 of rank t, block t of the root's send buffer) */
-    int rooted;
-    collsim_rooted_fn rnative;
 } coll_desc;
 
-static inline int send_blocks(const coll_desc *c, int p) { return c->send_blocks_per_rank ? p : 1; }
+static inline int send_blocks(const coll_desc *c, int p)
+{
+    return c->props->send_blocks_per_rank ? p : 1;
+}
 
 /* What parse_args (driver.c) makes of the command line. */
 typedef struct {
@@ -47,15 +44,11 @@ typedef struct {
 #undef CS_CASE_FIELD
     const char *coll;
     const char *alg;
-    const coll_desc *desc; /* NULL for pingpong */
-    collsim_block_coll_fn fn;
-    collsim_alltoallv_fn vfn; /* set instead of fn for a v-collective */
-    collsim_rooted_fn rfn;    /* ... for a rooted one (gather, scatter), with root */
+    const coll_desc *desc;
+    collsim_fn fn;            /* the algorithm, of desc's signature kind (not for p2p) */
     int region_setup;         /* coll_loc_prepare before timing (algorithms.def) */
-    /* intergroup collectives (intergroup.h): set instead of fn, with the
-     * groups, block ratio, layout and count pattern parsed by ig_parse */
-    collsim_inter_allgather_fn ifn;
-    collsim_inter_allgatherv_fn ivfn;
+    /* intergroup collectives (intergroup.h): the groups, block ratio,
+     * layout and count pattern parsed by ig_parse */
     cs_groups ig_groups;
     int ig_interleaved, ig_arith;
     cs_dist vdist;            /* v-collectives: block sizes (--dist, --seed) */
@@ -64,7 +57,6 @@ typedef struct {
     int nsizes;
     long *nps;
     int nnps;
-    int pingpong; /* --coll pingpong: point-to-point timing, see pingpong_comm */
     MPI_Datatype mpi_dtype;
     const char *csv_path;
     /* test hook: COLLSIM_FAULT=rank:block:offset flips that received byte after

@@ -88,7 +88,7 @@ unsigned char *fold_buffers(const driver_opts *o, int wsize, long maxbytes, size
 {
     if (!folded)
         folded = SMPI_SHARED_MALLOC(sendbytes + recvbytes + 1);
-    if (o->vfn && !fold_vdispls) {
+    if (o->desc->props->variable && !fold_vdispls) {
         int tsize;
         MPI_Type_size(o->mpi_dtype, &tsize);
         fold_vdispls = v_fold_displs(wsize, maxbytes / tsize);

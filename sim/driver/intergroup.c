@@ -112,16 +112,6 @@ void ig_size_free(ig_size *s)
     s->rcounts = s->rdispls = NULL;
 }
 
-int ig_call(const driver_opts *o, const collsim_intergroup *ig, const ig_size *s,
-            const unsigned char *sendbuf, unsigned char *recvbuf, int tsize)
-{
-    const int count = (int)(s->mine / tsize);
-    if (o->ivfn)
-        return o->ivfn(sendbuf, count, o->mpi_dtype, recvbuf, s->rcounts, s->rdispls,
-                       o->mpi_dtype, ig);
-    return o->ifn(sendbuf, count, o->mpi_dtype, recvbuf, s->rcounts[0], o->mpi_dtype, ig);
-}
-
 void ig_fill_send(const ig_size *s, unsigned char *sendbuf, int rank)
 {
     memcpy(sendbuf, pattern_block(rank), (size_t)s->mine);

@@ -1,7 +1,8 @@
 /* The intergroup collectives in the benchmark (inter_allgather,
  * inter_allgatherv; Kang, Traff et al. 2019): the group descriptor built once
  * per communicator before timing, each process's block and the remote
- * group's counts for one size, the call, and check mode's data definition.
+ * group's counts for one size, and check mode's data definition (the call:
+ * bench_sig.c).
  *
  * Sizes: group A (group 0, the first of --groups P:Q) has blocks of `bytes`
  * (a size of --sizes), group B of bytes x B / A (--block-ratio A:B). With
@@ -46,10 +47,6 @@ collsim_intergroup *ig_prepare(const driver_opts *o, MPI_Comm comm);
 void ig_size_build(const driver_opts *o, const collsim_intergroup *ig, long bytes, int tsize,
                    ig_size *s);
 void ig_size_free(ig_size *s);
-
-/* One call of the algorithm: its MPI return code. */
-int ig_call(const driver_opts *o, const collsim_intergroup *ig, const ig_size *s,
-            const unsigned char *sendbuf, unsigned char *recvbuf, int tsize);
 
 /* Check mode: the send block, the poison (each remote block's complement,
  * then the guard), the check of both buffers (first difference: block = the

@@ -53,14 +53,14 @@ int *v_fold_displs(int p, long max_count)
 int v_layout_alloc(const driver_opts *o, int p, int *fold_displs, v_layout *L)
 {
     *L = (v_layout){NULL, NULL, NULL, NULL, NULL, NULL, 0, 0};
-    if (o->vfn && o->fold && o->vdist.matrix != CS_MATRIX_IID) { /* all shared */
+    if (o->desc->props->variable && o->fold && o->vdist.matrix != CS_MATRIX_IID) { /* all shared */
         L->sdispls = L->rdispls = fold_displs;
-    } else if (o->vfn && o->fold) { /* per-rank counts, shared displacements (v_fold_displs) */
+    } else if (o->desc->props->variable && o->fold) { /* per-rank counts, shared displacements (v_fold_displs) */
         L->own = L->scounts = malloc(2 * sizeof(int) * (size_t)p);
         L->rcounts = L->scounts ? L->scounts + p : NULL;
         L->sdispls = L->rdispls = fold_displs;
         return L->own ? 0 : -1;
-    } else if (o->vfn) { /* per-rank counts and displacements: private memory */
+    } else if (o->desc->props->variable) { /* per-rank counts and displacements: private memory */
         L->own = L->scounts = malloc(8 * sizeof(int) * (size_t)p);
         if (!L->own)
             return -1;

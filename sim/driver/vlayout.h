@@ -20,7 +20,7 @@ typedef struct {
 size_t v_buffer_bytes(int p, long bytes, int tsize);
 /* Fold mode's displacements, one array for every rank (see vlayout.c). */
 int *v_fold_displs(int p, long max_count);
-/* The arrays of a layout for p ranks (none unless o->vfn): in fold mode the
+/* The arrays of a layout for p ranks (none unless a v-collective): in fold mode the
  * counts, with fold_displs as displacements (a named layout's counts are
  * shared too: fold_v_layout_counts, set by v_layout_build), otherwise all four and
  * their pristine copy. 0, or -1 if the allocation failed. */

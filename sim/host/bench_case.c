@@ -27,15 +27,6 @@ void cs_case_init(cs_case *c)
 
 /* The background job's ranks (case_fields.h); 0: none, or a value the
  * case's check refuses. */
-int cs_coll_min_np(const char *collective) { return strcmp(collective, "pingpong") ? 1 : 2; }
-
-const char *cs_coll_min_np_why(const char *collective)
-{
-    return strcmp(collective, "pingpong")
-               ? "a collective needs 1 process at least"
-               : "pingpong bounces each size between ranks 0 and 1: it needs 2 processes at least";
-}
-
 static int background_procs(const cs_case *c)
 {
     cs_background bg;

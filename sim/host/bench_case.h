@@ -81,11 +81,6 @@ int cs_groups_case_check(const char *coll, const char *alg, const char *groups, 
                          const char *counts, const char *dtype, int np, const long *sizes,
                          size_t nsizes, cs_err *err);
 
-/* The fewest processes a collective runs on (pingpong: 2, its ranks 0 and
- * 1; else 1), and why in words. */
-int cs_coll_min_np(const char *collective);
-const char *cs_coll_min_np_why(const char *collective);
-
 /* MemAvailable from /proc/meminfo, in bytes (0 when unknown). */
 double cs_mem_available(void);
 

@@ -1,14 +1,15 @@
 /* The case parameters of case_fields.def as data: struct members, the flag
  * parser and usage of `bench` and of the driver, the driver's argv, result
  * rows, checks, progress and directory names are generated from that one
- * table. Plain C (no libxml2, no MPI): the driver includes it too. And the
- * collectives, from collectives.def. */
+ * table. Plain C (no libxml2, no MPI): the driver includes it too. The
+ * collectives' descriptors are core/collectives.h's. */
 #ifndef COLLSIM_CASE_FIELDS_H
 #define COLLSIM_CASE_FIELDS_H
 
 #include <stddef.h>
 #include <stdio.h>
 
+#include "collectives.h"
 #include "cs_error.h"
 #include "numlist.h"
 #include "results.h"
@@ -161,19 +162,6 @@ void cs_fields_usage(const cs_field *t, FILE *f, int driver);
 /* A field's value as text (SPECIAL: ""). */
 void cs_field_text(const cs_field *f, const void *obj, char *out, size_t len);
 
-/* ---- collectives (collectives.def) ---- */
-typedef struct {
-    const char *name;
-    int send_blocks_per_rank; /* 0: one send block; 1: p of them */
-    int in_place;             /* MPI_IN_PLACE supported by the driver */
-    int variable;             /* a v-collective: block sizes from --dist, --seed */
-    int groups;               /* intergroup: 1 (--groups), 2 (also --counts) */
-    int rooted;               /* 1: gather (to --root), 2: scatter (from it) */
-} cs_coll_props;
-
-/* NULL when unknown. */
-const cs_coll_props *cs_coll_find(const char *name);
-
 /* ---- intergroup cases: --groups P:Q and --block-ratio A:B ---- */
 typedef struct {
     int p, q;   /* sizes of group A (group 0) and group B (group 1) */
@@ -240,8 +228,5 @@ int cs_background_parse(const char *text, cs_background *bg, cs_err *err);
  * "alltoall:inter-switch:4M:96" (SIZE with the largest exact suffix), then
  * "@HOSTS" as given when HOSTS is. */
 void cs_background_text(const cs_background *bg, char *out, size_t len);
-
-/* "allgather, alltoall, alltoallv" (sep ", ") or "allgather|alltoall|..." */
-const char *cs_coll_names(const char *sep);
 
 #endif

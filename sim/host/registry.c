@@ -62,48 +62,13 @@ const cs_alg_info *cs_registry(size_t *n)
     return registry;
 }
 
-/* As listed by SMPI 3.32 itself for an unknown --cfg=smpi/<collective> value
- * (its decision-logic names, which that list repeats, are the selectors). */
-static const char *const native_allgather[] = {
-    "default", "2dmesh", "3dmesh", "bruck", "GB", "loosely_lr", "NTSLR", "NTSLR_NB", "pair", "rdb",
-    "rhv", "ring", "SMP_NTS", "smp_simple", "spreading_simple", "ompi_neighborexchange",
-    "mvapich2_smp", NULL};
-static const char *const native_alltoall[] = {
-    "default", "2dmesh", "3dmesh", "basic_linear", "bruck", "pair", "pair_rma",
-    "pair_light_barrier", "pair_mpi_barrier", "pair_one_barrier", "rdb", "ring",
-    "ring_light_barrier", "ring_mpi_barrier", "ring_one_barrier", "mvapich2_scatter_dest", NULL};
-/* SMPI 3.32's own list for smpi/alltoallv (less the selectors and "automatic") */
-static const char *const native_alltoallv[] = {
-    "default", "bruck", "ompi_basic_linear", "pair", "pair_light_barrier", "pair_mpi_barrier",
-    "pair_one_barrier", "ring", "ring_light_barrier", "ring_mpi_barrier", "ring_one_barrier", NULL};
-/* SMPI 3.32's own lists for smpi/gather and smpi/scatter (less the
- * selectors and "automatic"). gather's mvapich2_two_level returns wrong data
- * on nodes holding different numbers of processes (docs/algorithms.md). */
-static const char *const native_gather[] = {"default", "ompi_basic_linear", "ompi_binomial",
-                                            "ompi_linear_sync", "mvapich2_two_level", NULL};
-static const char *const native_scatter[] = {"default", "ompi_basic_linear", "ompi_linear_nb",
-                                             "ompi_binomial", "mvapich2_two_level_binomial",
-                                             "mvapich2_two_level_direct", NULL};
+/* the library decision logics of smpi/coll-selector (the built-in algorithms
+ * of each collective: collectives.def) */
 static const char *const selectors[] = {"ompi", "mpich", "mvapich2", "impi", NULL};
-/* SMPI 3.32 has no intercommunicators: no built-in intergroup collective */
-static const char *const native_inter_allgather[] = {NULL};
-static const char *const native_inter_allgatherv[] = {NULL};
-/* the ping-pong is the driver's own: no built-in, and one algorithm */
-static const char *const native_pingpong[] = {NULL};
 
-/* The collectives (collectives.def), each with its SMPI built-ins. */
-static const char *const *natives_of(const char *coll)
-{
-#define CS_COLLECTIVE(name, blocks, in_place, variable, groups, rooted)                            \
-    if (!strcmp(coll, #name))                                                                      \
-        return native_##name;
-#include "collectives.def"
-#undef CS_COLLECTIVE
-    return NULL;
-}
-
+/* The collectives' names (collectives.def), NULL-terminated. */
 static const char *const collective_names[] = {
-#define CS_COLLECTIVE(name, blocks, in_place, variable, groups, rooted) #name,
+#define CS_COLLECTIVE(name, ...) #name,
 #include "collectives.def"
 #undef CS_COLLECTIVE
     NULL};
@@ -135,7 +100,11 @@ int cs_collective_variable(const char *coll)
     return p && p->variable;
 }
 
-const char *const *cs_native_algorithms(const char *coll) { return natives_of(coll); }
+const char *const *cs_native_algorithms(const char *coll)
+{
+    const cs_coll_props *p = cs_coll_find(coll);
+    return p ? p->smpi : NULL;
+}
 
 const char *const *cs_native_selectors(void) { return selectors; }
 
@@ -166,15 +135,15 @@ int cs_resolve_alg(const char *coll, const char *spec, cs_alg_sel *out, cs_err *
     snprintf(out->collective, sizeof out->collective, "%s", coll);
     snprintf(out->name, sizeof out->name, "%s", spec);
     const cs_coll_props *cp = cs_coll_find(coll);
-    if (!strcmp(coll, "pingpong")) { /* no registry row: not an algorithm of algorithms/ */
-        snprintf(out->driver_alg, sizeof out->driver_alg, "pingpong");
+    if (cp->sig == CS_SIG_p2p) { /* no registry row: not an algorithm of algorithms/ */
+        snprintf(out->driver_alg, sizeof out->driver_alg, "%s", coll);
         if (!strcmp(spec, CS_PINGPONG_ALG))
             return 0;
-        return cs_fail(err, "unknown pingpong algorithm '%s' (valid: %s: ranks 0 and 1 bounce "
+        return cs_fail(err, "unknown %s algorithm '%s' (valid: %s: ranks 0 and 1 bounce "
                             "each size with MPI_Send and MPI_Recv)",
-                       spec, CS_PINGPONG_ALG);
+                       coll, spec, CS_PINGPONG_ALG);
     }
-    if (!strncmp(spec, "native:", 7) && cp && cp->groups)
+    if (!strncmp(spec, "native:", 7) && cp->groups)
         return cs_fail(err, "%s has no native:... baseline: SMPI 3.32 has no intercommunicators "
                             "(collsim's own root_gather_* algorithms are the library baselines)",
                        coll);
@@ -202,7 +171,7 @@ int cs_resolve_alg(const char *coll, const char *spec, cs_alg_sel *out, cs_err *
             size_t used = strlen(valid);
             snprintf(valid + used, sizeof valid - used, "%s%s", used ? ", " : "", registry[i].name);
         }
-    if (!cp || !cp->groups) {
+    if (!cp->groups) {
         join(valid, sizeof valid, "native:", selectors);
         join(valid, sizeof valid, "native:", cs_native_algorithms(coll));
     }
@@ -289,9 +258,11 @@ int cs_alg_count_check(const char *coll, const char *name, int p, long bytes, co
     char size[48];
     fmt_size(bytes, size, sizeof size);
     const cs_coll_props *cp = cs_coll_find(coll);
-    const char *per = !strcmp(coll, "allgather") ? " per rank"
-                      : cs_collective_variable(coll) || (cp && cp->groups) ? " blocks at most"
-                                                      : " blocks";
+    /* one block for every peer (per rank), or blocks of their own (of
+     * varying sizes for the v- and intergroup collectives) */
+    const char *per = cp && (cp->variable || cp->groups) ? " blocks at most"
+                      : cp && cp->sig == CS_SIG_block && !cp->send_blocks_per_rank ? " per rank"
+                                                                        : " blocks";
     if (m.blocks * m.block > INT_MAX)
         return cs_fail(err, "%s/%s at np %d with %s%s %s %lld x %lld %s in one message%s: more "
                             "than an MPI count (an int, at most %d) can express",

@@ -51,10 +51,10 @@ const char *cs_alg_cost_model(const char *coll, const char *name);
  * two_phase_bruck), or NULL. */
 const char *cs_alg_with_cost_model(const char *coll, const char *model);
 
-/* Collectives the driver can run: allgather, alltoall (NULL-terminated). */
+/* Collectives the driver can run, those of core/collectives.def (NULL-terminated). */
 const char *const *cs_collectives(void);
 
-/* The one algorithm of the collective pingpong (collectives.def): the
+/* The one algorithm of the collective pingpong (core/collectives.def): the
  * driver's ping-pong between ranks 0 and 1 (sim/driver/pingpong.c). */
 #define CS_PINGPONG_ALG "send_recv"
 int cs_collective_valid(const char *coll, cs_err *err);

@@ -685,15 +685,18 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
             if (sizes[q].v != s->sizes.v)
                 cs_numlist_free(&sizes[q]);
         free(sizes);
+        char which[256];
         if (!rc && !has_groups && s->ngsets)
-            rc = cs_fail(err, "%s:%ld: <groups> is for the intergroup collectives (inter_allgather, "
-                              "inter_allgatherv), and the scenario has none: remove it or add "
-                              "such a collective", path, s->gsets[0].line);
+            rc = cs_fail(err, "%s:%ld: <groups> is for the intergroup collectives (%s), and the "
+                              "scenario has none: remove it or add such a collective", path,
+                         s->gsets[0].line, cs_coll_join(", ", which, sizeof which,
+                                                        cs_coll_is_intergroup));
         if (!rc)
             rc = check_groupsets(&c, s);
         if (!rc && !has_rooted && s->root > 0)
-            rc = cs_fail(err, "%s: <root> is for the rooted collectives (gather, scatter), and "
-                              "the scenario has none: remove it or add such a collective", path);
+            rc = cs_fail(err, "%s: <root> is for the rooted collectives (%s), and the scenario "
+                              "has none: remove it or add such a collective", path,
+                         cs_coll_join(", ", which, sizeof which, cs_coll_is_rooted));
         /* an <smpi option="smpi/COLL"> with a native: algorithm of COLL */
         for (int k = 0; k < s->nsmpi && !rc; k++)
             for (int i = 0; i < s->nalgs && !rc; i++)

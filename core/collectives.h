@@ -1,0 +1,85 @@
+/* The descriptor of each collective (collectives.def) as data, and the words
+ * of its columns as values. Plain C, no MPI: every layer includes it (the
+ * algorithms' prototypes, the host, the driver, the real-MPI library). */
+#ifndef COLLSIM_CORE_COLLECTIVES_H
+#define COLLSIM_CORE_COLLECTIVES_H
+
+/* The signature kinds (collectives.def, sig). */
+typedef enum { CS_SIG_block, CS_SIG_v, CS_SIG_inter, CS_SIG_interv, CS_SIG_rooted, CS_SIG_p2p } cs_sig;
+
+/* The columns' words as values: a word not listed fails to compile. */
+#define CS_SEND_one 0
+#define CS_SEND_per_rank 1
+#define CS_ROOT_none 0
+#define CS_ROOT_to 1
+#define CS_ROOT_from 2
+#define CS_IN_PLACE_no 0
+#define CS_IN_PLACE_all 1
+#define CS_IN_PLACE_root 2
+#define CS_PMPI_none 0
+#define CS_PMPI_own 1
+#define CS_PMPI_intercomm 2
+/* what follows from the signature kind: a v-collective (--dist, --seed);
+ * an intergroup one (1: --groups, 2: also --counts) */
+#define CS_VARIABLE_block 0
+#define CS_VARIABLE_v 1
+#define CS_VARIABLE_inter 0
+#define CS_VARIABLE_interv 0
+#define CS_VARIABLE_rooted 0
+#define CS_VARIABLE_p2p 0
+#define CS_GROUPS_block 0
+#define CS_GROUPS_v 0
+#define CS_GROUPS_inter 1
+#define CS_GROUPS_interv 2
+#define CS_GROUPS_rooted 0
+#define CS_GROUPS_p2p 0
+
+/* CS_C_allgather, ...: a collective's index in cs_colls() */
+enum {
+#define CS_COLLECTIVE(name, ...) CS_C_##name,
+#include "collectives.def"
+#undef CS_COLLECTIVE
+    CS_NCOLL
+};
+
+typedef struct {
+    const char *name;
+    cs_sig sig;
+    int send_blocks_per_rank; /* 0: one send block; 1: p of them */
+    int rooted;               /* CS_ROOT_to (a gather, to --root), CS_ROOT_from (a scatter) */
+    int in_place_rule;        /* CS_IN_PLACE_all, _root, _no */
+    int in_place;             /* MPI_IN_PLACE supported by the driver (any rule but no) */
+    const char *in_place_note; /* why not, or "" */
+    int variable;             /* a v-collective: block sizes from --dist, --seed */
+    int groups;               /* intergroup: 1 (--groups), 2 (also --counts) */
+    int min_np;
+    const char *mpi;          /* the MPI entry point less MPI_: "Allgather" */
+    int pmpi;                 /* CS_PMPI_own, _intercomm, _none */
+    const char *const *smpi;  /* SMPI's built-in algorithms, NULL-terminated */
+} cs_coll_props;
+
+/* Every collective in collectives.def's order: CS_NCOLL entries
+ * (&cs_coll_table[CS_C_gather] is a constant, for static tables). */
+extern const cs_coll_props cs_coll_table[CS_NCOLL];
+const cs_coll_props *cs_colls(void);
+
+/* NULL when unknown. */
+const cs_coll_props *cs_coll_find(const char *name);
+
+/* "allgather, alltoall, alltoallv" (sep ", ") or "allgather|alltoall|..." */
+const char *cs_coll_names(const char *sep);
+
+/* The names of the collectives `keep` says 1 for, joined by sep into out
+ * (e.g. cs_coll_takes_in_place: "allgather, alltoall, gather, scatter"), the
+ * lists the messages give. */
+const char *cs_coll_join(const char *sep, char *out, unsigned long len,
+                         int (*keep)(const cs_coll_props *));
+int cs_coll_takes_in_place(const cs_coll_props *c); /* --in-place */
+int cs_coll_is_intergroup(const cs_coll_props *c);  /* --groups */
+int cs_coll_is_rooted(const cs_coll_props *c);      /* --root */
+
+/* The fewest processes a case of the collective may have (min_np), and why. */
+int cs_coll_min_np(const char *collective);
+const char *cs_coll_min_np_why(const char *collective);
+
+#endif
