@@ -444,6 +444,37 @@ TEST(Platform, RoutesGivenTwiceTopLevelAndRoutingAreCheckedBeforeSimGrid)
     EXPECT_NE(e.find(".xml:7: <peer id=\"p\"> in <zone id=\"z\">: SimGrid 3.32 takes a <peer> only "
                      "in a zone of routing=\"Vivaldi\""),
               std::string::npos) << e;
+    // elements SimGrid removed; a link's direction where SimGrid finds the link by it
+    e = zone_error("    <storage_type id=\"st\" size=\"1GB\"/>\n" + hosts + ab);
+    EXPECT_NE(e.find(".xml:4: <storage_type>: SimGrid removed this element (in 3.27) and 3.32 "
+                     "refuses it"),
+              std::string::npos) << e;
+    const std::string split = "    <host id=\"a\" speed=\"1Gf\"/>\n    <host id=\"b\" speed=\"1Gf\"/>\n"
+                              "    <link id=\"l1\" bandwidth=\"1GBps\" latency=\"1us\" "
+                              "sharing_policy=\"SPLITDUPLEX\"/>\n";
+    EXPECT_EQ(zone_error(split + "    <route src=\"a\" dst=\"b\"><link_ctn id=\"l1\" "
+                                 "direction=\"UP\"/></route>\n"),
+              "");
+    EXPECT_EQ(zone_error(split + "    <route src=\"a\" dst=\"b\"><link_ctn id=\"l1_DOWN\"/></route>\n"),
+              "");
+    e = zone_error(split + ab);
+    EXPECT_NE(e.find(".xml:7: <link_ctn id=\"l1\">: link 'l1' (line 6) is sharing_policy=\"SPLITDUPLEX\": "
+                     "give direction=\"UP\" or \"DOWN\", or name l1_UP or l1_DOWN"),
+              std::string::npos) << e;
+    e = zone_error(hosts + "    <route src=\"a\" dst=\"b\"><link_ctn id=\"l1\" direction=\"DOWN\"/>"
+                           "</route>\n");
+    EXPECT_NE(e.find(".xml:7: <link_ctn id=\"l1\" direction=\"DOWN\">: link 'l1' (line 6) is not "
+                     "sharing_policy=\"SPLITDUPLEX\""),
+              std::string::npos) << e;
+    // a Cluster zone's host links name its hosts and links
+    const std::string host_links = "    <host_link id=\"a\" up=\"l1\" down=\"l1\"/>\n";
+    EXPECT_EQ(zone_error(hosts + host_links + "    <host_link id=\"b\" up=\"l1\" down=\"l1\"/>\n",
+                         "Cluster"),
+              "");
+    e = zone_error(hosts + host_links + "    <host_link id=\"b\" up=\"l1\" down=\"l9\"/>\n",
+                   "Cluster");
+    EXPECT_NE(e.find(".xml:8: <host_link down=\"l9\">: no link 'l9' in the file (links: l1)"),
+              std::string::npos) << e;
     // the whole files of tests/data (the platform fuzz target's seeds), each refused at its line
     const std::pair<const char *, const char *> files[] = {
         {"platform-route-twice.xml", ":9: <route src=\"a\" dst=\"b\">: the route"},
@@ -457,6 +488,9 @@ TEST(Platform, RoutesGivenTwiceTopLevelAndRoutingAreCheckedBeforeSimGrid)
         {"platform-gateway-outside-its-zone.xml", ":12: <zoneRoute gw_src=\"b\">: 'b' is not in zone"},
         {"platform-router-of-a-host-name.xml", ":8: 'a' names a router here and a host at line 5"},
         {"platform-zone-of-a-host-name.xml", ":6: 'a' names a host here and a zone at line 5"},
+        {"platform-removed-storage-type.xml", ":5: <storage_type>: SimGrid removed this element"},
+        {"platform-split-duplex-link-without-direction.xml", ":8: <link_ctn id=\"l1\">: link 'l1' (line 7)"},
+        {"platform-host-link-to-no-link.xml", ":8: <host_link down=\"nope\">: no link 'nope'"},
     };
     for (const auto &[name, what] : files) {
         int nodes;

@@ -145,10 +145,12 @@ static void collect(names *nm, xmlNode *first, long *pos)
             xmlFree(suffix);
         } else if (is(n, "link") || is(n, "backbone")) {
             int link = is(n, "link");
-            ns_add_at(&nm->links, id, *pos, line);
+            char *policy = attr(n, "sharing_policy");
+            /* (kind "SPLITDUPLEX": SimGrid knows the link by ID_UP and ID_DOWN alone) */
+            ns_add_kind(&nm->links, id, *pos, line,
+                        link && !strcmp(policy, "SPLITDUPLEX") ? "SPLITDUPLEX" : NULL);
             if (link)
                 ns_add_at(&nm->link_ids, id, *pos, line);
-            char *policy = attr(n, "sharing_policy");
             if (!strcmp(policy, "SPLITDUPLEX")) { /* SimGrid makes ID_UP and ID_DOWN */
                 size_t len = strlen(id) + 8;
                 char *name = cs_xmalloc(len);
@@ -263,8 +265,10 @@ static int check_names(const cs_platform *pf, const names *nm, xmlNode *first, l
                 xmlFree(dst);
             }
         } else if (is(n, "link_ctn")) {
-            char *v = attr(n, "id");
+            char *v = attr(n, "id"), *dir = attr(n, "direction");
             const entry *e = find_link(nm, v);
+            int directed = !strcmp(dir, "UP") || !strcmp(dir, "DOWN");
+            int of_cluster = e && e >= nm->cluster_links.v && e < nm->cluster_links.v + nm->cluster_links.n;
             if (!e)
                 rc = cs_fail(err, "%s:%ld: <link_ctn id=\"%s\">: no link '%s' in the file (links: %s)",
                              pf->path, line, v, v, ns_sample(&nm->links, list, sizeof list));
@@ -272,7 +276,34 @@ static int check_names(const cs_platform *pf, const names *nm, xmlNode *first, l
                 rc = cs_fail(err, "%s:%ld: <link_ctn id=\"%s\">: link '%s' is defined only later, at "
                                   "line %ld (SimGrid needs a link defined before a route uses it)",
                              pf->path, line, v, v, e->line);
+            /* SimGrid 3.32 aborts on either ("Link not found: l1") */
+            else if (e->kind && !directed)
+                rc = cs_fail(err, "%s:%ld: <link_ctn id=\"%s\">: link '%s' (line %ld) is "
+                                  "sharing_policy=\"SPLITDUPLEX\": give direction=\"UP\" or "
+                                  "\"DOWN\", or name %s_UP or %s_DOWN",
+                             pf->path, line, v, v, e->line, v, v);
+            else if (!e->kind && directed && !of_cluster)
+                rc = cs_fail(err, "%s:%ld: <link_ctn id=\"%s\" direction=\"%s\">: link '%s' (line "
+                                  "%ld) is not sharing_policy=\"SPLITDUPLEX\": a direction names "
+                                  "one side of a SPLITDUPLEX link (leave direction out)",
+                             pf->path, line, v, dir, v, e->line);
             xmlFree(v);
+            xmlFree(dir);
+        } else if (is(n, "host_link")) { /* a Cluster zone's: SimGrid 3.32 aborts on a missing name */
+            static const char *const ends[] = {"id", "up", "down"};
+            for (int k = 0; k < 3 && !rc; k++) {
+                char *v = attr(n, ends[k]);
+                if (k == 0 && !ns_has(&nm->points, v))
+                    rc = cs_fail(err, "%s:%ld: <host_link id=\"%s\">: no host '%s' in the file (hosts "
+                                      "and routers: %s)",
+                                 pf->path, line, v, v, ns_sample(&nm->points, list, sizeof list));
+                else if (k > 0 && !find_link(nm, v))
+                    rc = cs_fail(err, "%s:%ld: <host_link %s=\"%s\">: no link '%s' in the file (links: "
+                                      "%s)",
+                                 pf->path, line, ends[k], v, v,
+                                 ns_sample(&nm->links, list, sizeof list));
+                xmlFree(v);
+            }
         }
         if (!rc && n->children)
             rc = check_names(pf, nm, n->children, pos, err);
@@ -419,6 +450,10 @@ static int check_order(const cs_platform *pf, xmlNode *parent, cs_err *err)
         long line = (long)xmlGetLineNo(k);
         const char *name = (const char *)k->name;
         int p = phase_of(m, name, phase);
+        if (listed("storage_type storage mount include", name)) /* SimGrid 3.32 dies on them */
+            return cs_fail(err, "%s:%ld: <%s>: SimGrid removed this element (in 3.%s) and 3.32 refuses "
+                                "it; leave it out",
+                           pf->path, line, name, !strcmp(name, "include") ? "18" : "27");
         if (!model_of(k, 0))
             return cs_fail(err, "%s:%ld: <%s> is not an element of SimGrid's platform files "
                                 "(DTD 4.1)",
