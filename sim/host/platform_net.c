@@ -268,7 +268,8 @@ static int check_names(const cs_platform *pf, const names *nm, xmlNode *first, l
             char *v = attr(n, "id"), *dir = attr(n, "direction");
             const entry *e = find_link(nm, v);
             int directed = !strcmp(dir, "UP") || !strcmp(dir, "DOWN");
-            int of_cluster = e && e >= nm->cluster_links.v && e < nm->cluster_links.v + nm->cluster_links.n;
+            int of_cluster = e && nm->cluster_links.n && e >= nm->cluster_links.v &&
+                             e < nm->cluster_links.v + nm->cluster_links.n;
             if (!e)
                 rc = cs_fail(err, "%s:%ld: <link_ctn id=\"%s\">: no link '%s' in the file (links: %s)",
                              pf->path, line, v, v, ns_sample(&nm->links, list, sizeof list));
