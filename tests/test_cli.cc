@@ -550,10 +550,10 @@ TEST(Cli, BenchRejectsABadLinkValueInAPlatformFile)
 }
 
 // SimGrid stopping on a platform it refuses, which collsim's own checks leave to
-// SimGrid (a cluster and a zone side by side at the top: an uncaught exception;
-// a route given twice: a CRITICAL log line and its backtrace): the note leads
-// with SimGrid's fatal message, without its backtrace or smpirun's echo of the
-// command.
+// SimGrid (an option SMPI 3.32 does not know in the file's <config>: an uncaught
+// exception and a dump of every option; a Wifi zone's link given a latency: a
+// CRITICAL log line and its backtrace): the note leads with SimGrid's fatal
+// message, without its backtrace or smpirun's echo of the command.
 TEST(Cli, ASimgridAbortIsNamedByItsMessage)
 {
     const std::string two_hosts = "    <host id=\"a\" speed=\"1Gf\"/>\n"
@@ -563,13 +563,12 @@ TEST(Cli, ASimgridAbortIsNamedByItsMessage)
     struct {
         std::string body, want;
     } cases[] = {
-        {"  <cluster id=\"k\" prefix=\"k\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" bw=\"1GBps\" "
-         "lat=\"1us\"/>\n  <zone id=\"z\" routing=\"Full\">\n" + two_hosts + ab + "  </zone>\n",
-         "size 8: error: smpirun exited with 134: Uncaught exception simgrid::AssertionError by "
-         "maestro/0: Impossible to create host: a. Invalid CPU model: nullptr."},
-        {"  <zone id=\"z\" routing=\"Full\">\n" + two_hosts + ab + ab + "  </zone>\n",
-         "size 8: error: smpirun exited with 134: The route between a and b already exists (Rq: "
-         "routes are symmetrical by default). | Aborted"},
+        {"  <config><prop id=\"smpi/no-such-option\" value=\"1\"/></config>\n"
+         "  <zone id=\"z\" routing=\"Full\">\n" + two_hosts + ab + "  </zone>\n",
+         "size 8: error: smpirun exited with 134: Uncaught exception std::out_of_range: Bad config "
+         "key: smpi/no-such-option"},
+        {"  <zone id=\"z\" routing=\"Wifi\">\n" + two_hosts + "  </zone>\n",
+         "size 8: error: smpirun exited with 134: Latency cannot be set for WiFi Links. | Aborted"},
     };
     for (auto &c : cases) {
         char path[] = "/tmp/collsim-test-simgrid-abort-XXXXXX.xml";

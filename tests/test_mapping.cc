@@ -196,6 +196,15 @@ std::string zone_error(const std::string &body, const std::string &routing = "Fu
     return platform_body_error("  <zone id=\"z\" routing=\"" + routing + "\">\n" + body + "  </zone>\n");
 }
 
+// A zone's body of two clusters, k and m (hosts k0, k1, m0, m1), and a link l1; a <zoneRoute>
+// joining k and m through their routers.
+const std::string two_clusters =
+    "    <cluster id=\"k\" prefix=\"k\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" bw=\"1GBps\" "
+    "lat=\"1us\"/>\n    <cluster id=\"m\" prefix=\"m\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" "
+    "bw=\"1GBps\" lat=\"1us\"/>\n    <link id=\"l1\" bandwidth=\"1GBps\" latency=\"1us\"/>\n";
+const std::string k_to_m = "    <zoneRoute src=\"k\" dst=\"m\" gw_src=\"kk_router\" gw_dst=\"mm_router\">"
+                           "<link_ctn id=\"l1\"/></zoneRoute>\n";
+
 // SimGrid 3.32 finds these only inside smpirun, with a multi-line abort ("Link not found: l2",
 // "no connecting path between these two hosts"); a duplicate host id also made the header count
 // one node more than SimGrid has.
@@ -238,12 +247,8 @@ TEST(Platform, RoutesAndHostIdsAreCheckedBeforeSimGrid)
                    "radical=\"1-2\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/>\n");
     EXPECT_NE(e.find(".xml:5: host id 'n1' is already defined at line 4"), std::string::npos) << e;
     // zones: a zoneRoute names zones and gateways; a graph zone must connect its members
-    const std::string two = "    <cluster id=\"k\" prefix=\"k\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" "
-                            "bw=\"1GBps\" lat=\"1us\"/>\n    <cluster id=\"m\" prefix=\"m\" "
-                            "suffix=\"\" radical=\"0-1\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/>\n"
-                            "    <link id=\"l1\" bandwidth=\"1GBps\" latency=\"1us\"/>\n";
-    const std::string km = "    <zoneRoute src=\"k\" dst=\"m\" gw_src=\"kk_router\" gw_dst=\"mm_router\">"
-                           "<link_ctn id=\"l1\"/></zoneRoute>\n";
+    const std::string &two = two_clusters;
+    const std::string &km = k_to_m;
     EXPECT_EQ(zone_error(two + km), "");
     EXPECT_EQ(zone_error(two + km, "Floyd"), "");
     e = zone_error(two + "    <zoneRoute src=\"k\" dst=\"mx\" gw_src=\"kk_router\" gw_dst=\"mm_router\">"
@@ -272,10 +277,7 @@ TEST(Platform, EmptyRoutesAndElementOrderAreCheckedBeforeSimGrid)
     e = zone_error(hosts + "    <bypassRoute src=\"a\" dst=\"b\"/>\n" + ab);
     EXPECT_NE(e.find(".xml:7: <bypassRoute src=\"a\" dst=\"b\"> names no link"), std::string::npos)
         << e;
-    const std::string two = "    <cluster id=\"k\" prefix=\"k\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" "
-                            "bw=\"1GBps\" lat=\"1us\"/>\n    <cluster id=\"m\" prefix=\"m\" "
-                            "suffix=\"\" radical=\"0-1\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/>\n"
-                            "    <link id=\"l1\" bandwidth=\"1GBps\" latency=\"1us\"/>\n";
+    const std::string &two = two_clusters;
     e = zone_error(two + "    <zoneRoute src=\"k\" dst=\"m\" gw_src=\"kk_router\" "
                          "gw_dst=\"mm_router\"></zoneRoute>\n");
     EXPECT_NE(e.find(".xml:7: <zoneRoute src=\"k\" dst=\"m\"> names no link"), std::string::npos)
@@ -330,6 +332,175 @@ TEST(Platform, EmptyRoutesAndElementOrderAreCheckedBeforeSimGrid)
                      "platform's elements in this order: config random; then include cluster "
                      "cabinet peer AS zone trace trace_connect; then process actor"),
               std::string::npos) << e;
+}
+
+// SimGrid 3.32 aborts on these inside smpirun (exit 134, a multi-line "Uncaught exception" or
+// CRITICAL log): a route given twice in one direction ("The route between a and b already
+// exists"), a second top-level zone or cluster ("Impossible to create host: k0. Invalid CPU model:
+// nullptr"), an unknown routing ("Not a valid model!"); a route naming a host of another zone
+// ("Internal error: a@y and b@x are not in the same netzone"), a gateway outside its zone, a
+// router or zone of a host's name, a <peer> outside a Vivaldi zone. A lower-case "full" is a Full
+// zone to SimGrid: left unchecked, its missing route was a segmentation fault.
+TEST(Platform, RoutesGivenTwiceTopLevelAndRoutingAreCheckedBeforeSimGrid)
+{
+    const std::string hosts = "    <host id=\"a\" speed=\"1Gf\"/>\n    <host id=\"b\" speed=\"1Gf\"/>\n"
+                              "    <link id=\"l1\" bandwidth=\"1GBps\" latency=\"1us\"/>\n";
+    const std::string ab = "    <route src=\"a\" dst=\"b\"><link_ctn id=\"l1\"/></route>\n";
+    const std::string ab_one = "    <route src=\"a\" dst=\"b\" symmetrical=\"NO\"><link_ctn "
+                               "id=\"l1\"/></route>\n";
+    const std::string ba_one = "    <route src=\"b\" dst=\"a\" symmetrical=\"NO\"><link_ctn "
+                               "id=\"l1\"/></route>\n";
+    EXPECT_EQ(zone_error(hosts + ab), "");
+    EXPECT_EQ(zone_error(hosts + ab_one + ba_one), "");
+    // (a) a route twice, or the reverse of a symmetrical one, in a Full or a graph zone
+    std::string e = zone_error(hosts + ab + ab);
+    EXPECT_NE(e.find(".xml:8: <route src=\"a\" dst=\"b\">: the route <route src=\"a\" dst=\"b\"> "
+                     "(line 7) already joins these two in this direction (routes are symmetrical "
+                     "unless symmetrical=\"NO\""),
+              std::string::npos) << e;
+    e = zone_error(hosts + ab + ba_one);
+    EXPECT_NE(e.find(".xml:8: <route src=\"b\" dst=\"a\">: the route <route src=\"a\" dst=\"b\"> "
+                     "(line 7) already joins"),
+              std::string::npos) << e;
+    e = zone_error(hosts + ab + "    <route src=\"b\" dst=\"a\"><link_ctn id=\"l1\"/></route>\n",
+                   "Floyd");
+    EXPECT_NE(e.find(".xml:8: <route src=\"b\" dst=\"a\">: the route"), std::string::npos) << e;
+    e = zone_error(hosts + ab + ab_one, "DijkstraCache");
+    EXPECT_NE(e.find(".xml:8: <route src=\"a\" dst=\"b\">: the route"), std::string::npos) << e;
+    const std::string &two = two_clusters;
+    const std::string &km = k_to_m;
+    e = zone_error(two + km + km);
+    EXPECT_NE(e.find(".xml:8: <zoneRoute src=\"k\" dst=\"m\">: the route <zoneRoute src=\"k\" "
+                     "dst=\"m\"> (line 7) already joins"),
+              std::string::npos) << e;
+    const std::string bypass = "    <bypassRoute src=\"a\" dst=\"b\"><link_ctn id=\"l1\"/></bypassRoute>\n";
+    EXPECT_EQ(zone_error(hosts + ab + bypass), "");
+    e = zone_error(hosts + ab + bypass + bypass);
+    EXPECT_NE(e.find(".xml:9: <bypassRoute src=\"a\" dst=\"b\">: a bypass route from 'a' to 'b' is "
+                     "already given at line 8"),
+              std::string::npos) << e;
+    // (b) one top-level zone or cluster: SimGrid gives a second one no parent
+    const std::string z = "  <zone id=\"z\" routing=\"Full\">\n" + hosts + ab + "  </zone>\n";
+    const std::string k = "  <cluster id=\"k\" prefix=\"k\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" "
+                          "bw=\"1GBps\" lat=\"1us\"/>\n";
+    EXPECT_EQ(platform_body_error(k), "");
+    e = platform_body_error(z + k);
+    EXPECT_NE(e.find(".xml:9: <cluster id=\"k\"> beside <zone id=\"z\"> (line 3) at the top level: "
+                     "SimGrid 3.32 takes one top-level <zone> or <cluster>, the platform's root"),
+              std::string::npos) << e;
+    e = platform_body_error(k + "  <cluster id=\"m\" prefix=\"m\" suffix=\"\" radical=\"0-1\" "
+                                "speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/>\n");
+    EXPECT_NE(e.find(".xml:4: <cluster id=\"m\"> beside <cluster id=\"k\"> (line 3)"),
+              std::string::npos) << e;
+    e = platform_body_error("  <zone id=\"y\" routing=\"Full\">\n  </zone>\n" + z);
+    EXPECT_NE(e.find(".xml:5: <zone id=\"z\"> beside <zone id=\"y\"> (line 3)"), std::string::npos)
+        << e;
+    // (c) routing: SimGrid 3.32's models, in any case
+    e = zone_error(hosts + ab, "Fulll");
+    EXPECT_NE(e.find(".xml:3: <zone id=\"z\">: unknown routing=\"Fulll\" (SimGrid 3.32 takes: Full, "
+                     "Floyd, Dijkstra, DijkstraCache, Cluster, None, Vivaldi, Wifi; in any case)"),
+              std::string::npos) << e;
+    EXPECT_EQ(zone_error(hosts + ab, "full"), "");
+    e = zone_error(hosts, "full");
+    EXPECT_NE(e.find(".xml:3: <zone id=\"z\" routing=\"full\">: no route from 'a' to 'b'"),
+              std::string::npos) << e;
+    // a route joins two members of its own zone; a gateway lies inside its zone
+    const std::string y = "    <zone id=\"y\" routing=\"Full\">\n    <host id=\"a\" speed=\"1Gf\"/>\n"
+                          "    </zone>\n";
+    const std::string x = "    <zone id=\"x\" routing=\"Full\">\n    <host id=\"b\" speed=\"1Gf\"/>\n"
+                          "    <host id=\"c\" speed=\"1Gf\"/>\n"
+                          "    <link id=\"l1\" bandwidth=\"1GBps\" latency=\"1us\"/>\n"
+                          "    <route src=\"b\" dst=\"c\"><link_ctn id=\"l1\"/></route>\n";
+    const std::string lt = "    <link id=\"lt\" bandwidth=\"1GBps\" latency=\"1us\"/>\n";
+    const std::string yx = "    <zoneRoute src=\"y\" dst=\"x\" gw_src=\"a\" gw_dst=\"b\"><link_ctn "
+                           "id=\"lt\"/></zoneRoute>\n";
+    EXPECT_EQ(zone_error(y + x + "    </zone>\n" + lt + yx), "");
+    e = zone_error(y + x + "    <route src=\"a\" dst=\"b\"><link_ctn id=\"l1\"/></route>\n"
+                           "    </zone>\n" + lt + yx);
+    EXPECT_NE(e.find(".xml:12: <route src=\"a\">: 'a' is not a host or router of <zone id=\"x\">, "
+                     "the zone the route is in (its hosts and routers: b, c;"),
+              std::string::npos) << e;
+    e = zone_error(y + x + "    </zone>\n" + lt + "    <zoneRoute src=\"y\" dst=\"x\" gw_src=\"b\" "
+                   "gw_dst=\"a\"><link_ctn id=\"lt\"/></zoneRoute>\n");
+    EXPECT_NE(e.find(".xml:14: <zoneRoute gw_src=\"b\">: 'b' is not in zone 'y', its src"),
+              std::string::npos) << e;
+    EXPECT_EQ(zone_error(two + "    <zoneRoute src=\"k\" dst=\"m\" gw_src=\"k1\" gw_dst=\"m0\">"
+                         "<link_ctn id=\"l1\"/></zoneRoute>\n"),
+              "");
+    e = zone_error(two + "    <zoneRoute src=\"k\" dst=\"m\" gw_src=\"m1\" gw_dst=\"m0\">"
+                         "<link_ctn id=\"l1\"/></zoneRoute>\n");
+    EXPECT_NE(e.find(".xml:7: <zoneRoute gw_src=\"m1\">: 'm1' is not in cluster 'k', its src"),
+              std::string::npos) << e;
+    // hosts, routers, zones and clusters: one namespace
+    e = zone_error(hosts + "    <router id=\"a\"/>\n" + ab);
+    EXPECT_NE(e.find(".xml:7: 'a' names a router here and a host at line 4 (hosts, routers, zones "
+                     "and clusters share one namespace"),
+              std::string::npos) << e;
+    e = zone_error("    <zone id=\"a\" routing=\"Full\">\n    <host id=\"a\" speed=\"1Gf\"/>\n"
+                   "    </zone>\n");
+    EXPECT_NE(e.find(".xml:5: 'a' names a host here and a zone at line 4"), std::string::npos) << e;
+    // a <peer> needs a Vivaldi zone
+    e = zone_error(two + "    <peer id=\"p\" speed=\"1Gf\" bw_in=\"1GBps\" bw_out=\"1GBps\"/>\n" + km);
+    EXPECT_NE(e.find(".xml:7: <peer id=\"p\"> in <zone id=\"z\">: SimGrid 3.32 takes a <peer> only "
+                     "in a zone of routing=\"Vivaldi\""),
+              std::string::npos) << e;
+    // elements SimGrid removed; a link's direction where SimGrid finds the link by it
+    e = zone_error("    <storage_type id=\"st\" size=\"1GB\"/>\n" + hosts + ab);
+    EXPECT_NE(e.find(".xml:4: <storage_type>: SimGrid removed this element (in 3.27) and 3.32 "
+                     "refuses it"),
+              std::string::npos) << e;
+    const std::string split = "    <host id=\"a\" speed=\"1Gf\"/>\n    <host id=\"b\" speed=\"1Gf\"/>\n"
+                              "    <link id=\"l1\" bandwidth=\"1GBps\" latency=\"1us\" "
+                              "sharing_policy=\"SPLITDUPLEX\"/>\n";
+    EXPECT_EQ(zone_error(split + "    <route src=\"a\" dst=\"b\"><link_ctn id=\"l1\" "
+                                 "direction=\"UP\"/></route>\n"),
+              "");
+    EXPECT_EQ(zone_error(split + "    <route src=\"a\" dst=\"b\"><link_ctn id=\"l1_DOWN\"/></route>\n"),
+              "");
+    e = zone_error(split + ab);
+    EXPECT_NE(e.find(".xml:7: <link_ctn id=\"l1\">: link 'l1' (line 6) is sharing_policy=\"SPLITDUPLEX\": "
+                     "give direction=\"UP\" or \"DOWN\", or name l1_UP or l1_DOWN"),
+              std::string::npos) << e;
+    e = zone_error(hosts + "    <route src=\"a\" dst=\"b\"><link_ctn id=\"l1\" direction=\"DOWN\"/>"
+                           "</route>\n");
+    EXPECT_NE(e.find(".xml:7: <link_ctn id=\"l1\" direction=\"DOWN\">: link 'l1' (line 6) is not "
+                     "sharing_policy=\"SPLITDUPLEX\""),
+              std::string::npos) << e;
+    // a Cluster zone's host links name its hosts and links
+    const std::string host_links = "    <host_link id=\"a\" up=\"l1\" down=\"l1\"/>\n";
+    EXPECT_EQ(zone_error(hosts + host_links + "    <host_link id=\"b\" up=\"l1\" down=\"l1\"/>\n",
+                         "Cluster"),
+              "");
+    e = zone_error(hosts + host_links + "    <host_link id=\"b\" up=\"l1\" down=\"l9\"/>\n",
+                   "Cluster");
+    EXPECT_NE(e.find(".xml:8: <host_link down=\"l9\">: no link 'l9' in the file (links: l1)"),
+              std::string::npos) << e;
+    // the whole files of tests/data (the platform fuzz target's seeds), each refused at its line
+    const std::pair<const char *, const char *> files[] = {
+        {"platform-route-twice.xml", ":9: <route src=\"a\" dst=\"b\">: the route"},
+        {"platform-route-twice-floyd.xml", ":9: <route src=\"b\" dst=\"a\">: the route"},
+        {"platform-bypass-route-twice.xml", ":10: <bypassRoute src=\"a\" dst=\"b\">: a bypass"},
+        {"platform-cluster-beside-zone.xml", ":10: <cluster id=\"k\"> beside <zone id=\"z\">"},
+        {"platform-two-top-level-zones.xml", ":10: <zone id=\"y\"> beside <zone id=\"z\">"},
+        {"platform-unknown-routing.xml", ":4: <zone id=\"z\">: unknown routing=\"Fulll\""},
+        {"platform-lower-case-full-without-route.xml", ":4: <zone id=\"z\" routing=\"full\">: no route"},
+        {"platform-route-of-another-zone.xml", ":14: <route src=\"a\">: 'a' is not a host or router"},
+        {"platform-gateway-outside-its-zone.xml", ":12: <zoneRoute gw_src=\"b\">: 'b' is not in zone"},
+        {"platform-router-of-a-host-name.xml", ":8: 'a' names a router here and a host at line 5"},
+        {"platform-zone-of-a-host-name.xml", ":6: 'a' names a host here and a zone at line 5"},
+        {"platform-removed-storage-type.xml", ":5: <storage_type>: SimGrid removed this element"},
+        {"platform-split-duplex-link-without-direction.xml", ":8: <link_ctn id=\"l1\">: link 'l1' (line 7)"},
+        {"platform-host-link-to-no-link.xml", ":8: <host_link down=\"nope\">: no link 'nope'"},
+    };
+    for (const auto &[name, what] : files) {
+        int nodes;
+        long cores;
+        char err[2048] = "";
+        std::string f = data + "/" + name;
+        EXPECT_EQ(tw_platform_shape(f.c_str(), &nodes, &cores, err, sizeof err), -1) << name;
+        EXPECT_EQ(std::string(err).find(f + what), 0u) << err;
+        EXPECT_EQ(std::string(err).find('\n'), std::string::npos) << err;
+    }
 }
 
 TEST(Mapping, SequentialFillsEachNode)

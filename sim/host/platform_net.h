@@ -1,10 +1,12 @@
 /* The network of a platform file checked before SimGrid reads it: every
  * element where SimGrid's DTD (4.1) takes it and in its order, every name a
  * route uses (hosts, routers, zones, links) defined, no route without a link,
- * and every zone that
- * routes by table (Full) or by graph (Floyd, Dijkstra) reaches each of its
- * hosts and zones from each other. SimGrid finds these only inside smpirun,
- * with a multi-line abort. */
+ * one top-level zone or cluster, a routing SimGrid 3.32 knows, one namespace
+ * for hosts, routers, zones and clusters, and every zone that routes by table
+ * (Full) or by graph (Floyd, Dijkstra) joining only its own members, once per
+ * direction, gateways inside their zones, reaching each of its hosts and zones
+ * from each other. SimGrid finds these only inside smpirun, with a multi-line
+ * abort. */
 #ifndef COLLSIM_PLATFORM_NET_H
 #define COLLSIM_PLATFORM_NET_H
 

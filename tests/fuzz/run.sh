@@ -2,7 +2,7 @@
 # Runs one fuzz target for a given time: tests/fuzz/run.sh TARGET SECONDS [BUILD_DIR]
 #   TARGET: scenario, platform or results; BUILD_DIR: default build-fuzz in the source tree.
 # Configures BUILD_DIR with clang and COLLSIM_FUZZ=ON when needed, builds fuzz_TARGET, copies the
-# seeds (seeds.txt) into BUILD_DIR/fuzz/TARGET/seeds, then runs libFuzzer at nice 19 on the
+# seeds (seeds.txt) into BUILD_DIR/fuzz/TARGET/seeds, then runs libFuzzer at nice 10 on the
 # corpus BUILD_DIR/fuzz/TARGET/corpus (kept between runs), the seeds and regressions/TARGET.
 # Findings go to BUILD_DIR/fuzz/TARGET/artifacts/, the log to BUILD_DIR/fuzz/TARGET/log; the end
 # prints executions per second and coverage (cov: edges, ft: features). Extra libFuzzer options
@@ -39,7 +39,7 @@ dict=
 # the loaders' own temporary files go to a directory of the run
 mkdir -p "$work/tmp"
 set +e
-(cd "$work" && TMPDIR=$work/tmp nice -n 19 "$build/tests/fuzz/fuzz_$target" corpus seeds \
+(cd "$work" && TMPDIR=$work/tmp nice -n 10 "$build/tests/fuzz/fuzz_$target" corpus seeds \
     "$here/regressions/$target" -max_total_time="$seconds" -print_final_stats=1 \
     -detect_leaks=1 -timeout=30 -rss_limit_mb=2048 -artifact_prefix=artifacts/ \
     ${dict:+-dict="$dict"} ${FUZZ_ARGS:-}) >"$work/log" 2>&1
