@@ -18,4 +18,8 @@
  * read them. 0, or -1 with a one-line error naming the file and line. */
 int cs_platform_check_network(const cs_platform *pf, xmlNode *root, cs_err *err);
 
+/* The element order part of it (platform_order.c): parent and, recursively,
+ * its descendants. */
+int cs_platform_check_order(const cs_platform *pf, xmlNode *parent, cs_err *err);
+
 #endif
