@@ -19,6 +19,13 @@
 #include "coll_util.h"
 
 #ifdef COLLSIM_REAL_MPI_DRIVER
+int cost_world_rank(void)
+{
+    int r;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &r);
+    return r;
+}
+
 /* collsim-mpibench: the machine charges its own local work and overheads. */
 int cost_init(int full, char *err, size_t errsize)
 {
@@ -74,12 +81,40 @@ static rank_state *ranks;
 static int world_size;
 static MPI_Group world_group;
 
-static int world_rank(void)
+/* SMPI answers MPI_Comm_rank by looking the calling actor up in the
+ * communicator's group (reference counting and a search by process id), which
+ * the per-copy and per-message hooks would pay at every call: the rank is
+ * looked up once per simulated process id and kept. Actors run one at a time
+ * (SMPI's contexts), so the table needs no lock. */
+static int *rank_of_pid;
+static size_t pids;
+
+int cost_world_rank(void)
 {
+    const aid_t pid = sg_actor_self_get_pid();
+    if (pid >= 0 && (size_t)pid < pids && rank_of_pid[pid] >= 0)
+        return rank_of_pid[pid];
     int r;
     PMPI_Comm_rank(MPI_COMM_WORLD, &r);
+    if (pid < 0)
+        return r;
+    if ((size_t)pid >= pids) {
+        size_t n = pids ? pids : 64;
+        while (n <= (size_t)pid)
+            n *= 2;
+        int *t = realloc(rank_of_pid, n * sizeof *t);
+        if (!t)
+            return r;
+        for (size_t k = pids; k < n; k++)
+            t[k] = -1;
+        rank_of_pid = t;
+        pids = n;
+    }
+    rank_of_pid[pid] = r;
     return r;
 }
+
+static int world_rank(void) { return cost_world_rank(); }
 
 /* "F:A;F:A" (two numbers a piece) or "F:A:B;..." (three) */
 int cost_parse_piecewise(const char *key, const char *text, const char *two, piecewise *out,

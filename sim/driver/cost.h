@@ -54,6 +54,10 @@ extern "C" {
  * message in err for a malformed property (naming it and its value). */
 int cost_init(int full, char *err, size_t errsize);
 
+/* The calling rank's MPI_COMM_WORLD rank (under SMPI, kept per simulated
+ * process: MPI_Comm_rank costs a group search at each call). */
+int cost_world_rank(void);
+
 /* This rank: charge its algorithm's work from now / stop and pay what is
  * pending (so that the caller's next MPI_Wtime sees it). */
 void cost_begin(void);
