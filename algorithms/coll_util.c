@@ -3,6 +3,7 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 int coll_block_bytes(MPI_Datatype type, int count, size_t *bytes)
@@ -50,6 +51,40 @@ void coll_copy_data(void *dst, const void *src, size_t bytes)
         coll_copy(dst, src, bytes);
     else
         coll_local_charge(bytes, bytes ? 1 : 0);
+}
+
+static void move_blocks(unsigned char *buf, unsigned char *run, int first, int step, int count,
+                        int p, size_t bb, int gather)
+{
+    if (count <= 0 || bb == 0)
+        return;
+    if (local_moves) {
+        long b = coll_mod(first, p);
+        const long st = coll_mod(step, p);
+        for (int j = 0; j < count; j++) {
+            unsigned char *blk = buf + (size_t)b * bb, *slot = run + (size_t)j * bb;
+            if (gather)
+                memmove(slot, blk, bb);
+            else
+                memmove(blk, slot, bb);
+            b += st;
+            if (b >= p)
+                b -= p;
+        }
+    }
+    coll_local_charge((size_t)count * bb, (size_t)count);
+}
+
+void coll_gather_blocks(void *run, const void *buf, int first, int step, int count, int p,
+                        size_t block_bytes)
+{
+    move_blocks((unsigned char *)(uintptr_t)buf, run, first, step, count, p, block_bytes, 1);
+}
+
+void coll_scatter_blocks(void *buf, const void *run, int first, int step, int count, int p,
+                         size_t block_bytes)
+{
+    move_blocks(buf, (unsigned char *)(uintptr_t)run, first, step, count, p, block_bytes, 0);
 }
 
 int coll_copy_own_block(const void *sendbuf, int sendcount, MPI_Datatype sendtype,

@@ -41,6 +41,15 @@ void coll_copy(void *dst, const void *src, size_t bytes);
  * see coll_set_local_moves), costed all the same. */
 void coll_copy_data(void *dst, const void *src, size_t bytes);
 
+/* Payload blocks of `block_bytes` each between a run and a block buffer of
+ * p blocks (coll_copy_data semantics): run block j is buffer block
+ * (first + j * step) mod p, for j < count. Gather fills the run, scatter
+ * empties it. Costed as count copies of one block, charged at once. */
+void coll_gather_blocks(void *run, const void *buf, int first, int step, int count, int p,
+                        size_t block_bytes);
+void coll_scatter_blocks(void *buf, const void *run, int first, int step, int count, int p,
+                         size_t block_bytes);
+
 /* Copy a caller's send block into its slot of the receive buffer (or do nothing
  * for MPI_IN_PLACE). Local copies use coll_copy, never a message to self. */
 int coll_copy_own_block(const void *sendbuf, int sendcount, MPI_Datatype sendtype,

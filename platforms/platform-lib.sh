@@ -82,7 +82,7 @@ local_work_props() {
       o_src="ASSUMED as quartz (a generic InfiniBand EDR fat tree): o_s 0.31 us, o_r 0.3 us inter-node, 0.083 us on-node"
       o_node="0:8.3e-8:0" o_sys="0:3.1e-7:0" o_sys_r="0:3e-7:0" node_level=node ;;
     power9-edr)
-      o_src="system: o_s = g = 0.25 us, the gap of osu_mbw_mr's 4.06 M msg/s at 8 B for one pair on ConnectX-4 (open-mpi/ompi#1831; host not stated); o_r ASSUMED 0.25 us (within the 1.27 us short-message alpha). socket, node: o_s = o_r = 0.083 us, the shared-memory gap of 12.0 M msg/s (openucx/ucx#1831; within the 0.35 us intra-socket alpha)"
+      o_src="system: o_s = g = 0.25 us, the gap of osu_mbw_mr's 4.06 M msg/s at 8 B for one pair over a Mellanox mlx5 HCA (open-mpi/ompi#1831, Open MPI 1.10.3; host not stated); o_r ASSUMED 0.25 us (within the 1.27 us short-message alpha). socket, node: o_s = o_r = 0.083 us, the shared-memory gap of 12.0 M msg/s (openucx/ucx#1831; within the 0.35 us intra-socket alpha)"
       o_node="0:8.3e-8:0" o_sys="0:2.5e-7:0" node_level=socket ;;
     barcelona-ddr)
       o_src="system: Netgauge LogGP of MVAPICH over InfiniBand on ANL Tukey, o_s 0.98 us, o_r 1.14 us at 1 B (codes-org/codes tests/ng-mpi-tukey.dat); ASSUMED scaled to o_s 0.7, o_r 0.8 us so that the sum stays within the 1.57 us intra-chassis latency. node: ASSUMED 0.15 us (0.4 us on-node latency)"

@@ -32,11 +32,7 @@ static int packed(const sparbit_plan *plan, void *recvbuf, int recvcount, MPI_Da
 
     for (int s = 0; s < plan->nsteps && err == MPI_SUCCESS; s++) {
         const int d = plan->steps[s].d, n = plan->steps[s].n;
-        int sblk = rank;
-        for (int j = 0; j < n; j++) {
-            coll_copy_data(out + (size_t)j * bb, coll_block(recvbuf, sblk, bb), bb);
-            sblk = coll_mod(sblk - 2 * d, p);
-        }
+        coll_gather_blocks(out, recvbuf, rank, -2 * d, n, p, bb);
         MPI_Request req[2];
         err = MPI_Irecv(in, n * recvcount, recvtype, coll_mod(rank - d, p), COLL_TAG_ALLGATHER, comm,
                         &req[0]);
@@ -47,11 +43,8 @@ static int packed(const sparbit_plan *plan, void *recvbuf, int recvcount, MPI_Da
             if (err == MPI_SUCCESS)
                 err = werr;
         }
-        sblk = rank;
-        for (int j = 0; err == MPI_SUCCESS && j < n; j++) {
-            coll_copy_data(coll_block(recvbuf, coll_mod(sblk - d, p), bb), in + (size_t)j * bb, bb);
-            sblk = coll_mod(sblk - 2 * d, p);
-        }
+        if (err == MPI_SUCCESS)
+            coll_scatter_blocks(recvbuf, in, rank - d, -2 * d, n, p, bb);
     }
     coll_scratch_free(out);
     return err;
