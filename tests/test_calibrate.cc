@@ -193,6 +193,42 @@ TEST(Calibrate, ThetaMatchesTheAriesFigures)
     EXPECT_NEAR(a, 1.8, 0.018);
 }
 
+// The ring allgather of 1 MiB per rank over 128 nodes (ppn 1, two chassis of cori): each node sends
+// and receives 127 blocks, so its 8 GB/s node link bounds the call at 127 x 1 MiB / 8 GB/s =
+// 16,646.6 us, and no other link binds on the adaptive model (a router's local link carries one
+// flow each way, 157.5 GB/s). The minimal routes put the ring's two chassis-crossing flows on one
+// green link (8 GB/s shared: 4 GB/s each), which doubles the call.
+double ring_max_us(const std::string &platform)
+{
+    Out o = cli("bench --platform " + platform + " --np 128 --ppn 1 --alg ring --sizes 1M --fold "
+                "--iters 1 --warmup 0");
+    EXPECT_EQ(o.code, 0) << o.text;
+    std::istringstream in(o.text);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream f(line);
+        double size = 0, avg = 0, mn = 0, mx = 0;
+        if (f >> size >> avg >> mn >> mx && size == 1048576)
+            return mx;
+    }
+    ADD_FAILURE() << "no 1048576 row in:\n" << o.text;
+    return 0;
+}
+
+TEST(AriesPlatforms, AdaptiveRingWithinFivePercentOfItsBandwidthBound)
+{
+    const double bound_us = 127 * 1048576.0 / 8e9 * 1e6;
+    const double t = ring_max_us("cori");
+    EXPECT_GE(t, bound_us);
+    EXPECT_LE(t, 1.05 * bound_us) << t << " us against the bound " << bound_us << " us";
+}
+
+TEST(AriesPlatforms, MinimalRingSharesOneGreenLink)
+{
+    // the minimal model's time for this case: about twice the bound
+    EXPECT_NEAR(ring_max_us("cori-minimal"), 33615.19, 0.01);
+}
+
 // ---- Kandalla et al. 2010: ranger (its Table 1) and the paper's testbed (Section 5.1) ----
 
 TEST(KandallaPlatforms, RangerDeclaresTableOnesLocations)
