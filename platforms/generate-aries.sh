@@ -1,17 +1,23 @@
 #!/bin/sh
 # generate-aries.sh - write a collsim Cray XC40 (Aries dragonfly) platform (SimGrid 3.32, DTD 4.1).
 #
-# usage: generate-aries.sh MACHINE OUTPUT [GROUPS]
+# usage: generate-aries.sh [-r adaptive|minimal] MACHINE OUTPUT [GROUPS]
 #
+#   -r       routing model (default adaptive):
+#              adaptive  Aries' adaptive routing as aggregate links: each router's green and black
+#                        ports as one link its flows share, each group's global (blue) ports as one;
+#                        three route latencies (same router, same group, other group)
+#              minimal   one static minimal route per router pair over explicit green, black and
+#                        blue links
 #   MACHINE  cori (Haswell, 32 cores/node) | cori-knl (KNL, 68 cores/node) | theta (KNL, 64 cores/node)
 #   OUTPUT   file to write ("-" = standard output)
 #   GROUPS   optional number of dragonfly groups to model (>= 1); default: the fewest full groups
 #            that hold 32,768 ranks at one rank per core (cori 3, cori-knl 2, theta 2)
 #
 # The build (CMakeLists.txt) writes these files, which are not committed:
-#   generate-aries.sh cori     platforms/cori.xml
-#   generate-aries.sh cori-knl platforms/cori-knl.xml
-#   generate-aries.sh theta    platforms/theta.xml
+#   generate-aries.sh cori     platforms/cori.xml       generate-aries.sh -r minimal cori     platforms/cori-minimal.xml
+#   generate-aries.sh cori-knl platforms/cori-knl.xml   generate-aries.sh -r minimal cori-knl platforms/cori-knl-minimal.xml
+#   generate-aries.sh theta    platforms/theta.xml      generate-aries.sh -r minimal theta    platforms/theta-minimal.xml
 # Every value and its justification is written into the output; change them here only.
 #
 # Why generated zones and not SimGrid's <cluster topology="DRAGONFLY">: see platforms/README.md
@@ -23,17 +29,24 @@
 # Layout (node-i, i = ((g * 6 + c) * 16 + r) * 4 + n):
 #   group g, chassis c (6 per group), router r (16 per chassis, one per blade), node n (4 per router).
 #   One FLAT <cluster> per router ("g<g>c<c>r<r>", router_id "g<g>c<c>r<r>-rtr") holds its 4 nodes;
-#   all router clusters sit in one top-level zone (routing="Full") whose <zoneRoute>s spell out
-#   minimal Aries routes over explicit green, black and blue links.
+#   all router clusters sit in one top-level zone (routing="Full") with one <zoneRoute> per pair of
+#   routers: over the aggregate links (adaptive) or over explicit green, black and blue links (minimal).
 . "$(dirname "$0")/platform-lib.sh"
 
 set -eu
 
 usage() {
-  echo "usage: $0 cori|cori-knl|theta OUTPUT [GROUPS]" >&2
+  echo "usage: $0 [-r adaptive|minimal] cori|cori-knl|theta OUTPUT [GROUPS]" >&2
   exit 2
 }
 
+routing=adaptive
+if [ "${1:-}" = "-r" ]; then
+  [ $# -ge 2 ] || usage
+  routing=$2
+  shift 2
+fi
+check_choice routing "$routing" adaptive minimal
 [ $# -eq 2 ] || [ $# -eq 3 ] || usage
 machine=$1
 out=$2
@@ -94,13 +107,46 @@ ranks=$((nodes * cores))
 last=$((nodes - 1))
 [ "$groups" -eq "$dflt_groups" ] && garg="" || garg=" $groups"
 
+if [ "$routing" = minimal ]; then
+  rarg="-r minimal "; zone="$machine-minimal"
+  desc_routes="1.3 us + 0.1 us per router hop, 8 GB/s per node (explicit minimal routes)"
+  routes_note="    Routes (one-way, minimal, static; every link SPLITDUPLEX = full duplex):
+      same node      : loopback                                              $lb_lat, $lb_bw
+      same router    : node link up, node link down                          1.3 us, 8 GB/s
+      same chassis   : + 1 green link (router to router)                     1.4 us, 8 GB/s
+      same group     : + 1 black link (same blade slot, other chassis), or
+                       green then black (other slot, other chassis)          1.4 / 1.5 us, 8 GB/s
+      other group    : to the router holding the global cable (0-2 hops),
+                       1 blue link, from the far cable's router (0-2 hops)   1.4 .. 1.8 us, 8 GB/s
+    One-way time of s bytes = 2 x 0.65 us + 0.1 us per router-to-router link + (s + 16) / 8 GB/s
+    (SMPI adds 16 bytes per message): 1.3 us for 8 bytes on one router and 100 ns more per extra
+    router on the route (facts: \"latency\" row), at most 1.8 us (\"under 2 us between any pair\")."
+else
+  rarg=""; zone="$machine"
+  desc_routes="1.3 / 1.5 / 1.8 us same router / group / other group, 8 GB/s per node (adaptive routing as aggregate links)"
+  routes_note="    Routes (one-way; adaptive routing as aggregate links; every link SPLITDUPLEX = full duplex):
+      same node      : loopback                                              $lb_lat, $lb_bw
+      same router    : node link up, node link down                          1.3 us, 8 GB/s
+      same group     : + the source router's local link (out), the
+                       destination router's local link (in)                  1.5 us, 8 GB/s
+      other group    : + the source group's global link (out), the
+                       destination group's global link (in)                  1.8 us, 8 GB/s
+    A router's local link is its 15 green and 15 black ports as one link (157.5 GB/s), a group's
+    global link its 960 optical ports as one (4,500 GB/s): Aries spreads each packet adaptively over
+    minimal and non-minimal paths, so a flow is limited by the bundle, not by one cable (the links'
+    comments below). Latency: 1.3 us on one router, 1.5 us within a group and 1.8 us between groups,
+    the longest minimal route of each class (facts: \"latency\" row: 1.3 us + 100 ns per router hop,
+    \"under 2 us between any pair\"); the per-pair minimal latencies (1.4 .. 1.8 us) are in the
+    minimal variant ($machine-minimal)."
+fi
+
 gen() {
   cat <<EOF
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
 <platform version="4.1">
   <!--
-    Generated by platforms/generate-aries.sh $machine OUTPUT$garg - edit the script, not this file.
+    Generated by platforms/generate-aries.sh $rarg$machine OUTPUT$garg - edit the script, not this file.
 
     $desc: $groups dragonfly group(s) of the Cray XC40 Aries network, $nodes nodes x $cores cores = $ranks ranks.
     $nodes_note.
@@ -114,17 +160,7 @@ gen() {
     floor(i / 64) and group floor(i / 384). Router cluster g<g>c<c>r<r> holds node-(4k) .. node-(4k+3),
     k = (g * 6 + c) * 16 + r.
 
-    Routes (one-way, minimal, static; every link SPLITDUPLEX = full duplex):
-      same node      : loopback                                              $lb_lat, $lb_bw
-      same router    : node link up, node link down                          1.3 us, 8 GB/s
-      same chassis   : + 1 green link (router to router)                     1.4 us, 8 GB/s
-      same group     : + 1 black link (same blade slot, other chassis), or
-                       green then black (other slot, other chassis)          1.4 / 1.5 us, 8 GB/s
-      other group    : to the router holding the global cable (0-2 hops),
-                       1 blue link, from the far cable's router (0-2 hops)   1.4 .. 1.8 us, 8 GB/s
-    One-way time of s bytes = 2 x 0.65 us + 0.1 us per router-to-router link + (s + 16) / 8 GB/s
-    (SMPI adds 16 bytes per message): 1.3 us for 8 bytes on one router and 100 ns more per extra
-    router on the route (facts: "latency" row), at most 1.8 us ("under 2 us between any pair").
+$routes_note
   -->
   <config>
 $(unit_factors_config)
@@ -137,11 +173,11 @@ $(unit_factors_config)
     <prop id="network/crosstraffic" value="0"/>
   </config>
 
-  <zone id="$machine" routing="Full">
-    <prop id="collsim/description" value="$desc, Aries dragonfly: $groups group(s) x 6 chassis x 16 routers x 4 nodes = $nodes nodes x $cores cores = $ranks ranks; 1.3 us + 0.1 us per router hop, 8 GB/s per node (explicit minimal routes)"/>
+  <zone id="$zone" routing="Full">
+    <prop id="collsim/description" value="$desc, Aries dragonfly: $groups group(s) x 6 chassis x 16 routers x 4 nodes = $nodes nodes x $cores cores = $ranks ranks; $desc_routes"/>
 EOF
   if [ "$machine" = cori ]; then local_work_props haswell-aries; else local_work_props knl-aries; fi
-  awk -v G="$groups" -v K="$cables" -v RG="$real_groups" -v cores="$cores" -v speed="$speed" \
+  awk -v M="$routing" -v G="$groups" -v K="$cables" -v RG="$real_groups" -v cores="$cores" -v speed="$speed" \
       -v lb_bw="$lb_bw" -v lb_lat="$lb_lat" -v speed_note="$speed_note" -v cores_note="$cores_note" \
       -v lb_lat_note="$lb_lat_note" -v lb_bw_note="$lb_bw_note" -f - <<'AWK'
 function rid(g, c, r) { return "g" g "c" c "r" r }
@@ -177,11 +213,78 @@ function hops(x, y,    g1, i1, g2, i2, k, a, b, n) {
     n = intra(g1, int(i1 / 16), i1 % 16, int(a / 16), a % 16) + 1
     return n + intra(g2, int(b / 16), b % 16, int(i2 / 16), i2 % 16)
 }
+# the adaptive model's route latency class of routers x and y: 0 same router, 2 same group,
+# 5 other group (router-to-router links of the longest minimal route of the class)
+function cls(x, y) { return x == y ? 0 : (int(x / 96) == int(y / 96) ? 2 : 5) }
 function level(name, x, y, na, nb, note,    h) {
-    h = hops(x, y)
-    printf "      %-13s: node-%d node-%d (%s - %s: %s), %d router(s): %.1f us.\n", name, na, nb, rid(int(x / 96), int((x % 96) / 16), x % 16), rid(int(y / 96), int((y % 96) / 16), y % 16), note, h + 1, 1.3 + 0.1 * h
+    h = M == "minimal" ? hops(x, y) : cls(x, y)
+    printf "      %-13s: node-%d node-%d (%s - %s: %s), %d router(s)%s: %.1f us.\n", name, na, nb, rid(int(x / 96), int((x % 96) / 16), x % 16), rid(int(y / 96), int((y % 96) / 16), y % 16), note, h + 1, M == "minimal" ? "" : " on the class's longest minimal route", 1.3 + 0.1 * h
     PROPS = PROPS sprintf("    <prop id=\"collsim.calibrate.%s\" value=\"node-%d node-%d\"/>\n", name, na, nb)
     PUB = PUB sprintf("    <prop id=\"collsim.published.%s.all\" value=\"%.2e 1.25e-10\"/>\n", name, 1.3e-6 + 1e-7 * h)
+}
+# the adaptive model's links and routes (M == "adaptive")
+function adaptive(    g, x, y, n, g1, g2, ROUTE) {
+    printf "\n"
+    printf "    <!--\n"
+    printf "      Local links: one per router, local-g<g>c<c>r<r>, its 15 green ports (one link to each other router of\n"
+    printf "      its chassis, facts: \"rank-1\" row) and 15 black ports (3 links to its peer in each of the 5 other\n"
+    printf "      chassis, facts: \"rank-2\" row) as one link: UP = leaving the router, DOWN = entering it.\n"
+    printf "      bandwidth=\"157.5GBps\": 30 ports x 5.25 GB/s per direction (facts: \"electrical link\" row). Aries routes\n"
+    printf "                          each packet adaptively over minimal and non-minimal paths (facts: \"adaptive routing\"\n"
+    printf "                          row), so the flows leaving or entering a router share its ports as one bundle, not one\n"
+    printf "                          link per destination. ASSUMPTION: the spreading is ideal (SimGrid shares the bundle\n"
+    printf "                          max-min fairly) and the second hop of a non-minimal path, on a third router, is not\n"
+    printf "                          charged, because that load falls on the group's other routers; it moves results only\n"
+    printf "                          where a router's bundle binds, and its 4 nodes inject at most 4 x 8 = 32 GB/s, so\n"
+    printf "                          within a group only the node links bind.\n"
+    printf "      latency=\"0.1us\"     : each; a same-group route crosses two (out of one router, into another): 1.3 + 0.2 =\n"
+    printf "                          1.5 us, the longest minimal route within a group (green then black: 2 router hops,\n"
+    printf "                          \"about 100 ns per router hop\", facts: \"latency\" row). ASSUMPTION: one latency for the\n"
+    printf "                          class, because adaptive routes mix 1-, 2- and 3-hop paths; it moves same-chassis and\n"
+    printf "                          same-slot pairs by +0.1 us against their minimal route.\n"
+    printf "    -->\n"
+    n = G * 96
+    for (x = 0; x < n; x++)
+        printf "    <link id=\"local-%s\" bandwidth=\"157.5GBps\" latency=\"0.1us\" sharing_policy=\"SPLITDUPLEX\"/>\n", rid(int(x / 96), int((x % 96) / 16), x % 16)
+    if (G > 1) {
+        printf "\n"
+        printf "    <!--\n"
+        printf "      Global links: one per group, global-g<g>, its blue (rank-3, optical) ports as one link: UP = leaving\n"
+        printf "      the group, DOWN = entering it.\n"
+        printf "      bandwidth=\"4500GBps\": 96 routers x 10 optical ports x 3 lanes x 12.5 Gbps (facts: \"router ports\" row) =\n"
+        printf "                          96 x 46.875 GB/s per direction = 240 cables x 18.75 GB/s (facts: \"rank-3\" row).\n"
+        printf "                          ASSUMPTION: 3 lanes per optical port, as per electrical port (facts: \"electrical link\"\n"
+        printf "                          row), because the lane count is not in the facts (it makes a cable 4 ports); and every\n"
+        printf "                          optical port cabled, because the facts give no cable count for these machines (fewer\n"
+        printf "                          cables lower the link in proportion).\n"
+        printf "                          One link per group, not per pair of groups: the machine's %d groups are all joined\n", RG
+        printf "                          (%d cables per pair), and adaptive routing takes a pair's traffic over its direct\n", K
+        printf "                          cables and over two-cable paths through every other group, %d + %d x %d = %d of the\n", K, RG - 2, K, K * (RG - 1)
+        printf "                          group's 240 cables, so the group's ports are what such traffic shares. ASSUMPTION: the\n"
+        printf "                          intermediate groups (outside the modelled ones) are idle. A group's 384 nodes inject at\n"
+        printf "                          most 384 x 8 = 3,072 GB/s, so on this quiet machine a global link does not bind.\n"
+        printf "      latency=\"0.15us\"    : each; an other-group route crosses two (out of one group, into another) and two\n"
+        printf "                          local links: 1.3 + 0.2 + 0.3 = 1.8 us, the longest minimal route between groups (5\n"
+        printf "                          router hops; facts: \"latency\" row, \"under 2 us between any pair\"), one latency for\n"
+        printf "                          the class as within a group.\n"
+        printf "    -->\n"
+        for (g = 0; g < G; g++)
+            printf "    <link id=\"global-g%d\" bandwidth=\"4500GBps\" latency=\"0.15us\" sharing_policy=\"SPLITDUPLEX\"/>\n", g
+    }
+    printf "\n"
+    printf "    <!--\n"
+    printf "      Routes between router clusters (symmetrical: the way back is the same links in reverse): the source\n"
+    printf "      router's local link out, between groups the source group's global link out and the destination group's\n"
+    printf "      in, then the destination router's local link in.\n"
+    printf "    -->\n"
+    for (x = 0; x < n; x++) for (y = x + 1; y < n; y++) {
+        g1 = int(x / 96); g2 = int(y / 96)
+        ROUTE = sprintf("      <link_ctn id=\"local-%s\" direction=\"UP\"/>\n", rid(g1, int((x % 96) / 16), x % 16))
+        if (g1 != g2)
+            ROUTE = ROUTE sprintf("      <link_ctn id=\"global-g%d\" direction=\"UP\"/>\n      <link_ctn id=\"global-g%d\" direction=\"DOWN\"/>\n", g1, g2)
+        ROUTE = ROUTE sprintf("      <link_ctn id=\"local-%s\" direction=\"DOWN\"/>\n", rid(g2, int((y % 96) / 16), y % 16))
+        printf "    <zoneRoute src=\"%s\" dst=\"%s\" gw_src=\"%s-rtr\" gw_dst=\"%s-rtr\">\n%s    </zoneRoute>\n", rid(g1, int((x % 96) / 16), x % 16), rid(g2, int((y % 96) / 16), y % 16), rid(g1, int((x % 96) / 16), x % 16), rid(g2, int((y % 96) / 16), y % 16), ROUTE
+    }
 }
 BEGIN {
     # calibration levels: the farthest router of group 1 from router 0 for the other-group pair
@@ -197,7 +300,8 @@ BEGIN {
     PROPS = "    <prop id=\"collsim.calibrate.same-node\" value=\"node-0 node-0\"/>\n"
     PUB = ""
     level("same-router", 0, 0, 0, 1, "same router")
-    level("same-chassis", 0, 1, 0, 4, "1 green link")
+    if (M == "minimal")
+        level("same-chassis", 0, 1, 0, 4, "1 green link")
     level("same-group", 0, 17, 0, 68, "green + black")
     if (G > 1)
         level("other-group", 0, far, 0, far * 4 + 3, "the farthest router of group 1")
@@ -234,6 +338,11 @@ BEGIN {
         node += 4
     }
 
+    if (M == "adaptive") {
+        adaptive()
+        exit 0
+    }
+
     printf "\n"
     printf "    <!--\n"
     printf "      Green (rank-1) links: \"within a chassis: all-to-all among 16 routers, 1 link each\" (facts: \"rank-1\" row);\n"
@@ -265,7 +374,7 @@ BEGIN {
         printf "      Blue (rank-3) links: optical global cables, \"18.75 GB/s per cable per direction\" (facts: \"rank-3\" row).\n"
         printf "      blue-<g>-<h>-k<k> is cable k between groups g < h (UP = g to h); %d cables per pair of groups.\n", K
         printf "      ASSUMPTION: %d = 240 cables per group / %d other groups of the whole machine, because each Aries\n", K, RG - 1
-        printf "      router has 10 optical ports (Cray's Aries design; not in the facts file), i.e. 96 x 10 = 960 ports,\n"
+        printf "      router has 10 optical ports (facts: \"router ports\" row), i.e. 96 x 10 = 960 ports,\n"
         printf "      4 ports (12 lanes, 18.75 GB/s) per cable = 240 cables per group, spread evenly over the other groups.\n"
         printf "      Cable k of a pair ends on router floor(s * 96 / ((groups - 1) * %d)) of each group, s = slot of the\n", K
         printf "      cable among that group's cables, so the global cables are spread over the group's routers.\n"

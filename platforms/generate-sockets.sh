@@ -68,10 +68,7 @@ if [ "${1:-}" = --model ]; then
   model=$2
   shift 2
 fi
-case "$model" in
-  flat | nested) ;;
-  *) echo "$0: unknown model '$model' (valid: flat, nested)" >&2; usage ;;
-esac
+check_choice model "$model" flat nested
 [ $# -eq 4 ] || usage
 machine=$1
 npl=$2

@@ -15,6 +15,18 @@ unit_factors_config() {
 EOF_FACTORS
 }
 
+# check_choice WHAT VALUE VALID...: returns when VALUE is one of VALID, otherwise names it and the
+# valid ones and calls the caller's usage function.
+check_choice() {
+  what=$1 value=$2
+  shift 2
+  for v in "$@"; do
+    [ "$v" = "$value" ] && return 0
+  done
+  echo "$0: unknown $what '$value' (valid: $(echo "$@" | sed 's/ /, /g'))" >&2
+  usage
+}
+
 # write_platform OUT: runs the caller's gen function into OUT ("-": standard
 # output) through a temporary file renamed over OUT, so no reader sees half a file.
 write_platform() {

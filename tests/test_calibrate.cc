@@ -25,7 +25,10 @@ struct Aries {
     const char *name;
     int nodes, cores;
 };
-const Aries kAries[] = {{"cori", 1152, 32}, {"cori-knl", 768, 68}, {"theta", 768, 64}};
+// the adaptive-routing files, then the same machines with minimal routes
+const Aries kAries[] = {{"cori", 1152, 32},         {"cori-knl", 768, 68},         {"theta", 768, 64},
+                        {"cori-minimal", 1152, 32}, {"cori-knl-minimal", 768, 68}, {"theta-minimal", 768, 64}};
+bool minimal(const Aries &a) { return std::string(a.name).find("-minimal") != std::string::npos; }
 
 TEST(AriesPlatforms, HoldAndMap32KRanks)
 {
@@ -62,9 +65,11 @@ TEST(AriesPlatforms, DeclareTheirLevelsAndPublishedValues)
     for (const Aries &a : kAries) {
         ASSERT_EQ(tw_calibration(a.name, levels, sizeof levels, regimes, sizeof regimes, &npub, err,
                                  sizeof err), 0) << a.name << ": " << err;
-        EXPECT_STREQ(levels, "same-node same-router same-chassis same-group other-group") << a.name;
+        // one level per route latency class: the minimal routes also tell same-chassis pairs apart
+        EXPECT_STREQ(levels, minimal(a) ? "same-node same-router same-chassis same-group other-group"
+                                        : "same-node same-router same-group other-group") << a.name;
         EXPECT_STREQ(regimes, "all") << a.name;
-        EXPECT_EQ(npub, 4) << a.name; // every network level; same-node has no published value
+        EXPECT_EQ(npub, minimal(a) ? 4 : 3) << a.name; // every network level; same-node has none
     }
     // a platform without calibration properties is an error, not an empty table
     EXPECT_EQ(tw_calibration("yahoo", levels, sizeof levels, regimes, sizeof regimes, &npub, err,
@@ -177,13 +182,51 @@ TEST(Calibrate, ThetaMatchesTheAriesFigures)
     Out o = cli("calibrate theta --max-error 1");
     ASSERT_EQ(o.code, 0) << o.text;
     EXPECT_EQ(last_line(o.text).rfind("calibration: max relative error ", 0), 0u) << o.text;
-    EXPECT_NE(o.text.find("over 8 parameters"), std::string::npos) << o.text;
+    EXPECT_NE(o.text.find("over 6 parameters"), std::string::npos) << o.text; // 3 published levels
     double a = 0, b = 0;
     ASSERT_TRUE(row(o.text, "same-router", "all", &a, &b)) << o.text;
     EXPECT_NEAR(a, 1.3, 0.013);
     EXPECT_NEAR(b, 0.125, 0.00125);
+    ASSERT_TRUE(row(o.text, "same-group", "all", &a, &b)) << o.text;
+    EXPECT_NEAR(a, 1.5, 0.015);
     ASSERT_TRUE(row(o.text, "other-group", "all", &a, &b)) << o.text;
     EXPECT_NEAR(a, 1.8, 0.018);
+}
+
+// The ring allgather of 1 MiB per rank over 128 nodes (ppn 1, two chassis of cori): each node sends
+// and receives 127 blocks, so its 8 GB/s node link bounds the call at 127 x 1 MiB / 8 GB/s =
+// 16,646.6 us, and no other link binds on the adaptive model (a router's local link carries one
+// flow each way, 157.5 GB/s). The minimal routes put the ring's two chassis-crossing flows on one
+// green link (8 GB/s shared: 4 GB/s each), which doubles the call.
+double ring_max_us(const std::string &platform)
+{
+    Out o = cli("bench --platform " + platform + " --np 128 --ppn 1 --alg ring --sizes 1M --fold "
+                "--iters 1 --warmup 0");
+    EXPECT_EQ(o.code, 0) << o.text;
+    std::istringstream in(o.text);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream f(line);
+        double size = 0, avg = 0, mn = 0, mx = 0;
+        if (f >> size >> avg >> mn >> mx && size == 1048576)
+            return mx;
+    }
+    ADD_FAILURE() << "no 1048576 row in:\n" << o.text;
+    return 0;
+}
+
+TEST(AriesPlatforms, AdaptiveRingWithinFivePercentOfItsBandwidthBound)
+{
+    const double bound_us = 127 * 1048576.0 / 8e9 * 1e6;
+    const double t = ring_max_us("cori");
+    EXPECT_GE(t, bound_us);
+    EXPECT_LE(t, 1.05 * bound_us) << t << " us against the bound " << bound_us << " us";
+}
+
+TEST(AriesPlatforms, MinimalRingSharesOneGreenLink)
+{
+    // the minimal model's time for this case: about twice the bound
+    EXPECT_NEAR(ring_max_us("cori-minimal"), 33615.19, 0.01);
 }
 
 // ---- Kandalla et al. 2010: ranger (its Table 1) and the paper's testbed (Section 5.1) ----

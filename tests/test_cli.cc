@@ -406,7 +406,7 @@ TEST(Cli, TheScriptSaysWhenItBuilds)
 TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
 {
     struct { const char *args, *want; } cases[] = {
-        {"bench --platform yahooo --np 4 --alg ring", "unknown platform 'yahooo' (valid: cervino, cori, cori-knl, fattree-32k, "},
+        {"bench --platform yahooo --np 4 --alg ring", "unknown platform 'yahooo' (valid: cervino, cori, cori-knl, cori-knl-minimal, cori-minimal, fattree-32k, "},
         {"bench --platform yahoo --np 4 --alg rign", "unknown allgather algorithm 'rign' (valid: ring,"},
         {"bench --platform yahoo --np 129 --alg ring", "129 processes do not fit on platform 'yahoo' (16 nodes, 128 cores in all)"},
         {"bench --platform yahoo --np 4 --alg ring --sizes 1:x", "size list: cannot read '1:x'"},
