@@ -1,4 +1,4 @@
-/* Fuzz target: the results CSV readers (analysis/results.c: every command's, and repair's,
+/* Fuzz target: the results CSV readers (core/results.c: every command's, and repair's,
  * which leaves a torn last row out) on arbitrary bytes; what they read goes on through repair's
  * one-row-per-key and merge (written, then read again). The same bytes then go through what
  * `run --resume` does with an earlier results.csv (sim/host/resume.c: open_results), as the file
