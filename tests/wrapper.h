@@ -145,7 +145,7 @@ long long tw_dist_total(const tw_dist *d, unsigned long seed, int p, long max);
 const char *tw_dist_name(const tw_dist *d);
 void tw_dist_free(tw_dist *d);
 
-/* The calibration properties of a platform (sim/host/calibrate.h), without
+/* The calibration properties of a platform (sim/host/model/calibrate.h), without
  * simulating: level names and regime names (space-separated, in order) and
  * the number of (level, regime) pairs with published values; -1 with the
  * one-line error. */
