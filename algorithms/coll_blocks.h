@@ -1,6 +1,6 @@
 /* How many blocks one MPI call of an algorithm carries at most, as a
  * function of p: the helpers of algorithms.def's msg_blocks column. Plain C,
- * no MPI: the host registry (sim/host/registry.c) includes it as well as the
+ * no MPI: the host registry (sim/host/case/registry.c) includes it as well as the
  * algorithms, which check the same value before their first message
  * (coll_allgather_begin, coll_alltoall_begin, coll_alltoallv_max_block). */
 #ifndef COLLSIM_COLL_BLOCKS_H

@@ -1,5 +1,5 @@
 /* A locality file: every MPI_COMM_WORLD rank's region at each locality level.
- * collsim's host writes one per simulated case (sim/host/mapping.h,
+ * collsim's host writes one per simulated case (sim/host/platform/mapping.h,
  * cs_write_case_files; the driver's --locality), from the levels the platform
  * declares (platforms/README.md, "Locality levels"), so the driver never walks
  * SimGrid's zone tree; under a real MPI the PMPI layer reads one named by

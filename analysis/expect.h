@@ -1,7 +1,7 @@
 /* Scenario expectations (<expect faster="A" than="B" .../>) checked on
  * result rows: after `run`, and by `collsim check RESULTS --scenario FILE`.
  * The host expands each expectation's scope over the scenario into the
- * points it covers (sim/host/expect_points.c); this file only reads rows. */
+ * points it covers (sim/host/run/expect_points.c); this file only reads rows. */
 #ifndef COLLSIM_EXPECT_H
 #define COLLSIM_EXPECT_H
 

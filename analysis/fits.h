@@ -1,5 +1,5 @@
 /* The Hockney fits (alpha, beta) of the platforms a sweep ran: `run` measures
- * them by simulated ping-pongs (sim/host/postal.c) and writes them beside
+ * them by simulated ping-pongs (sim/host/model/postal.c) and writes them beside
  * results.csv as platforms.csv; the report's cost models read them from
  * there, so that analysis never simulates. One row per platform (what-if
  * variants included), CS_FITS_HEADER's columns:

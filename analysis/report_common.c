@@ -290,3 +290,19 @@ void fmt_us(char *buf, size_t len, double us)
     else
         snprintf(buf, len, us < 10 ? "%.3f" : "%.2f", us);
 }
+
+/* The regions of x's ranks (report_int.h). */
+int group_region_of(const report *r, const group *g, const cs_result *x, int *region_of,
+                    char *level, size_t len)
+{
+    /* the level the group's locality-aware rows ran at (the paper's switch),
+     * else the coarsest one recorded */
+    char want[sizeof x->region] = "";
+    for (size_t a = 0; a < g->algs.n && !want[0]; a++)
+        for (size_t s = 0; s < g->sizes.n && !want[0]; s++) {
+            const cs_result *y = find(r, g, x->np, g->sizes.v[s], g->algs.v[a]);
+            if (y && y->region[0])
+                snprintf(want, sizeof want, "%s", y->region);
+        }
+    return cs_placement_regions(x->placement, want, x->np, region_of, level, len);
+}

@@ -192,14 +192,16 @@ static inline double modelled_us(const cs_result *x)
 void sec_rooted_metrics(const report *r);
 void sec_failures(const report *r);
 
-/* report_kang.c */
+/* The sections of one study each (a folder of analysis/ per study: these files include this
+ * general part, never the reverse), which report.c runs: Kang et al. 2019's comparison
+ * (kang/report_kang.c); K3-K5 of gather and scatter beside the simulation
+ * (kandalla/report_kandalla.c) */
 int sec_kang(const report *r);
-
-/* report_kandalla.c: K3-K5 of gather and scatter beside the simulation; and
- * the regions of the row x's ranks at the level g's locality-aware rows ran
- * at (else the coarsest recorded; its name to level), from x's placement
- * column: 0, or -1 when not recorded */
 int sec_kandalla(const report *r);
+
+/* report_common.c: the regions of the row x's ranks at the level g's locality-aware rows ran
+ * at (else the coarsest recorded; its name to level), from x's placement column: 0, or -1
+ * when not recorded */
 int group_region_of(const report *r, const group *g, const cs_result *x, int *region_of,
                     char *level, size_t len);
 

@@ -45,7 +45,7 @@
 #   routes: same leaf [pcie, nic, nic, pcie]; other leaf [pcie, nic, up, up, nic, pcie]
 #
 # A "node" (what --ppn counts, what mappings fill) is a node-N zone: ranks fill socket 0's cores,
-# then socket 1's (sim/host/mapping.h). Values and their sources are written into the output.
+# then socket 1's (sim/host/platform/mapping.h). Values and their sources are written into the output.
 . "$(dirname "$0")/platform-lib.sh"
 
 set -eu

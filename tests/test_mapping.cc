@@ -603,7 +603,7 @@ TEST(Mapping, UnknownMappingAndBadCounts)
     EXPECT_NE(map_error("yahoo", "sequential", 0).find("not positive"), std::string::npos);
 }
 
-// ---- the nodes a job takes (--hosts SPEC, <hosts>; sim/host/hostspec.h) ----
+// ---- the nodes a job takes (--hosts SPEC, <hosts>; sim/host/platform/hostspec.h) ----
 
 std::vector<int> hosts_of(const char *platform, const char *spec)
 {

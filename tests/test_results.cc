@@ -267,7 +267,7 @@ TEST(ResultsDeathTest, RowOfAColumnResultsLacksAborts)
     EXPECT_DEATH(tw_fields_row_as("nprocs", &r), "case_fields.def: np: no results column 'nprocs'");
 }
 
-// ---- the schema (analysis/results_columns.def) ----
+// ---- the schema (core/results_columns.def) ----
 
 const char *role_word(cs_column_role r)
 {

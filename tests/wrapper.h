@@ -89,7 +89,7 @@ void tw_fields_row_as(const char *column, cs_result *r);
  * each p of np_list on the first p ranks. Rows are malloc'ed; free with
  * tw_free_rows. Returns 0, or -1 when the run could not start. */
 typedef struct {
-    /* every field of sim/host/case_fields.def (np, ppn, region, dtype, fold,
+    /* every field of core/case_fields.def (np, ppn, region, dtype, fold,
      * dist, seed, iters, warmup, in_place, account, timeout_s, groups,
      * layout, block_ratio, counts, ...); zero: the default, except iters (0: 1) */
 #define CS_CASE_FIELD CS_CASE_MEMBER
@@ -135,7 +135,7 @@ int tw_postal(const char *platform, const char *node_a, const char *node_b, doub
 int tw_report(const char *results, const char *out_dir, const char *focus, const char *baseline,
               char *md_path, size_t md_len, char *errbuf, size_t errlen);
 
-/* Block-size distributions (sim/driver/distributions.h): parses a spelling
+/* Block-size distributions (core/distributions.h): parses a spelling
  * into a handle (0, or -1 with the one-line error); the size of block
  * (src, dst) for at most max elements; the canonical name. */
 typedef struct tw_dist tw_dist;
@@ -145,7 +145,7 @@ long long tw_dist_total(const tw_dist *d, unsigned long seed, int p, long max);
 const char *tw_dist_name(const tw_dist *d);
 void tw_dist_free(tw_dist *d);
 
-/* The calibration properties of a platform (sim/host/calibrate.h), without
+/* The calibration properties of a platform (sim/host/model/calibrate.h), without
  * simulating: level names and regime names (space-separated, in order) and
  * the number of (level, regime) pairs with published values; -1 with the
  * one-line error. */

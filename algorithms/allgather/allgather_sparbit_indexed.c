@@ -9,7 +9,7 @@
  * Memory: the receive buffer, and per rank (plain malloc) p+1 int
  * displacements. The messages are derived datatypes: SMPI packs each into a
  * temporary buffer of its own even from folded memory (32K ranks: killed at
- * 20.6 GB), which folding does not bound (sim/host/registry.h).
+ * 20.6 GB), which folding does not bound (sim/host/case/registry.h).
  * Restrictions: any p; contiguous types; MPI_IN_PLACE accepted. */
 #include "allgather_sparbit_common.h"
 

@@ -16,7 +16,7 @@
  * Memory: the receive buffer, a scratch T of p blocks (coll_scratch_alloc),
  * and 2 floor(p/2) displacements per rank (plain malloc). The messages are
  * derived datatypes: SMPI packs each into a temporary buffer of its size,
- * which folding does not bound (sim/host/registry.h).
+ * which folding does not bound (sim/host/case/registry.h).
  * Restrictions: any p; contiguous types; no MPI_IN_PLACE (MPI_ERR_ARG). */
 #include "alltoall_bruck_common.h"
 

@@ -142,7 +142,7 @@ static void usage(void)
     cs_fields_usage(drv_fields, stderr, 1);
     fprintf(stderr,
             "    --np-list P1,P2,...                  each p: the first p ranks\n"
-            "    --csv FILE                           rows appended (analysis/results.h)\n"
+            "    --csv FILE                           rows appended (core/results.h)\n"
             "    --locality FILE                      each rank's regions (written with the hostfile)\n"
             "Environment: COLLSIM_FAULT=rank:block:offset corrupts that received byte (tests;\n"
             "alltoallv: a negative offset corrupts the gap before the block).\n");
@@ -279,7 +279,7 @@ static int parse_args(int argc, char **argv, driver_opts *o)
     return 0;
 }
 
-/* One CSV row (analysis/results.h, the format every collsim tool reads) with
+/* One CSV row (core/results.h, the format every collsim tool reads) with
  * what the driver knows: the host fills platform, mapping and ppn. */
 static void write_row(FILE *csv, const driver_opts *o, int p, long bytes, long long data_bytes,
                       double avg_us, double min_us, double max_us, double call_max_us,

@@ -64,7 +64,7 @@ typedef struct {
     long fault_rank, fault_block, fault_offset;
 } driver_opts;
 
-/* One CSV row (analysis/results.h) for rank 0 of the collective or pingpong
+/* One CSV row (core/results.h) for rank 0 of the collective or pingpong
  * benchmark; driver.c's write_row. ok: 1 ok, 0 fail (wrong data), -1 error
  * (the algorithm returned an MPI error). */
 void driver_write_row(FILE *csv, const driver_opts *o, int p, long bytes, long long data_bytes,

@@ -3,7 +3,7 @@
  * what it received, so check mode verifies the round trip); the row reports
  * rank 0's one-way time = round trip / 2 as avg, min and max, in the same CSV
  * format as the collectives. Other ranks take no part. The host fits the
- * Hockney alpha and beta to these rows (sim/host/postal.c). */
+ * Hockney alpha and beta to these rows (sim/host/model/postal.c). */
 #include "pingpong.h"
 
 #include <string.h>

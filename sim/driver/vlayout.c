@@ -1,7 +1,7 @@
 /* v-collectives (alltoallv): blocks of varying sizes (vlayout.h).
  * Block (src, dst) has cs_dist_block(dist, seed, src, dst, N / dtype size)
  * elements, N being the size benchmarked (the largest block): a pure function
- * (sim/driver/distributions.h), so each rank computes its send counts and its
+ * (core/distributions.h), so each rank computes its send counts and its
  * receive counts alone, the same whatever p. Its content is the alltoall
  * block's (id src*p + dst) cut to its length. The buffers exercise the
  * displacements: blocks lie in a non-identity order (send buffer: descending

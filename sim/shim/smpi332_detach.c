@@ -1,5 +1,5 @@
 /* A bookkeeping shortcut for SimGrid 3.32's SMPI, preloaded into smpimain by
- * collsim's launcher (sim/host/smpirun.c). It changes how fast a simulation
+ * collsim's launcher (sim/host/case/smpirun.c). It changes how fast a simulation
  * runs, never what it predicts.
  *
  * Why: in 3.32, every eager (detached) send is appended by

@@ -1,4 +1,4 @@
-/* Fuzz target: the platform reader (sim/host/platform.c) on arbitrary bytes. */
+/* Fuzz target: the platform reader (sim/host/platform/platform.c) on arbitrary bytes. */
 #include "fuzz_common.h"
 #include "platform.h"
 

@@ -1,7 +1,7 @@
-/* Fuzz target: the results CSV readers (analysis/results.c: every command's, and repair's,
+/* Fuzz target: the results CSV readers (core/results.c: every command's, and repair's,
  * which leaves a torn last row out) on arbitrary bytes; what they read goes on through repair's
  * one-row-per-key and merge (written, then read again). The same bytes then go through what
- * `run --resume` does with an earlier results.csv (sim/host/resume.c: open_results), as the file
+ * `run --resume` does with an earlier results.csv (sim/host/run/resume.c: open_results), as the file
  * of a sweep of scenarios/regression-small.xml, whose baseline is a seed; nothing simulates. */
 #include <errno.h>
 #include <fcntl.h>

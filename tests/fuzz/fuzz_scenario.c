@@ -1,4 +1,4 @@
-/* Fuzz target: the scenario parser (sim/host/scenario.c) on arbitrary bytes. */
+/* Fuzz target: the scenario parser (sim/host/scenario/scenario.c) on arbitrary bytes. */
 #include <math.h>
 
 #include "fuzz_common.h"

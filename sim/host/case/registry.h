@@ -110,7 +110,7 @@ int cs_alg_count_check(const char *coll, const char *name, int p, long bytes, co
                        cs_err *err);
 
 /* 1 for a v-collective (alltoallv): block sizes from a distribution and a
- * seed (sim/driver/distributions.h), sizes giving the largest block. */
+ * seed (core/distributions.h), sizes giving the largest block. */
 int cs_collective_variable(const char *coll);
 
 /* SMPI 3.32 built-in algorithm names for a collective, and the library

@@ -61,7 +61,7 @@ int cs_map_background(const cs_platform *pf, const int *node_of_rank, int np, co
 
 /* The regions of the first np ranks of a mapping, at every level at or
  * above the node, coarsest first, as results.csv records them (column
- * placement, analysis/results.h): "switch:0x64 1x232; node:0x16 1x16 ..."
+ * placement, core/results.h): "switch:0x64 1x232; node:0x16 1x16 ..."
  * (per level, each rank's region numbered by first appearance in rank
  * order, the numbering the locality-aware algorithms use, run-length
  * encoded: "RxN" is N consecutive ranks in region R, "R" one). A level

@@ -194,7 +194,7 @@ static int parse_memory(const char *cmd, const char *v, double *out, cs_err *e)
 }
 
 /* bench's case directory: removed after a passing run, and when bench is
- * interrupted (its simulation goes down with it, sim/host/smpirun.c). The
+ * interrupted (its simulation goes down with it, sim/host/case/smpirun.c). The
  * paths are built beforehand: the signal handler only unlinks. */
 static char bench_files[6][2100];
 

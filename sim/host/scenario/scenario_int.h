@@ -1,4 +1,4 @@
-/* What scenario.c and scenario_expect.c share: the loading context and the
+/* What the scenario reader's files (scenario*.c) share: the loading context and the
  * small XML helpers (scenario.h is the interface). */
 #ifndef COLLSIM_HOST_SCENARIO_INT_H
 #define COLLSIM_HOST_SCENARIO_INT_H
@@ -24,6 +24,14 @@ int scn_same_text(const char *a, const char *b);
 
 /* The element's text (malloc'ed). */
 char *scn_text_of(xmlNode *n);
+/* Reads the attributes of n that are case fields: only the table's ones for this element are
+ * allowed, each converted and checked by the table. */
+int scn_parse_fields(scn_ctx *c, cs_scenario *s, xmlNode *n);
+
+/* scenario_groups.c: a <groups> element, read; then no two sets giving a collective the same
+ * cases, once the whole file is read. */
+int scn_parse_groups(scn_ctx *c, cs_scenario *s, xmlNode *n);
+int scn_check_groupsets(scn_ctx *c, const cs_scenario *s);
 
 /* scenario_place.c: <background> and <hosts>, read; then checked against
  * every platform once the whole file is read. */

@@ -215,7 +215,7 @@ static const char *field_elem(const cs_field *f, char *elem, char *attr, size_t 
 
 /* Reads the attributes of n that are case fields: only the table's ones
  * for this element are allowed, each converted and checked by the table. */
-static int parse_fields(scn_ctx *c, cs_scenario *s, xmlNode *n)
+int scn_parse_fields(scn_ctx *c, cs_scenario *s, xmlNode *n)
 {
     char attrs[CS_NFIELDS][32], elem[32];
     const char *allowed[CS_NFIELDS + 1];
@@ -246,64 +246,6 @@ static int parse_fields(scn_ctx *c, cs_scenario *s, xmlNode *n)
     return 0;
 }
 
-/* <groups ... collective="...">: the case fields of one element (parse_fields
- * from their defaults), kept as a groups set of the scenario. */
-static int parse_groups(scn_ctx *c, cs_scenario *s, xmlNode *n)
-{
-    static const int fields[] = {CS_F_groups, CS_F_group_ratio, CS_F_layout, CS_F_block_ratio,
-                                 CS_F_counts};
-    char *coll = scn_attr_dup(n, "collective");
-    xmlUnsetProp(n, (const xmlChar *)"collective"); /* not a case field */
-    cs_err e;
-    int rc = 0;
-    if (coll) {
-        const cs_coll_props *cp = cs_coll_find(coll);
-        if (cs_collective_valid(coll, &e))
-            rc = cs_fail(c->err, "%s:%ld: <groups collective=\"%s\">: %s", c->path, scn_line_of(n),
-                         coll, e.msg);
-        else if (!cp || !cp->groups)
-            rc = cs_fail(c->err, "%s:%ld: <groups collective=\"%s\">: not an intergroup "
-                                 "collective (valid: inter_allgather, inter_allgatherv)",
-                         c->path, scn_line_of(n), coll);
-    }
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-        *(const char **)((char *)s + cs_scenario_fields[fields[i]].offset) =
-            cs_scenario_fields[fields[i]].dflt_s;
-    if (!rc && s->ngsets == CS_MAX_GROUPSETS)
-        rc = cs_fail(c->err, "%s:%ld: more than %d <groups> elements", c->path, scn_line_of(n),
-                     CS_MAX_GROUPSETS);
-    if (!rc && !(rc = parse_fields(c, s, n))) {
-        s->gsets = cs_xrealloc(s->gsets, (size_t)(s->ngsets + 1) * sizeof *s->gsets);
-        cs_groupset *g = &s->gsets[s->ngsets++];
-        memset(g, 0, sizeof *g);
-        g->line = scn_line_of(n);
-        snprintf(g->collective, sizeof g->collective, "%s", coll ? coll : "");
-        char **dst[] = {&g->groups, &g->group_ratio, &g->layout, &g->block_ratio, &g->counts};
-        for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-            const char *v = *(const char **)((char *)s + cs_scenario_fields[fields[i]].offset);
-            *dst[i] = v ? cs_xstrdup(v) : NULL;
-        }
-    }
-    free(coll);
-    return rc;
-}
-
-int cs_groupset_applies(const cs_groupset *g, const char *collective)
-{
-    return !g->collective[0] || !strcmp(g->collective, collective);
-}
-
-void cs_scenario_groups(const cs_scenario *s, int k, cs_scenario *out)
-{
-    *out = *s;
-    const cs_groupset *g = &s->gsets[k];
-    out->groups = g->groups;
-    out->group_ratio = g->group_ratio;
-    out->layout = g->layout;
-    out->block_ratio = g->block_ratio;
-    out->counts = g->counts;
-}
-
 /* Whether some case field is an attribute of element `name`. */
 static int has_fields(const char *name)
 {
@@ -321,7 +263,7 @@ static int parse_distribution(scn_ctx *c, cs_scenario *s, xmlNode *n)
         return cs_fail(c->err, "%s:%ld: <distribution> given twice (first on line %ld; one per "
                                "scenario)",
                        c->path, scn_line_of(n), s->dist_line);
-    if (parse_fields(c, s, n))
+    if (scn_parse_fields(c, s, n))
         return -1;
     if (!xmlHasProp(n, (const xmlChar *)"name"))
         return cs_fail(c->err, "%s:%ld: <distribution> needs name=\"...\" (valid: " CS_DIST_VALID
@@ -473,7 +415,7 @@ static int parse_element(scn_ctx *c, cs_scenario *s, xmlNode *n, long *region_li
     if (!strcmp(name, "processes") && !(c->nps_line = scn_line_of(n)))
         return -1;
     if (!strcmp(name, "processes"))
-        return parse_fields(c, s, n) || parse_list(c, n, "process counts", 0, 1, &s->nps) ? -1 : 0;
+        return scn_parse_fields(c, s, n) || parse_list(c, n, "process counts", 0, 1, &s->nps) ? -1 : 0;
     if (!strcmp(name, "ppn"))
         return scn_check_attrs(c, n, none) || parse_list(c, n, "ranks-per-node list", 0, 1, &s->ppns)
                    ? -1
@@ -489,7 +431,7 @@ static int parse_element(scn_ctx *c, cs_scenario *s, xmlNode *n, long *region_li
     if (!strcmp(name, "collective"))
         return parse_collective(c, s, n);
     if (!strcmp(name, "sizes")) {
-        if (parse_fields(c, s, n) || parse_list(c, n, "size list", 1, 0, &s->sizes))
+        if (scn_parse_fields(c, s, n) || parse_list(c, n, "size list", 1, 0, &s->sizes))
             return -1;
         cs_numlist_sort(&s->sizes); /* the order a case runs them in (numlist.h) */
         return 0;
@@ -508,41 +450,15 @@ static int parse_element(scn_ctx *c, cs_scenario *s, xmlNode *n, long *region_li
         return s->has_vary ? 0 : -1;
     }
     if (!strcmp(name, "groups"))
-        return parse_groups(c, s, n);
+        return scn_parse_groups(c, s, n);
     if (has_fields(name)) /* <iterations>, <buffers>, <timeout>, ... */
-        return parse_fields(c, s, n);
+        return scn_parse_fields(c, s, n);
     char valid[1024];
     return cs_fail(c->err, "%s:%ld: unknown element <%s> in <scenario> (valid: %s)", c->path,
                    scn_line_of(n), name, elements(valid, sizeof valid));
 }
 
 int scn_same_text(const char *a, const char *b) { return !strcmp(a ? a : "", b ? b : ""); }
-
-/* Two <groups> that give one intergroup collective the same cases would run
- * each case twice. */
-static int check_groupsets(scn_ctx *c, const cs_scenario *s)
-{
-    for (int i = 0; i < s->nalgs; i++) {
-        const cs_coll_props *cp = cs_coll_find(s->algs[i].collective);
-        if (!cp || !cp->groups)
-            continue;
-        for (int a = 0; a < s->ngsets; a++)
-            for (int b = a + 1; b < s->ngsets; b++) {
-                const cs_groupset *x = &s->gsets[a], *y = &s->gsets[b];
-                if (cs_groupset_applies(x, s->algs[i].collective) &&
-                    cs_groupset_applies(y, s->algs[i].collective) &&
-                    scn_same_text(x->groups, y->groups) && scn_same_text(x->group_ratio, y->group_ratio) &&
-                    scn_same_text(x->layout, y->layout) && scn_same_text(x->block_ratio, y->block_ratio) &&
-                    (cp->groups < 2 || scn_same_text(x->counts, y->counts)))
-                    return cs_fail(c->err, "%s:%ld: <groups> gives %s the cases of line %ld again "
-                                           "(counts apply to inter_allgatherv only): tell them "
-                                           "apart, or name the collective each is for with "
-                                           "collective=\"...\"",
-                                   c->path, y->line, s->algs[i].collective, x->line);
-            }
-    }
-    return 0;
-}
 
 int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
 {
@@ -692,7 +608,7 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
                          s->gsets[0].line, cs_coll_join(", ", which, sizeof which,
                                                         cs_coll_is_intergroup));
         if (!rc)
-            rc = check_groupsets(&c, s);
+            rc = scn_check_groupsets(&c, s);
         if (!rc && !has_rooted && s->root > 0)
             rc = cs_fail(err, "%s: <root> is for the rooted collectives (%s), and the scenario "
                               "has none: remove it or add such a collective", path,

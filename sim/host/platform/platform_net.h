@@ -22,4 +22,8 @@ int cs_platform_check_network(const cs_platform *pf, xmlNode *root, cs_err *err)
  * its descendants. */
 int cs_platform_check_order(const cs_platform *pf, xmlNode *parent, cs_err *err);
 
+/* The unit and range of element n's value attributes (platform_values.c): latencies, bandwidths,
+ * speeds; path names the file in the error. */
+int cs_platform_check_values(const char *path, xmlNode *n, cs_err *err);
+
 #endif
