@@ -349,11 +349,17 @@ void tw_free_rows(cs_result *rows) { free(rows); }
 int tw_run_scenario(const char *path, const char *out_dir, int jobs, const char *log_path,
                     char *errbuf, size_t errlen)
 {
+    return tw_run_scenario_only(path, out_dir, jobs, log_path, NULL, errbuf, errlen);
+}
+
+int tw_run_scenario_only(const char *path, const char *out_dir, int jobs, const char *log_path,
+                         const char *only, char *errbuf, size_t errlen)
+{
     cs_scenario s;
     cs_err e;
     if (cs_scenario_load(path, &s, &e))
         return fail(&e, errbuf, errlen);
-    cs_run_opts o = {.out_dir = out_dir, .jobs = jobs, .force = 1};
+    cs_run_opts o = {.out_dir = out_dir, .jobs = jobs, .force = 1, .only = only};
     /* the runner prints progress on stdout: send it to the log */
     fflush(stdout);
     int saved = dup(1);

@@ -105,6 +105,9 @@ void tw_free_rows(cs_result *rows);
  * progress output goes to the given file (or /dev/null when NULL). */
 int tw_run_scenario(const char *path, const char *out_dir, int jobs, const char *log_path,
                     char *errbuf, size_t errlen);
+/* The same, narrowed to the cases `--only ONLY` selects (NULL: every case). */
+int tw_run_scenario_only(const char *path, const char *out_dir, int jobs, const char *log_path,
+                         const char *only, char *errbuf, size_t errlen);
 
 /* `collsim check`'s comparison (analysis/regression.c) of a results file
  * with a baseline: 0 pass, 1 fail, -1 unreadable input; the report (or the
