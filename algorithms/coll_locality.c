@@ -7,7 +7,7 @@
 #include "coll_locality.h"
 #include "coll_locality_map.h"
 
-#include "coll_shared_table.h"
+#include "coll_share.h"
 #include "coll_util.h"
 #include "collsim_algorithms.h"
 
@@ -222,9 +222,9 @@ static void free_info(coll_loc_info *info)
         return;
     if (info->comm_region != MPI_COMM_NULL)
         MPI_Comm_free(&info->comm_region);
-    coll_release_table(info->region_size);
-    coll_release_table(info->first);
-    coll_release_table(info->vrank);
+    coll_table_release(info->region_size);
+    coll_table_release(info->first);
+    coll_table_release(info->vrank);
     free(info);
 }
 
@@ -407,8 +407,8 @@ static int build_info_msgs(coll_loc_info *info)
     }
     const int r = nrecs;
     info->nregions = r;
-    info->region_size = malloc(sizeof(int) * (size_t)r);
-    info->first = malloc(sizeof(int) * (size_t)(r + 1));
+    info->region_size = coll_table_new(r);
+    info->first = coll_table_new(r + 1);
     if (!info->region_size || !info->first) {
         err = MPI_ERR_NO_MEM;
         goto fail;
@@ -449,7 +449,7 @@ static int build_info_msgs(coll_loc_info *info)
          * it complete everywhere. O(size) per process, for unusual layouts
          * only (sequential and cyclic mappings need no table). */
         long *t = malloc(sizeof(long) * (size_t)info->size);
-        info->vrank = malloc(sizeof(int) * (size_t)info->size);
+        info->vrank = coll_table_new(info->size);
         if (!t || !info->vrank) {
             free(t);
             err = MPI_ERR_NO_MEM;
@@ -465,9 +465,9 @@ static int build_info_msgs(coll_loc_info *info)
         if (err)
             goto fail;
     }
-    info->region_size = coll_share_table(info->region_size, r);
-    info->first = coll_share_table(info->first, r + 1);
-    info->vrank = coll_share_table(info->vrank, info->size);
+    info->region_size = coll_table_share(info->region_size, r);
+    info->first = coll_table_share(info->first, r + 1);
+    info->vrank = coll_table_share(info->vrank, info->size);
     return MPI_SUCCESS;
 fail:
     free(recs);
