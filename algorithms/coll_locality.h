@@ -49,9 +49,9 @@
  * (collsim's driver calls coll_loc_prepare() before it times, so the
  * timings measure the collective, not the set-up.) Memory per process: O(number of
  * regions) for the tables, O(p) only for a layout that is neither blocks nor
- * cyclic; identical tables are stored once per OS process (all simulated
- * ranks under SMPI); a rank map adds O(p) per process for MPI_COMM_WORLD's
- * table (once per OS process). What each path costs to simulate:
+ * cyclic (a program whose processes share an address space may keep one
+ * copy of identical tables and region groups: coll_share.h); a rank map adds
+ * O(p) per process for MPI_COMM_WORLD's table (once per OS process). What each path costs to simulate:
  * docs/simulation-cost.md. */
 #ifndef COLLSIM_COLL_LOCALITY_H
 #define COLLSIM_COLL_LOCALITY_H

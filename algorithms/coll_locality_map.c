@@ -4,7 +4,7 @@
  * messages: regions ordered by their lowest rank, members in rank order. */
 #include "coll_locality_map.h"
 
-#include "coll_shared_table.h"
+#include "coll_share.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -16,13 +16,6 @@ typedef struct {
     int *first;       /* [nregions + 1] */
     int *vrank;       /* [n]: virtual index -> rank */
     int *vindex;      /* [n]: rank -> virtual index */
-    /* [nregions] or NULL: each region's group, made once by its first member
-     * to build. Under SMPI 3.32 a group keeps a
-     * table indexed by its members' largest process id, so one group per rank
-     * would cost O(p) bytes each, gigabytes at 32K ranks; a real MPI process
-     * only ever makes its own. MPI_COMM_WORLD's and the kept layouts of other
-     * communicators (sub_layout). */
-    MPI_Group *group;
 } region_layout;
 
 typedef struct {
@@ -50,19 +43,15 @@ static int by_leader(const void *a, const void *b)
 
 static void free_layout(region_layout *L)
 {
-    coll_release_table(L->region_size);
-    coll_release_table(L->first);
-    coll_release_table(L->vrank);
+    coll_table_release(L->region_size);
+    coll_table_release(L->first);
+    coll_table_release(L->vrank);
     free(L->vindex);
-    for (int j = 0; L->group && j < L->nregions; j++)
-        if (L->group[j] != MPI_GROUP_NULL)
-            MPI_Group_free(&L->group[j]);
-    free(L->group);
     memset(L, 0, sizeof *L);
 }
 
 /* The regions of the n processes whose world ranks are wrank[0..n-1] (NULL:
- * the identity), at `level`. The tables are shared (share_table). */
+ * the identity), at `level`. The tables are shared (coll_table_share). */
 static int compute_layout(coll_loc_rank_map rank_map, const int *wrank, int n, int level,
                           region_layout *L)
 {
@@ -71,7 +60,7 @@ static int compute_layout(coll_loc_rank_map rank_map, const int *wrank, int n, i
     int err = MPI_SUCCESS, r = 0;
 
     memset(L, 0, sizeof *L);
-    L->vrank = malloc(sizeof(int) * (size_t)n + 1);
+    L->vrank = coll_table_new(n);
     L->vindex = malloc(sizeof(int) * (size_t)n + 1);
     if (!cr || !run || !L->vrank || !L->vindex)
         err = MPI_ERR_NO_MEM;
@@ -87,8 +76,8 @@ static int compute_layout(coll_loc_rank_map rank_map, const int *wrank, int n, i
         for (int j = 0; j < r; j++)
             run[j].size = (j + 1 < r ? run[j + 1].start : n) - run[j].start;
         qsort(run, (size_t)r, sizeof *run, by_leader);
-        L->region_size = malloc(sizeof(int) * (size_t)r + 1);
-        L->first = malloc(sizeof(int) * (size_t)(r + 1));
+        L->region_size = coll_table_new(r);
+        L->first = coll_table_new(r + 1);
         if (!L->region_size || !L->first)
             err = MPI_ERR_NO_MEM;
     }
@@ -109,9 +98,9 @@ static int compute_layout(coll_loc_rank_map rank_map, const int *wrank, int n, i
             }
         }
         L->kind = block ? COLL_LOC_BLOCK : cyclic ? COLL_LOC_CYCLIC : COLL_LOC_GENERAL;
-        L->region_size = coll_share_table(L->region_size, r);
-        L->first = coll_share_table(L->first, r + 1);
-        L->vrank = coll_share_table(L->vrank, n);
+        L->region_size = coll_table_share(L->region_size, r);
+        L->first = coll_table_share(L->first, r + 1);
+        L->vrank = coll_table_share(L->vrank, n);
     }
     free(cr);
     free(run);
@@ -124,74 +113,6 @@ static int compute_layout(coll_loc_rank_map rank_map, const int *wrank, int n, i
  * first simulated rank under SMPI) and kept until the map changes. */
 static region_layout world_layout[COLL_LOC_MAX_LEVELS];
 static unsigned world_generation[COLL_LOC_MAX_LEVELS];
-
-/* The layouts of other communicators (a region's communicator, split again
- * at a lower level), kept the same way so that their region groups are
- * shared too (region_layout.group): without this every rank of a 32K-rank
- * run made its own lower-level group, 4 GB in all. Found by the
- * communicator's group, which the members of a region communicator share
- * under SMPI, and checked against the members' world ranks, so that a group
- * made at a freed one's address is not taken for it. Under a real MPI a
- * process holds its own entries only. */
-typedef struct {
-    MPI_Group key;
-    int level;
-    int *wrank; /* [L.n] */
-    region_layout L;
-} sub_layout;
-static sub_layout **sub_layouts; /* each kept apart: a rank holds its L across MPI calls */
-/* Under SMPI, one per region and lower level: 2,048 at 32K ranks of 32 per
- * node with two levels below the node */
-#define SUB_LAYOUTS_MAX 16384
-static int nsub, capsub;
-static unsigned sub_generation;
-
-/* The layout of the n processes of world ranks wr at `level`, whose
- * communicator has group g: a kept one, else a new one kept here (NULL, err
- * 0: no memory to keep it). */
-static region_layout *sub_layout_of(coll_loc_rank_map map, unsigned generation, MPI_Group g,
-                                    int level, const int *wr, int n, int *err)
-{
-    if (sub_generation != generation) {
-        for (int i = 0; i < nsub; i++) {
-            free_layout(&sub_layouts[i]->L);
-            free(sub_layouts[i]->wrank);
-            free(sub_layouts[i]);
-        }
-        nsub = 0;
-        sub_generation = generation;
-    }
-    for (int i = 0; i < nsub; i++) {
-        sub_layout *e = sub_layouts[i];
-        if (e->key == g && e->level == level && e->L.n == n &&
-            !memcmp(e->wrank, wr, sizeof(int) * (size_t)n))
-            return &e->L;
-    }
-    if (nsub == SUB_LAYOUTS_MAX) /* a long-lived real-MPI process: stop keeping */
-        return NULL;
-    if (nsub == capsub) {
-        sub_layout **m = realloc(sub_layouts, sizeof *m * (size_t)(capsub ? 2 * capsub : 16));
-        if (!m)
-            return NULL;
-        sub_layouts = m;
-        capsub = capsub ? 2 * capsub : 16;
-    }
-    sub_layout *e = malloc(sizeof *e);
-    if (!e || !(e->wrank = malloc(sizeof(int) * (size_t)n + 1))) {
-        free(e);
-        return NULL;
-    }
-    memcpy(e->wrank, wr, sizeof(int) * (size_t)n);
-    e->key = g;
-    e->level = level;
-    if ((*err = compute_layout(map, wr, n, level, &e->L))) {
-        free(e->wrank);
-        free(e);
-        return NULL;
-    }
-    sub_layouts[nsub++] = e;
-    return &e->L;
-}
 
 /* Fills info (whose comm, level, rank and size are set). */
 int coll_loc_build_info_map(coll_loc_info *info, coll_loc_rank_map rank_map, unsigned generation)
@@ -223,13 +144,8 @@ int coll_loc_build_info_map(coll_loc_info *info, coll_loc_rank_map rank_map, uns
             in[i] = i;
         if (!err)
             err = MPI_Group_translate_ranks(gcomm, p, in, gworld, wr);
-        if (!err) {
-            region_layout *kept = sub_layout_of(rank_map, generation, gcomm, level, wr, p, &err);
-            if (kept)
-                L = kept;
-            else if (!err)
-                err = compute_layout(rank_map, wr, p, level, L); /* no memory to keep it: this rank's own */
-        }
+        if (!err)
+            err = compute_layout(rank_map, wr, p, level, L); /* this process's own */
         MPI_Group_free(&gcomm);
         MPI_Group_free(&gworld);
         free(in);
@@ -260,29 +176,18 @@ int coll_loc_build_info_map(coll_loc_info *info, coll_loc_rank_map rank_map, uns
             info->min_size = L->region_size[j];
     }
     /* the tables: one more reference each (this info releases them) */
-    info->region_size = coll_retain_table(L->region_size);
-    info->first = coll_retain_table(L->first);
+    info->region_size = coll_table_retain(L->region_size);
+    info->first = coll_table_retain(L->first);
     if (L->kind == COLL_LOC_GENERAL)
-        info->vrank = coll_retain_table(L->vrank);
+        info->vrank = coll_table_retain(L->vrank);
     /* my region's communicator, among its members only */
-    MPI_Group greg = MPI_GROUP_NULL;
-    if (L != &own && !L->group && (L->group = malloc(sizeof(MPI_Group) * (size_t)L->nregions)))
-        for (int j = 0; j < L->nregions; j++)
-            L->group[j] = MPI_GROUP_NULL;
-    if (L != &own && L->group)
-        greg = L->group[g];
-    if (greg == MPI_GROUP_NULL) {
-        MPI_Group gcomm;
-        MPI_Comm_group(comm, &gcomm);
-        err = MPI_Group_incl(gcomm, info->local_size, L->vrank + L->first[g], &greg);
-        MPI_Group_free(&gcomm);
-        if (!err && L != &own && L->group)
-            L->group[g] = greg; /* kept (and freed) with the layout */
-    }
+    MPI_Group gcomm, greg = MPI_GROUP_NULL;
+    MPI_Comm_group(comm, &gcomm);
+    err = coll_group_incl(gcomm, info->local_size, L->vrank + L->first[g], &greg);
+    MPI_Group_free(&gcomm);
     if (!err)
         err = MPI_Comm_create_group(comm, greg, COLL_TAG_LOC_SETUP, &info->comm_region);
-    if (greg != MPI_GROUP_NULL && (L == &own || !L->group))
-        MPI_Group_free(&greg);
+    coll_group_done(&greg);
     if (L == &own)
         free_layout(L);
     return err;

@@ -11,8 +11,10 @@
  * of coll_locality.c). */
 #define COLL_TAG_LOC_SETUP 25470
 
-/* Fills info (whose comm, level, rank and size are set) from map; the kept
- * layouts are those of this `generation` of the map. */
+/* Fills info (whose comm, level, rank and size are set) from map.
+ * MPI_COMM_WORLD's layout is computed once per OS process and kept for this
+ * `generation` of the map; another communicator's is computed by each process
+ * for itself. The tables and the region groups go through coll_share.h. */
 int coll_loc_build_info_map(coll_loc_info *info, coll_loc_rank_map map, unsigned generation);
 
 #endif

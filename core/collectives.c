@@ -5,7 +5,7 @@
 #include <string.h>
 
 #define CS_COLLECTIVE(name, sig, send, root, in_place, note, min_np, mpi, pmpi, ...)               \
-    static const char *const smpi_##name[] = {__VA_ARGS__, NULL};
+    static const char *const builtins_##name[] = {__VA_ARGS__, NULL};
 #include "collectives.def"
 #undef CS_COLLECTIVE
 
@@ -13,7 +13,7 @@ const cs_coll_props cs_coll_table[CS_NCOLL] = {
 #define CS_COLLECTIVE(name, sig, send, root, in_place, note, min_np, mpi, pmpi, ...)               \
     {#name,          CS_SIG_##sig, CS_SEND_##send, CS_ROOT_##root,    CS_IN_PLACE_##in_place,       \
      CS_IN_PLACE_##in_place != CS_IN_PLACE_no, note, CS_VARIABLE_##sig, CS_GROUPS_##sig, min_np,   \
-     #mpi,           CS_PMPI_##pmpi, smpi_##name},
+     #mpi,           CS_PMPI_##pmpi, builtins_##name},
 #include "collectives.def"
 #undef CS_COLLECTIVE
 };

@@ -16,17 +16,24 @@
  *    field of each rank's info and its region communicator's members equal
  *    what the provider's messages give, on MPI_COMM_WORLD and two
  *    sub-communicators at both levels; and the algorithms of 2 again.
+ * 4. Sharing (coll_share.h): without hooks every rank holds its own region
+ *    tables (provider) and its own region group (rank map, on a
+ *    sub-communicator); with the simulator's hooks (sim/driver/share.c) all
+ *    ranks hold one table of each content and the members of a region one
+ *    group, and the algorithms of 2 still deliver every byte.
  *
  * Prints "FAIL ..." lines and, on rank 0, "locality_unit: N checks, F failed";
  * exits 1 on any failure. */
 #include <mpi.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll_locality.h"
 #include "collsim_algorithms.h"
+#include "share.h"
 #include "smpi_unit.h"
 
 /* ---- the synthetic provider: process-wide shape, the same on all ranks ---- */
@@ -322,6 +329,65 @@ static void compare_map(const char *label)
             MPI_Comm_free(&comms[c]);
 }
 
+/* ---- 4. sharing between the simulated ranks ---- */
+/* How many distinct values v takes over comm's ranks, and over the ranks of
+ * each region of info (the same region: members must agree). */
+static int distinct(unsigned long long v, MPI_Comm comm)
+{
+    int p;
+    MPI_Comm_size(comm, &p);
+    unsigned long long *all = malloc(sizeof *all * (size_t)p);
+    MPI_Allgather(&v, 1, MPI_UNSIGNED_LONG_LONG, all, 1, MPI_UNSIGNED_LONG_LONG, comm);
+    int n = 0;
+    for (int i = 0; i < p; i++) {
+        int seen = 0;
+        for (int k = 0; k < i && !seen; k++)
+            seen = all[k] == all[i];
+        n += !seen;
+    }
+    free(all);
+    return n;
+}
+
+/* label: "hooks" or "no hooks"; shared: what the hooks promise */
+static void check_sharing(const char *label, int shared)
+{
+    const int w = world_rank();
+    const coll_loc_info *info;
+    int wsize;
+    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    /* the provider's tables on MPI_COMM_WORLD, built by each rank from messages */
+    set_provider(1);
+    check();
+    if (coll_loc_info_get(MPI_COMM_WORLD, 1, &info))
+        fail("%s: coll_loc_info_get failed", label);
+    else {
+        const int d = distinct((unsigned long long)(uintptr_t)info->region_size, MPI_COMM_WORLD);
+        if (shared ? d != 1 : d != wsize)
+            fail("%s: %d distinct region-size tables over %d ranks", label, d, wsize);
+    }
+    /* the rank map's region groups on a sub-communicator (every rank but the last) */
+    set_map();
+    MPI_Comm sub;
+    MPI_Comm_split(MPI_COMM_WORLD, w + 1 < wsize ? 0 : MPI_UNDEFINED, w, &sub);
+    if (sub != MPI_COMM_NULL) {
+        check();
+        if (coll_loc_info_get(sub, 1, &info))
+            fail("%s: coll_loc_info_get on a sub-communicator failed", label);
+        else {
+            MPI_Group g;
+            MPI_Comm_group(info->comm_region, &g);
+            const int d = distinct((unsigned long long)(uintptr_t)g, info->comm_region);
+            if (shared ? d != 1 : d != info->local_size)
+                fail("%s: %d distinct groups over the %d members of region %d", label, d,
+                     info->local_size, info->region);
+            MPI_Group_free(&g);
+            check_algorithms(sub, label);
+        }
+        MPI_Comm_free(&sub);
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -387,6 +453,15 @@ int main(int argc, char **argv)
             set_region("node");
         }
     }
+    /* 4. sharing: first without hooks, then with the simulator's */
+    shape = 0;
+    shape_a = 8;
+    shape_b = 4;
+    check_sharing("no hooks", 0);
+    MPI_Barrier(MPI_COMM_WORLD);
+    sim_share_install();
+    MPI_Barrier(MPI_COMM_WORLD);
+    check_sharing("hooks", 1);
     set_provider(0);
 
     long in[2] = {checks[w], failures[w]}, sum[2];

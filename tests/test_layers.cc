@@ -9,6 +9,7 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -180,4 +181,120 @@ TEST(Layers, AStudyMayUseTheGeneralAnalysisButNotTheReverse)
     EXPECT_FALSE(edge_allowed("core", "algorithms", "coll_util.h"));
     EXPECT_FALSE(edge_allowed("sim/host", "algorithms", "coll_util.h"));
     EXPECT_TRUE(edge_allowed("sim/host", "algorithms", "algorithms.def"));
+}
+
+// What ships to real MPI programs (realmpi/'s libraries: algorithms/, realmpi/ and the
+// collectives' descriptor of core/, a public header) is plain
+// MPI: no file of it includes a SimGrid header or names a SimGrid/SMPI symbol (smpi_*, SMPI_*,
+// sg_*, simgrid_*, xbt_*, s4u_*), comments and strings aside. What only the simulator needs
+// (sharing tables and groups between the simulated ranks of one process) lives in sim/driver.
+namespace {
+
+// The file's text with comments and string or character literals blanked (newlines kept).
+std::string code_of(const std::string &text)
+{
+    std::string out = text;
+    enum { code, line_comment, block_comment, str, chr } st = code;
+    for (size_t i = 0; i < out.size(); i++) {
+        const char c = text[i], d = i + 1 < text.size() ? text[i + 1] : '\0';
+        switch (st) {
+        case code:
+            if (c == '/' && d == '/')
+                st = line_comment;
+            else if (c == '/' && d == '*')
+                st = block_comment;
+            else if (c == '"')
+                st = str;
+            else if (c == '\'')
+                st = chr;
+            continue;
+        case line_comment:
+            if (c == '\n')
+                st = code;
+            break;
+        case block_comment:
+            if (c == '*' && d == '/') {
+                out[i] = out[i + 1] = ' ';
+                i++;
+                st = code;
+                continue;
+            }
+            break;
+        case str:
+        case chr:
+            if (c == '\\') {
+                out[i] = ' ';
+                if (i + 1 < out.size() && text[i + 1] != '\n')
+                    out[++i] = ' ';
+                continue;
+            }
+            if (c == (st == str ? '"' : '\'')) {
+                st = code;
+                continue;
+            }
+            break;
+        }
+        if (out[i] != '\n')
+            out[i] = ' ';
+    }
+    return out;
+}
+
+// Each use of the simulator in text: "LINE: what" (the text's includes and identifiers).
+std::vector<std::string> simulator_uses(const std::string &text)
+{
+    static const std::regex header(R"re(^\s*#\s*include\s*[<"]((smpi|simgrid|xbt)[/_.][^>"]*)[>"])re");
+    static const std::regex symbol(R"re(\b((smpi|SMPI|sg|simgrid|xbt|s4u)_\w*))re");
+    std::vector<std::string> uses;
+    std::istringstream raw(text), code(code_of(text));
+    std::string rline, cline;
+    for (int n = 1; std::getline(raw, rline) && std::getline(code, cline); n++) {
+        std::smatch m;
+        if (std::regex_search(rline, m, header)) {
+            uses.push_back(std::to_string(n) + ": includes " + m[1].str());
+            continue;
+        }
+        for (auto it = std::sregex_iterator(cline.begin(), cline.end(), symbol); it != std::sregex_iterator(); ++it)
+            uses.push_back(std::to_string(n) + ": " + (*it)[1].str());
+    }
+    return uses;
+}
+
+std::string read_all(const fs::path &p)
+{
+    std::ifstream in(p);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+} // namespace
+
+TEST(Layers, TheRealMpiLibraryUsesNoSimulatorSymbolOrHeader)
+{
+    size_t files = 0;
+    for (const std::string &f : scan().files) {
+        const std::string layer = layer_of(f);
+        const bool descriptor = f.rfind("core/collectives.", 0) == 0;
+        if (layer != "algorithms" && layer != "realmpi" && !descriptor)
+            continue;
+        files++;
+        for (const std::string &use : simulator_uses(read_all(root / f)))
+            ADD_FAILURE() << f << ":" << use << ": a simulator symbol in a file of the real-MPI library "
+                          << "(the simulator's part belongs in sim/driver, docs/layout.md)";
+    }
+    EXPECT_GT(files, 80u);
+}
+
+// The scanner itself: what it must find, and what it must not take for a use.
+TEST(Layers, TheSimulatorScanFindsSymbolsAndHeadersOutsideCommentsAndStrings)
+{
+    EXPECT_EQ(simulator_uses("#ifndef SMPI_H\n#endif\n"), std::vector<std::string>{"1: SMPI_H"});
+    EXPECT_EQ(simulator_uses("x;\n#include <smpi/smpi.h>\n"), std::vector<std::string>{"2: includes smpi/smpi.h"});
+    EXPECT_EQ(simulator_uses("#include \"simgrid/s4u.hpp\"\n"), std::vector<std::string>{"1: includes simgrid/s4u.hpp"});
+    EXPECT_EQ(simulator_uses("  smpi_execute_flops(1e6);\n"), std::vector<std::string>{"1: smpi_execute_flops"});
+    EXPECT_EQ(simulator_uses("a = sg_host_self();"), std::vector<std::string>{"1: sg_host_self"});
+    EXPECT_TRUE(simulator_uses("/* under SMPI_H, smpi_x */ int a; // sg_host\n").empty());
+    EXPECT_TRUE(simulator_uses("const char *s = \"smpi_x \\\" SMPI_Y\";\n").empty());
+    EXPECT_TRUE(simulator_uses("double coll_smpi_eager(double b);\nstruct { const char *const *smpi; } d;\n").empty());
 }

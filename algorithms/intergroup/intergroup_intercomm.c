@@ -1,10 +1,8 @@
 /* Intercommunicator wrappers of the intergroup algorithms
- * (intergroup_intercomm.h): compiled only against a real MPI. Under SMPI
- * 3.32 (its mpi.h defines SMPI_H) this file is empty: SMPI aborts on
- * MPI_Intercomm_create and MPI_Intercomm_merge. */
+ * (intergroup_intercomm.h): compiled only against a real MPI (SMPI 3.32
+ * aborts on MPI_Intercomm_create and MPI_Intercomm_merge; the build leaves
+ * this file out of its SMPI programs). */
 #include <mpi.h>
-
-#ifndef SMPI_H
 
 #include "intergroup_intercomm.h"
 #include "coll_adapt.h"
@@ -95,8 +93,3 @@ const collsim_ic_alg collsim_ic_algs[] = {
 #include "algorithms.def"
 #undef COLLSIM_ALG
     {NULL, NULL, NULL}};
-
-#else
-#include "intergroup_intercomm.h"
-const collsim_ic_alg collsim_ic_algs[] = {{NULL, NULL, NULL}}; /* SMPI: no intercommunicator */
-#endif

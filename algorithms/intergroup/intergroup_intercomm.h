@@ -36,7 +36,7 @@ int collsim_intergroup_from_intercomm(MPI_Comm intercomm, const collsim_intergro
 #undef COLLSIM_ALG
 
 /* Every wrapper by its algorithm's name (ag: an inter_allgather, agv: an
- * inter_allgatherv), ended by a NULL name; empty under SMPI. */
+ * inter_allgatherv), ended by a NULL name (real-MPI builds only). */
 typedef struct {
     const char *name;
     int (*ag)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);

@@ -18,44 +18,7 @@
 #include "coll_locality_file.h"
 #include "coll_util.h"
 
-#ifdef COLLSIM_REAL_MPI_DRIVER
-int cost_world_rank(void)
-{
-    int r;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &r);
-    return r;
-}
-
-/* collsim-mpibench: the machine charges its own local work and overheads. */
-int cost_init(int full, char *err, size_t errsize)
-{
-    (void)full, (void)err, (void)errsize;
-    return 0;
-}
-void cost_begin(void) {}
-void cost_end(void) {}
-double cost_charged(void) { return 0.0; }
-void cost_before_send(int dst, int count, MPI_Datatype type, MPI_Comm comm)
-{
-    (void)dst, (void)count, (void)type, (void)comm;
-}
-void cost_pay(void) {}
-void cost_after_recv(int src, int count, MPI_Datatype type, MPI_Comm comm)
-{
-    (void)src, (void)count, (void)type, (void)comm;
-}
-void cost_add(double seconds) { (void)seconds; }
-int cost_factors_init(int full, int wrank, char *err, size_t errsize)
-{
-    (void)full, (void)wrank, (void)err, (void)errsize;
-    return 0;
-}
-double cost_copy_seconds(size_t bytes, size_t calls)
-{
-    (void)bytes, (void)calls;
-    return 0.0;
-}
-#else
+#ifndef COLLSIM_REAL_MPI_DRIVER /* collsim-mpibench: cost_none.c */
 /* ---- parameters ---- */
 typedef cost_piecewise piecewise;
 
@@ -115,48 +78,6 @@ int cost_world_rank(void)
 }
 
 static int world_rank(void) { return cost_world_rank(); }
-
-/* "F:A;F:A" (two numbers a piece) or "F:A:B;..." (three) */
-int cost_parse_piecewise(const char *key, const char *text, const char *two, piecewise *out,
-                         char *err, size_t errsize)
-{
-    const int three = two == NULL;
-    memset(out, 0, sizeof *out);
-    const char *s = text;
-    while (*s) {
-        char *end;
-        double v[3] = {0, 0, 0};
-        int nv = three ? 3 : 2;
-        for (int k = 0; k < nv; k++) {
-            v[k] = strtod(s, &end);
-            if (end == s || !isfinite(v[k]) || v[k] < 0 || (k + 1 < nv && *end != ':') ||
-                (k + 1 == nv && *end && *end != ';')) {
-                snprintf(err, errsize, "platform property %s='%s': expected %s, non-negative "
-                                       "numbers, pieces joined by ';'",
-                         key, text, three ? "START:OFFSET:PERBYTE" : two);
-                return -1;
-            }
-            s = *end ? end + 1 : end;
-        }
-        if (out->n == COST_MAX_PIECES || (out->n && v[0] <= out->from[out->n - 1]) ||
-            (!three && v[1] <= 0)) {
-            snprintf(err, errsize, "platform property %s='%s': at most %d pieces, sizes "
-                                   "increasing%s", key, text, COST_MAX_PIECES,
-                     three ? "" : ", values above 0");
-            return -1;
-        }
-        out->from[out->n] = v[0];
-        out->a[out->n] = v[1];
-        out->b[out->n] = v[2];
-        out->n++;
-    }
-    if (out->n == 0 || out->from[0] != 0) {
-        snprintf(err, errsize, "platform property %s='%s': the first piece must start at 0",
-                 key, text);
-        return -1;
-    }
-    return 0;
-}
 
 static int piece_of(const piecewise *p, double bytes)
 {

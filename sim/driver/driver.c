@@ -38,6 +38,8 @@
 #include "coll_locality_file.h"
 #ifdef COLLSIM_REAL_MPI_DRIVER
 #include "collsim_hwloc.h"
+#else
+#include "share.h"
 #endif
 #include "distributions.h"
 #include "case_fields.h"
@@ -426,6 +428,10 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--locality"))
             locality = argv[i + 1];
     char loc_err[600];
+#ifndef COLLSIM_REAL_MPI_DRIVER
+    /* the simulated ranks keep one copy of identical region tables and groups */
+    sim_share_install();
+#endif
 #ifdef COLLSIM_REAL_MPI_DRIVER
     /* collsim-mpibench: without a locality file, the machine's own nodes and
      * sockets (realmpi/collsim_hwloc.h) */

@@ -12,7 +12,6 @@
 
 #include "distributions.h"
 
-
 const cs_field cs_case_fields[CS_NFIELDS] = {
 #define CS_CASE_FIELD(...) CS_FIELD_ENTRY(cs_case, __VA_ARGS__)
 #include "case_fields.def"
@@ -27,140 +26,11 @@ void cs_case_init(cs_case *c)
 
 /* The background job's ranks (case_fields.h); 0: none, or a value the
  * case's check refuses. */
-static int background_procs(const cs_case *c)
+int cs_case_background_procs(const cs_case *c)
 {
     cs_background bg;
     cs_err ignored;
     return cs_background_parse(c->background, &bg, &ignored) ? 0 : bg.procs;
-}
-
-/* Per simulated rank, beyond its buffers: SimGrid's actor, SMPI's per-rank
- * bookkeeping, a step's requests and the pages of its stack it touches inside
- * a collective (the stack's configured size is reserved, not used:
- * smpirun.c; an MPI_Barrier alone touches less, 25.6 kB). With BASE_BYTES,
- * the simulator's libraries and tables: fitted to the measured PSS of one
- * folded padded_bruck call at 32,768 ranks on theta, the term checked
- * against the other collectives (docs/simulation-cost.md, "Memory in
- * general"). */
-#define RANK_BYTES 39e3
-#define BASE_BYTES 18e6
-
-long cs_case_max_block(const cs_case *c, long bytes)
-{
-    const cs_coll_props *cp = cs_coll_find(c->alg.collective);
-    cs_groups g;
-    cs_err ignored;
-    if (!cp || !cp->groups || cs_groups_parse(c->groups, c->block_ratio, &g, &ignored))
-        return bytes;
-    /* group B's block, rounded up: the check of the case refuses fractions */
-    long b = (long)(((long long)bytes * g.rb + g.ra - 1) / g.ra);
-    return b > bytes ? b : bytes;
-}
-
-long cs_case_largest_block(const cs_case *c)
-{
-    long maxsize = 0;
-    for (size_t i = 0; i < c->sizes->n; i++)
-        if (cs_case_max_block(c, c->sizes->v[i]) > maxsize)
-            maxsize = cs_case_max_block(c, c->sizes->v[i]);
-    return maxsize;
-}
-
-double cs_case_memory_bytes(const cs_case *c)
-{
-    return cs_case_memory_at(c, cs_case_largest_block(c));
-}
-
-double cs_case_memory_at(const cs_case *c, long maxsize)
-{
-    cs_mem_parts m;
-    return cs_case_memory_parts(c, maxsize, &m);
-}
-
-/* Whether the case's alltoallv counts are per rank: an iid matrix (a named
- * layout's are windows of arrays every rank shares in fold mode). */
-static int own_counts(const cs_case *c)
-{
-    cs_dist d;
-    char ignored[256];
-    return !c->fold || cs_dist_parse(c->dist && c->dist[0] ? c->dist : "uniform", &d, ignored,
-                                     sizeof ignored) || d.matrix == CS_MATRIX_IID;
-}
-
-double cs_case_memory_parts(const cs_case *c, long maxsize, cs_mem_parts *m)
-{
-    const int nbg = background_procs(c);
-    memset(m, 0, sizeof *m);
-    /* a background rank: an actor like the others (its buffer is folded) */
-    m->ranks = BASE_BYTES + (c->np + nbg) * RANK_BYTES;
-    /* folded buffers exist once; real ones once per rank (send + p blocks) */
-    const double buffers =
-        (double)maxsize * (cs_collective_send_blocks(c->alg.collective, c->np) + c->np);
-    m->buffers = c->fold ? buffers : buffers * c->np;
-    /* alltoallv: every rank's p counts each way, 8 p bytes (with real buffers
-     * also p displacements each way and a pristine copy of the four: 32 p
-     * bytes): 8.6 GB at 32K ranks in fold mode with iid counts; a named
-     * layout's shared arrays are negligible */
-    if (cs_collective_variable(c->alg.collective) && own_counts(c))
-        m->counts = (double)c->np * c->np * (c->fold ? 8.0 : 32.0);
-    /* the algorithm's own per-rank state, SMPI's copies of its eager messages
-     * included (algorithms.def) */
-    m->state = c->np * cs_alg_rank_state_bytes(c->alg.collective, c->alg.driver_alg, c->np, maxsize);
-    /* SMPI's pack buffers for derived datatypes, all ranks' messages of a
-     * step in flight: up to p/2 blocks each (registry.h) */
-    if (cs_alg_sends_derived(c->alg.collective, c->alg.driver_alg))
-        m->packs = (double)c->np * (c->np / 2.0) * maxsize;
-    return m->ranks + m->buffers + m->counts + m->state + m->packs;
-}
-
-void cs_mem_parts_fmt(const cs_mem_parts *m, char *out, size_t len)
-{
-    const struct {
-        const char *name;
-        double bytes;
-    } part[] = {{"ranks", m->ranks},       {"buffers", m->buffers},       {"counts", m->counts},
-                {"algorithm state", m->state}, {"datatype packing", m->packs}};
-    const double total = m->ranks + m->buffers + m->counts + m->state + m->packs;
-    size_t used = 0;
-    out[0] = 0;
-    for (size_t i = 0; i < sizeof part / sizeof part[0] && used < len; i++) {
-        char b[32];
-        if (part[i].bytes < 0.01 * total) /* what matters only */
-            continue;
-        used += (size_t)snprintf(out + used, len - used, "%s%s %s", used ? ", " : "", part[i].name,
-                                 cs_fmt_bytes(part[i].bytes, b, sizeof b));
-    }
-}
-
-void cs_mem_refusal(const cs_case *c, long maxsize, double limit, const char *limit_why, char *out,
-                    size_t len)
-{
-    cs_mem_parts m;
-    char need[32], lim[32], parts[256];
-    const double total = cs_case_memory_parts(c, maxsize, &m);
-    cs_mem_parts_fmt(&m, parts, sizeof parts);
-    const char *todo = !c->fold ? "use --fold (folded buffers, no data check) at this scale"
-                       : m.counts > 0.25 * total
-                           ? "most of it is the ranks' own alltoallv counts: a named count layout "
-                             "shares them (--dist hankel:D, docs/simulation-cost.md), or use "
-                             "fewer ranks"
-                           : "use fewer ranks or smaller sizes";
-    snprintf(out, len, "%d ranks at %ld bytes need about %s (%s), more than the limit of %s (%s): %s",
-             c->np, maxsize, cs_fmt_bytes(total, need, sizeof need), parts,
-             cs_fmt_bytes(limit, lim, sizeof lim), limit_why, todo);
-}
-
-double cs_mem_available(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[256];
-    double kb = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kb * 1024;
 }
 
 /* The driver's command line: the SPECIAL fields by hand, the others from
@@ -208,7 +78,7 @@ static void fill_launch(const cs_case *c, const char *workdir, cs_launch *l, cha
     l->platform_path = paths[6];
     l->cpu_limit_s = c->timeout_s;
     l->hostfile = RUN_HOSTFILE;
-    l->np = c->np + background_procs(c); /* the background's ranks come last */
+    l->np = c->np + cs_case_background_procs(c); /* the background's ranks come last */
     if (c->alg.cfg[0])
         l->cfg[l->ncfg++] = c->alg.cfg;
     if (c->fold) {
@@ -297,7 +167,7 @@ int cs_case_map(const cs_case *c, int *map, char *spread, size_t spread_len, cs_
     rc = cs_map_ranks(c->platform, list, nlist, c->mapping, c->np, c->oversubscribe, c->ppn, map,
                       err);
     cs_background bg;
-    if (!rc && background_procs(c) && !cs_background_parse(c->background, &bg, err)) {
+    if (!rc && cs_case_background_procs(c) && !cs_background_parse(c->background, &bg, err)) {
         int level = -1;
         for (int l = 0; l < c->platform->nlevels; l++)
             if (!strcmp(c->platform->levels[l], bg.level))
@@ -317,7 +187,7 @@ int cs_case_map(const cs_case *c, int *map, char *spread, size_t spread_len, cs_
 
 void cs_case_background_spread(const cs_case *c, char *out, size_t len)
 {
-    const int nbg = background_procs(c);
+    const int nbg = cs_case_background_procs(c);
     int *map = cs_xmalloc((size_t)(c->np + nbg) * sizeof(int));
     cs_err ignored;
     out[0] = 0;
@@ -366,7 +236,7 @@ static int case_check(const cs_case *c, int *node_of_rank, cs_err *err)
                                    c->np_list ? (int)c->np_list->v[i] : c->np, c->sizes->v[k],
                                    c->dtype, err))
                 return -1;
-    const int nbg = background_procs(c);
+    const int nbg = cs_case_background_procs(c);
     int *map = node_of_rank ? node_of_rank : cs_xmalloc((size_t)(c->np + nbg) * sizeof(int));
     int rc = cs_case_map(c, map, NULL, 0, err);
     if (map != node_of_rank)
@@ -395,7 +265,7 @@ pid_t cs_case_start(const cs_case *c, const char *workdir, int show_table, cs_er
 {
     /* one mapping: the check's, from which both files of the case are written
      * (the background's ranks after the measured ones) */
-    const int nall = c->np + background_procs(c);
+    const int nall = c->np + cs_case_background_procs(c);
     int *node_of_rank = cs_xmalloc((size_t)nall * sizeof(int));
     cs_launch l;
     char paths[7][1024], nums[CS_NFIELDS][CS_FIELD_TEXT_MAX], *sizes, *nps;
@@ -541,7 +411,7 @@ void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int t
     error_tail(path, tail, sizeof tail);
 
     /* where the ranks were: the case's placement, recomputed (deterministic) */
-    int *map = cs_xmalloc(sizeof(int) * (size_t)(c->np + background_procs(c) + 1));
+    int *map = cs_xmalloc(sizeof(int) * (size_t)(c->np + cs_case_background_procs(c) + 1));
     cs_err ignored;
     const int placed = !cs_case_map(c, map, NULL, 0, &ignored);
     size_t nnp = c->np_list ? c->np_list->n : 1;

@@ -46,6 +46,10 @@ extern const cs_field cs_case_fields[CS_NFIELDS];
 /* A case with every field at its default (case_fields.def). */
 void cs_case_init(cs_case *c);
 
+/* The background job's ranks (case_fields.h); 0: none, or a value the case's check refuses. */
+int cs_case_background_procs(const cs_case *c);
+
+/* case_memory.c: */
 /* Host memory the case needs, estimated from buffers and per-rank overheads;
  * _at: the same with `maxsize` as its largest size. */
 double cs_case_memory_bytes(const cs_case *c);

@@ -18,6 +18,10 @@
  * read them. 0, or -1 with a one-line error naming the file and line. */
 int cs_platform_check_network(const cs_platform *pf, xmlNode *root, cs_err *err);
 
+/* The names part of it (platform_names.c): link ids and netpoints (hosts, routers, zones,
+ * clusters) defined once, every name a route uses defined; root as above. */
+int cs_platform_check_names(const cs_platform *pf, xmlNode *root, cs_err *err);
+
 /* The element order part of it (platform_order.c): parent and, recursively,
  * its descendants. */
 int cs_platform_check_order(const cs_platform *pf, xmlNode *parent, cs_err *err);

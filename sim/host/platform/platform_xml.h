@@ -1,4 +1,4 @@
-/* Small libxml2 helpers shared by the platform checks (platform_net.c,
+/* Small libxml2 helpers shared by the platform checks (platform_names.c, platform_net.c,
  * platform_order.c). */
 #ifndef COLLSIM_PLATFORM_XML_H
 #define COLLSIM_PLATFORM_XML_H

@@ -273,76 +273,6 @@ static int parse_distribution(scn_ctx *c, cs_scenario *s, xmlNode *n)
     return 0;
 }
 
-/* <region>socket node</region>: level names, each once; checked against
- * every platform's declared levels once the whole file is read */
-static int parse_regions(scn_ctx *c, cs_scenario *s, xmlNode *n, long *line)
-{
-    if (*line)
-        return cs_fail(c->err, "%s:%ld: <region> given twice (first on line %ld; list the levels "
-                               "in one)",
-                       c->path, scn_line_of(n), *line);
-    *line = scn_line_of(n);
-    char *text = scn_text_of(n), *save = NULL;
-    int rc = 0;
-    for (char *tok = strtok_r(text, " \t\r\n,", &save); tok && !rc;
-         tok = strtok_r(NULL, " \t\r\n,", &save)) {
-        for (int i = 0; i < s->nregions && !rc; i++)
-            if (!strcmp(s->regions[i], tok))
-                rc = cs_fail(c->err, "%s:%ld: <region>: '%s' listed twice", c->path, *line, tok);
-        if (!rc && (s->nregions == CS_MAX_LEVELS || strlen(tok) >= sizeof s->regions[0]))
-            rc = cs_fail(c->err, "%s:%ld: <region>: '%s': at most %d levels of at most %zu "
-                                 "characters",
-                         c->path, *line, tok, CS_MAX_LEVELS, sizeof s->regions[0] - 1);
-        if (!rc)
-            snprintf(s->regions[s->nregions++], sizeof s->regions[0], "%s", tok);
-    }
-    if (!rc && !s->nregions)
-        rc = cs_fail(c->err, "%s:%ld: <region> is empty (valid: locality levels of the platform, "
-                             "such as node or socket)",
-                     c->path, *line);
-    free(text);
-    return rc;
-}
-
-/* Every <region> level must be declared by every platform of the scenario. */
-static int check_regions(scn_ctx *c, const cs_scenario *s, long line)
-{
-    /* the levels sweep the locality-aware algorithms only: with none, a
-     * <region> would silently change nothing */
-    int aware = 0;
-    for (int a = 0; a < s->nalgs; a++)
-        aware |= cs_alg_locality_aware(s->algs[a].collective, s->algs[a].name);
-    if (!aware)
-        return cs_fail(c->err, "%s:%ld: <region> sweeps the algorithms that take a region "
-                               "(`collsim list algorithms`: e.g. allgather/loc_bruck), and none of "
-                               "this scenario's does: remove <region> or add such an algorithm",
-                       c->path, line);
-    for (int i = 0; i < s->nplatforms; i++) {
-        cs_platform pf;
-        cs_err e;
-        if (cs_platform_load(s->platforms[i], &pf, &e))
-            return cs_fail(c->err, "%s:%ld: <region>: %s", c->path, line, e.msg);
-        int rc = 0;
-        for (int k = 0; k < s->nregions && !rc; k++) {
-            int found = 0;
-            char valid[CS_MAX_LEVELS * 34] = "";
-            for (int l = 0; l < pf.nlevels; l++) {
-                found |= !strcmp(pf.levels[l], s->regions[k]);
-                size_t u = strlen(valid);
-                snprintf(valid + u, sizeof valid - u, "%s%s", u ? ", " : "", pf.levels[l]);
-            }
-            if (!found)
-                rc = cs_fail(c->err, "%s:%ld: <region>: level '%s' is not declared by platform "
-                                     "'%s' (valid: %s)",
-                             c->path, line, s->regions[k], pf.name, valid);
-        }
-        cs_platform_free(&pf);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
-
 /* The valid elements, for messages: those read by hand, then those whose
  * attributes are case fields (case_fields.def). */
 static const char *elements(char *out, size_t len)
@@ -360,43 +290,6 @@ static const char *elements(char *out, size_t len)
             snprintf(out + strlen(out), len - strlen(out), ", %s", elem);
     }
     return out;
-}
-
-/* <smpi option="maxmin/precision" value="1e-2"/>: an SMPI 3.32 option for
- * every case (SimGrid itself rejects a name it does not know, at run time). */
-static int parse_smpi(scn_ctx *c, cs_scenario *s, xmlNode *n)
-{
-    static const char *const attrs[] = {"option", "value", NULL};
-    if (scn_check_attrs(c, n, attrs))
-        return -1;
-    xmlChar *opt = xmlGetProp(n, (const xmlChar *)"option");
-    xmlChar *val = xmlGetProp(n, (const xmlChar *)"value");
-    const char *o = opt ? (const char *)opt : "", *v = val ? (const char *)val : "";
-    int rc = 0;
-    if (!o[0] || !v[0] || !strchr(o, '/') || strpbrk(o, ": \t\n") || strpbrk(v, " \t\n"))
-        rc = cs_fail(c->err, "%s:%ld: <smpi> needs option=\"NAME\" and value=\"VALUE\", an SMPI "
-                             "3.32 option such as option=\"maxmin/precision\" value=\"1e-2\" (got "
-                             "option=\"%s\" value=\"%s\")",
-                     c->path, scn_line_of(n), o, v);
-    cs_err why;
-    if (!rc && cs_smpi_option_refused(o, v, &why))
-        rc = cs_fail(c->err, "%s:%ld: <smpi>: %s", c->path, scn_line_of(n), why.msg);
-    for (int k = 0; k < s->nsmpi && !rc; k++)
-        if (!strncmp(s->smpi[k], o, strlen(o)) && s->smpi[k][strlen(o)] == ':')
-            rc = cs_fail(c->err, "%s:%ld: <smpi option=\"%s\"> given twice (first at line %ld)",
-                         c->path, scn_line_of(n), o, s->smpi_lines[k]);
-    if (!rc && s->nsmpi == CS_MAX_SMPI_OPTIONS)
-        rc = cs_fail(c->err, "%s:%ld: more than %d <smpi> options", c->path, scn_line_of(n),
-                     CS_MAX_SMPI_OPTIONS);
-    if (!rc) {
-        size_t len = strlen(o) + strlen(v) + 2;
-        s->smpi[s->nsmpi] = cs_xmalloc(len);
-        snprintf(s->smpi[s->nsmpi], len, "%s:%s", o, v);
-        s->smpi_lines[s->nsmpi++] = scn_line_of(n);
-    }
-    xmlFree(opt);
-    xmlFree(val);
-    return rc;
 }
 
 static int parse_element(scn_ctx *c, cs_scenario *s, xmlNode *n, long *region_line)
@@ -421,7 +314,7 @@ static int parse_element(scn_ctx *c, cs_scenario *s, xmlNode *n, long *region_li
                    ? -1
                    : 0;
     if (!strcmp(name, "region"))
-        return scn_check_attrs(c, n, none) || parse_regions(c, s, n, region_line) ? -1 : 0;
+        return scn_check_attrs(c, n, none) || scn_parse_regions(c, s, n, region_line) ? -1 : 0;
     if (!strcmp(name, "background"))
         return scn_check_attrs(c, n, none) || scn_parse_backgrounds(c, s, n) ? -1 : 0;
     if (!strcmp(name, "hosts"))
@@ -441,7 +334,7 @@ static int parse_element(scn_ctx *c, cs_scenario *s, xmlNode *n, long *region_li
     if (!strcmp(name, "distribution"))
         return parse_distribution(c, s, n);
     if (!strcmp(name, "smpi"))
-        return parse_smpi(c, s, n);
+        return scn_parse_smpi(c, s, n);
     if (!strcmp(name, "vary")) {
         if (s->has_vary)
             return cs_fail(c->err, "%s:%ld: <vary> given twice (one parameter per scenario)",
@@ -524,7 +417,7 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
         if (!rc && missing)
             rc = cs_fail(err, "%s: the scenario needs %s", path, missing);
         if (!rc && region_line)
-            rc = check_regions(&c, s, region_line);
+            rc = scn_check_regions(&c, s, region_line);
         if (!rc && (s->nbackgrounds || s->nhost_specs))
             rc = scn_check_placements(&c, s);
         if (!rc)

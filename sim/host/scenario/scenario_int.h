@@ -28,6 +28,14 @@ char *scn_text_of(xmlNode *n);
  * allowed, each converted and checked by the table. */
 int scn_parse_fields(scn_ctx *c, cs_scenario *s, xmlNode *n);
 
+/* <region> (scenario_regions.c): the levels, each once (*line: the element's line, 0 before);
+ * checked once the file is read against every platform's levels */
+int scn_parse_regions(scn_ctx *c, cs_scenario *s, xmlNode *n, long *line);
+int scn_check_regions(scn_ctx *c, const cs_scenario *s, long line);
+
+/* <smpi option value> (scenario_smpi.c): one SMPI option for every case */
+int scn_parse_smpi(scn_ctx *c, cs_scenario *s, xmlNode *n);
+
 /* scenario_groups.c: a <groups> element, read; then no two sets giving a collective the same
  * cases, once the whole file is read. */
 int scn_parse_groups(scn_ctx *c, cs_scenario *s, xmlNode *n);
