@@ -50,6 +50,16 @@ typedef int (*collsim_rooted_fn)(COLLSIM_ROOTED_ARGS);
 #define COLLSIM_GATHER_ARGS COLLSIM_ROOTED_ARGS
 #define COLLSIM_SCATTER_ARGS COLLSIM_ROOTED_ARGS
 
+/* MPI_Bcast's signature: one buffer, its count and type, the root. */
+#define COLLSIM_ONEBUF_ARGS void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm
+typedef int (*collsim_onebuf_fn)(COLLSIM_ONEBUF_ARGS);
+
+/* MPI_Allreduce's signature: send and receive buffer, count, type and the
+ * operation (coll_reduce.h). */
+#define COLLSIM_REDUCTION_ARGS                                                                   \
+    const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm
+typedef int (*collsim_reduction_fn)(COLLSIM_REDUCTION_ARGS);
+
 /* The argument list of each signature kind (core/collectives.def, sig);
  * p2p has no algorithm (the driver's ping-pong). */
 #define COLLSIM_SIG_block_ARGS COLLSIM_BLOCK_COLL_ARGS
@@ -57,6 +67,8 @@ typedef int (*collsim_rooted_fn)(COLLSIM_ROOTED_ARGS);
 #define COLLSIM_SIG_inter_ARGS COLLSIM_INTER_ALLGATHER_ARGS
 #define COLLSIM_SIG_interv_ARGS COLLSIM_INTER_ALLGATHERV_ARGS
 #define COLLSIM_SIG_rooted_ARGS COLLSIM_ROOTED_ARGS
+#define COLLSIM_SIG_onebuf_ARGS COLLSIM_ONEBUF_ARGS
+#define COLLSIM_SIG_reduction_ARGS COLLSIM_REDUCTION_ARGS
 #define COLLSIM_SIG_p2p_ARGS MPI_Comm comm
 typedef int (*collsim_p2p_fn)(COLLSIM_SIG_p2p_ARGS);
 
@@ -78,6 +90,8 @@ typedef union {
     collsim_inter_allgather_fn inter;
     collsim_inter_allgatherv_fn interv;
     collsim_rooted_fn rooted;
+    collsim_onebuf_fn onebuf;
+    collsim_reduction_fn reduction;
     collsim_p2p_fn p2p;
 } collsim_fn;
 

@@ -26,6 +26,7 @@ static int in_scope(int scope, const char *coll)
     case CS_SCOPE_GROUPS: return p && p->groups;
     case CS_SCOPE_GROUPSV: return p && p->groups == 2;
     case CS_SCOPE_ROOTED: return p && p->rooted;
+    case CS_SCOPE_OP: return p && p->op;
     default: return 1;
     }
 }
@@ -292,12 +293,26 @@ int cs_fields_check(const cs_field *t, const void *obj, const char *collective,
         if (cs_groups_parse(g, *AT_C(&t[CS_F_block_ratio], obj, char *), &gs, err))
             return -1;
     }
+    const char *op = *AT_C(&t[CS_F_op], obj, char *), *dtype = *AT_C(&t[CS_F_dtype], obj, char *);
+    const char *op_types = p && p->op ? cs_op_dtypes(op, dtype) : NULL;
+    if (op_types)
+        return cs_fail(err, "--op %s does not take --dtype %s (valid: %s)", op ? op : "sum",
+                       dtype ? dtype : "byte", op_types);
     char with[256];
     if (*AT_C(&t[CS_F_in_place], obj, int) && p && !p->in_place)
         return cs_fail(err, "--in-place is not supported for %s (only for %s%s%s)", collective,
                        cs_coll_join(", ", with, sizeof with, cs_coll_takes_in_place),
                        p->in_place_note[0] ? "; " : "", p->in_place_note);
     return 0;
+}
+
+const char *cs_op_dtypes(const char *op, const char *dtype)
+{
+    const char *o = op ? op : "sum", *d = dtype ? dtype : "byte";
+    const char *valid = !strcmp(o, "bxor")     ? "int, byte"
+                        : !strcmp(o, "matmul") ? "int"
+                                               : "int, double";
+    return strstr(valid, d) ? NULL : valid;
 }
 
 int cs_fields_check_sizes(const char *dtype, const long *sizes, size_t n, cs_err *err)

@@ -26,8 +26,8 @@ typedef enum {
 
 /* ALL; VAR: v-collectives only; GROUPS: intergroup collectives only;
  * GROUPSV: intergroup ones with per-process blocks only; ROOTED: the rooted
- * ones, gather and scatter (collectives.def) */
-enum { CS_SCOPE_ALL, CS_SCOPE_VAR, CS_SCOPE_GROUPS, CS_SCOPE_GROUPSV, CS_SCOPE_ROOTED };
+ * ones, gather, scatter and bcast; OP: the reductions (collectives.def) */
+enum { CS_SCOPE_ALL, CS_SCOPE_VAR, CS_SCOPE_GROUPS, CS_SCOPE_GROUPSV, CS_SCOPE_ROOTED, CS_SCOPE_OP };
 
 typedef struct {
     const char *name; /* the struct member */
@@ -134,6 +134,10 @@ int cs_field_set(const cs_field *f, void *obj, const char *v, const char *what, 
 void cs_fields_scope(const cs_field *t, void *obj, const char *collective);
 
 /* Sizes against the datatype: each a multiple of its size. */
+/* The datatypes a reduction's --op takes (MPI's rules for MPI_SUM, MPI_MAX,
+ * MPI_BXOR; matmul's elements are ints), or NULL when dtype is one of them. */
+const char *cs_op_dtypes(const char *op, const char *dtype);
+
 int cs_fields_check_sizes(const char *dtype, const long *sizes, size_t n, cs_err *err);
 
 /* Bytes of one element of a datatype of the table (0: unknown). */

@@ -12,8 +12,8 @@
 const cs_coll_props cs_coll_table[CS_NCOLL] = {
 #define CS_COLLECTIVE(name, sig, send, root, in_place, note, min_np, mpi, pmpi, ...)               \
     {#name,          CS_SIG_##sig, CS_SEND_##send, CS_ROOT_##root,    CS_IN_PLACE_##in_place,       \
-     CS_IN_PLACE_##in_place != CS_IN_PLACE_no, note, CS_VARIABLE_##sig, CS_GROUPS_##sig, min_np,   \
-     #mpi,           CS_PMPI_##pmpi, builtins_##name},
+     CS_IN_PLACE_##in_place != CS_IN_PLACE_no, note, CS_VARIABLE_##sig, CS_GROUPS_##sig,          \
+     CS_OP_##sig,    min_np,         #mpi,           CS_PMPI_##pmpi,    builtins_##name},
 #include "collectives.def"
 #undef CS_COLLECTIVE
 };
@@ -55,6 +55,7 @@ const char *cs_coll_join(const char *sep, char *out, unsigned long len,
 int cs_coll_takes_in_place(const cs_coll_props *c) { return c->in_place; }
 int cs_coll_is_intergroup(const cs_coll_props *c) { return c->groups != 0; }
 int cs_coll_is_rooted(const cs_coll_props *c) { return c->rooted != CS_ROOT_none; }
+int cs_coll_has_op(const cs_coll_props *c) { return c->op; }
 
 int cs_coll_min_np(const char *collective)
 {

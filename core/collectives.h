@@ -5,7 +5,10 @@
 #define COLLSIM_CORE_COLLECTIVES_H
 
 /* The signature kinds (collectives.def, sig). */
-typedef enum { CS_SIG_block, CS_SIG_v, CS_SIG_inter, CS_SIG_interv, CS_SIG_rooted, CS_SIG_p2p } cs_sig;
+typedef enum {
+    CS_SIG_block, CS_SIG_v, CS_SIG_inter, CS_SIG_interv, CS_SIG_rooted, CS_SIG_onebuf,
+    CS_SIG_reduction, CS_SIG_p2p
+} cs_sig;
 
 /* The columns' words as values: a word not listed fails to compile. */
 #define CS_SEND_one 0
@@ -13,6 +16,7 @@ typedef enum { CS_SIG_block, CS_SIG_v, CS_SIG_inter, CS_SIG_interv, CS_SIG_roote
 #define CS_ROOT_none 0
 #define CS_ROOT_to 1
 #define CS_ROOT_from 2
+#define CS_ROOT_one_from 3
 #define CS_IN_PLACE_no 0
 #define CS_IN_PLACE_all 1
 #define CS_IN_PLACE_root 2
@@ -20,19 +24,31 @@ typedef enum { CS_SIG_block, CS_SIG_v, CS_SIG_inter, CS_SIG_interv, CS_SIG_roote
 #define CS_PMPI_own 1
 #define CS_PMPI_intercomm 2
 /* what follows from the signature kind: a v-collective (--dist, --seed);
- * an intergroup one (1: --groups, 2: also --counts) */
+ * an intergroup one (1: --groups, 2: also --counts); a reduction (--op) */
 #define CS_VARIABLE_block 0
 #define CS_VARIABLE_v 1
 #define CS_VARIABLE_inter 0
 #define CS_VARIABLE_interv 0
 #define CS_VARIABLE_rooted 0
+#define CS_VARIABLE_onebuf 0
+#define CS_VARIABLE_reduction 0
 #define CS_VARIABLE_p2p 0
 #define CS_GROUPS_block 0
 #define CS_GROUPS_v 0
 #define CS_GROUPS_inter 1
 #define CS_GROUPS_interv 2
 #define CS_GROUPS_rooted 0
+#define CS_GROUPS_onebuf 0
+#define CS_GROUPS_reduction 0
 #define CS_GROUPS_p2p 0
+#define CS_OP_block 0
+#define CS_OP_v 0
+#define CS_OP_inter 0
+#define CS_OP_interv 0
+#define CS_OP_rooted 0
+#define CS_OP_onebuf 0
+#define CS_OP_reduction 1
+#define CS_OP_p2p 0
 
 /* CS_C_allgather, ...: a collective's index in cs_colls() */
 enum {
@@ -46,12 +62,14 @@ typedef struct {
     const char *name;
     cs_sig sig;
     int send_blocks_per_rank; /* 0: one send block; 1: p of them */
-    int rooted;               /* CS_ROOT_to (a gather, to --root), CS_ROOT_from (a scatter) */
+    int rooted;               /* CS_ROOT_to (a gather, to --root), CS_ROOT_from (a scatter),
+                                 CS_ROOT_one_from (a broadcast) */
     int in_place_rule;        /* CS_IN_PLACE_all, _root, _no */
     int in_place;             /* MPI_IN_PLACE supported by the driver (any rule but no) */
     const char *in_place_note; /* why not, or "" */
     int variable;             /* a v-collective: block sizes from --dist, --seed */
     int groups;               /* intergroup: 1 (--groups), 2 (also --counts) */
+    int op;                   /* a reduction: an MPI_Op (--op) */
     int min_np;
     const char *mpi;          /* the MPI entry point less MPI_: "Allgather" */
     int pmpi;                 /* CS_PMPI_own, _intercomm, _none */
@@ -77,6 +95,7 @@ const char *cs_coll_join(const char *sep, char *out, unsigned long len,
 int cs_coll_takes_in_place(const cs_coll_props *c); /* --in-place */
 int cs_coll_is_intergroup(const cs_coll_props *c);  /* --groups */
 int cs_coll_is_rooted(const cs_coll_props *c);      /* --root */
+int cs_coll_has_op(const cs_coll_props *c);         /* --op */
 
 /* The fewest processes a case of the collective may have (min_np), and why. */
 int cs_coll_min_np(const char *collective);

@@ -46,6 +46,8 @@ typedef struct collsim_alg {
         collsim_block_coll_fn block;
         collsim_alltoallv_fn v;
         collsim_rooted_fn rooted;
+        collsim_onebuf_fn onebuf;
+        collsim_reduction_fn reduction;
     };
     int in_place;                   /* 1: accepts MPI_IN_PLACE as sendbuf */
     int regions;                    /* 1: locality-aware (coll_locality.h) */

@@ -52,7 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { WHY_INTER, WHY_IN_PLACE, WHY_COUNT, NWHY };
+enum { WHY_INTER, WHY_IN_PLACE, WHY_COUNT, WHY_OP, WHY_TYPE, NWHY };
 
 /* The collectives (core/collectives.def) as this layer needs them. */
 static const struct {
@@ -275,9 +275,11 @@ int MPI_Finalize(void)
             continue;
         }
         fprintf(stderr, "collsim_pmpi: %s/%s: %ld calls served (%ld packed), %ld to the library "
-                "(intercommunicator %ld, MPI_IN_PLACE %ld, count beyond an int %ld); "
+                "(intercommunicator %ld, MPI_IN_PLACE %ld, count beyond an int %ld, "
+                "non-commutative operation %ld, datatype with holes %ld); "
                 "calls summed over %d processes\n", colls[c].name, chosen[c]->name, s[0], s[1],
-                lib, s[2 + WHY_INTER], s[2 + WHY_IN_PLACE], s[2 + WHY_COUNT], p);
+                lib, s[2 + WHY_INTER], s[2 + WHY_IN_PLACE], s[2 + WHY_COUNT], s[2 + WHY_OP],
+                s[2 + WHY_TYPE], p);
     }
     return PMPI_Finalize();
 }
@@ -456,6 +458,79 @@ static int serve_v(int c, collsim_alltoallv_fn lib, const void *sb, const int *s
     return err;
 }
 
+/* onebuf (MPI_Bcast) and reduction (MPI_Allreduce): the algorithms refuse,
+ * before any message and alike on every process, what they do not serve: a
+ * datatype with holes (MPI_ERR_TYPE), a non-commutative operation for the
+ * algorithms that need one (MPI_ERR_OP, algorithms.def); the call then goes
+ * to the library. A broadcast's datatypes may differ between processes (only
+ * their signatures must match): such a call is only served alike when every
+ * process's type is contiguous or none is. */
+static int refused(int err)
+{
+    return err == MPI_ERR_OP ? WHY_OP : err == MPI_ERR_TYPE ? WHY_TYPE : -1;
+}
+
+static int count_why(const collsim_alg *a, int count, MPI_Datatype t, MPI_Comm comm)
+{
+    int p, size;
+    if (comm == MPI_COMM_NULL || is_inter(comm))
+        return WHY_INTER;
+    if (count < 0 || PMPI_Type_size(t, &size) != MPI_SUCCESS || PMPI_Comm_size(comm, &p))
+        return -1; /* the algorithm's own error */
+    const long long bytes = (long long)count * size;
+    return bytes > INT_MAX || a->msg_blocks(p) * bytes > INT_MAX ? WHY_COUNT : -1;
+}
+
+typedef int (*bcast_fn)(void *, int, MPI_Datatype, int, MPI_Comm);
+static int serve_onebuf(int c, bcast_fn lib, void *buf, int count, MPI_Datatype t, int root,
+                        MPI_Comm comm)
+{
+    const collsim_alg *a = chosen[c];
+    proc_state *S = me();
+    int why = -1;
+    if (!a || S->inside || (why = count_why(a, count, t, comm)) >= 0) {
+        if (a && !S->inside)
+            S->library[c][why]++;
+        return lib(buf, count, t, root, comm);
+    }
+    S->served[c]++;
+    S->inside++;
+    int err = a->onebuf(buf, count, t, root, comm);
+    S->inside--;
+    if ((why = refused(err)) >= 0) {
+        S->served[c]--;
+        S->library[c][why]++;
+        err = lib(buf, count, t, root, comm);
+    }
+    return err;
+}
+
+typedef int (*allreduce_fn)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
+static int serve_reduction(int c, allreduce_fn lib, const void *sb, void *rb, int count,
+                           MPI_Datatype t, MPI_Op op, MPI_Comm comm)
+{
+    const collsim_alg *a = chosen[c];
+    proc_state *S = me();
+    int why = -1;
+    if (a && !S->inside && sb == MPI_IN_PLACE && !a->in_place)
+        why = WHY_IN_PLACE;
+    if (!a || S->inside || why >= 0 || (why = count_why(a, count, t, comm)) >= 0) {
+        if (a && !S->inside)
+            S->library[c][why]++;
+        return lib(sb, rb, count, t, op, comm);
+    }
+    S->served[c]++;
+    S->inside++;
+    int err = a->reduction(sb, rb, count, t, op, comm);
+    S->inside--;
+    if ((why = refused(err)) >= 0) {
+        S->served[c]--;
+        S->library[c][why]++;
+        err = lib(sb, rb, count, t, op, comm);
+    }
+    return err;
+}
+
 /* ---- the wrappers: MPI_<entry> of each collective whose pmpi is own ---- */
 #define PMPI_WRAP_block(name, mpi)                                                                 \
     int MPI_##mpi(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,     \
@@ -488,6 +563,16 @@ static int serve_v(int c, collsim_alltoallv_fn lib, const void *sb, const int *s
     {                                                                                              \
         return serve_v(CS_C_##name, PMPI_##mpi, sb, scounts, sdispls, st, rb, rcounts, rdispls,   \
                        rt, comm);                                                                  \
+    }
+#define PMPI_WRAP_onebuf(name, mpi)                                                                \
+    int MPI_##mpi(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm)                   \
+    {                                                                                              \
+        return serve_onebuf(CS_C_##name, PMPI_##mpi, buf, count, t, root, comm);                   \
+    }
+#define PMPI_WRAP_reduction(name, mpi)                                                             \
+    int MPI_##mpi(const void *sb, void *rb, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)    \
+    {                                                                                              \
+        return serve_reduction(CS_C_##name, PMPI_##mpi, sb, rb, count, t, op, comm);               \
     }
 #define PMPI_WRAP_own(name, sig, mpi) PMPI_WRAP_##sig(name, mpi)
 #define PMPI_WRAP_intercomm(name, sig, mpi) /* the wrapper of its entry point's own row */

@@ -42,6 +42,16 @@ inline Checked run_checked(const tw_run_spec &spec)
     return c;
 }
 
+// A test parameter as a gtest name: every character but letters and digits '_'.
+inline std::string gtest_name(const std::string &s0)
+{
+    std::string s = s0;
+    for (char &ch : s)
+        if (!isalnum((unsigned char)ch))
+            ch = '_';
+    return s;
+}
+
 // Parses a number list of the scenario language ("1:64:3", "0,1,13,64K").
 inline std::vector<long> numbers(const char *text)
 {

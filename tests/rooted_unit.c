@@ -41,9 +41,7 @@ typedef struct {
 } alg;
 
 #define AS_R(f)                                                                                    \
-    _Generic((f), collsim_rooted_fn: (f), collsim_inter_allgatherv_fn: NULL,                      \
-             collsim_inter_allgather_fn: NULL, collsim_block_coll_fn: NULL,                       \
-             collsim_alltoallv_fn: NULL)
+    _Generic((f), collsim_rooted_fn: (f), default: NULL)
 static const alg algs[] = {
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
                     procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \

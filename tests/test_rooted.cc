@@ -42,15 +42,6 @@ std::vector<std::string> rooted_algorithms()
     return v;
 }
 
-std::string param_name(const std::string &s0)
-{
-    std::string s = s0;
-    for (char &ch : s)
-        if (!isalnum((unsigned char)ch))
-            ch = '_';
-    return s;
-}
-
 // smpirun of rooted_unit on 64 Yahoo ranks (4 per node; the unit's regions
 // are its own); "ROOTED_UNIT_FAULT=1 " before the arguments sets that
 // variable. Returns its exit status.
@@ -81,7 +72,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(::testing::ValuesIn(rooted_algorithms()),
                        ::testing::Values("sequential", "cyclic")),
     [](const ::testing::TestParamInfo<RootedEveryP::ParamType> &info) {
-        return param_name(std::get<0>(info.param) + "_" + std::get<1>(info.param));
+        return gtest_name(std::get<0>(info.param) + "_" + std::get<1>(info.param));
     });
 
 // The unit's check can fail: a byte flipped after the call is reported with
@@ -152,7 +143,7 @@ TEST_P(RootedBench, DriverChecksAndMeasures)
 
 INSTANTIATE_TEST_SUITE_P(Rooted, RootedBench, ::testing::ValuesIn(rooted_algorithms()),
                          [](const ::testing::TestParamInfo<std::string> &info) {
-                             return param_name(info.param);
+                             return gtest_name(info.param);
                          });
 
 // A received byte flipped after the call (COLLSIM_FAULT) is reported with
@@ -262,7 +253,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "scatter/native:mvapich2_two_level_direct", "scatter/native:default",
                       "scatter/native:mpich", "scatter/native:ompi", "scatter/native:mvapich2",
                       "scatter/native:impi"),
-    [](const ::testing::TestParamInfo<std::string> &info) { return param_name(info.param); });
+    [](const ::testing::TestParamInfo<std::string> &info) { return gtest_name(info.param); });
 
 // SimGrid 3.32's gather mvapich2_two_level (and the impi selector, which
 // picks it at these sizes)

@@ -279,8 +279,8 @@ static int bench_size(bench_ctx *b, long bytes, FILE *csv)
 int bench_comm(const driver_opts *o, MPI_Comm comm, unsigned char *sendbuf,
                unsigned char *recvbuf, FILE *csv)
 {
-    bench_ctx b = {o,       comm,    0,    0, 0, 0, sendbuf, recvbuf, {NULL, NULL, NULL, NULL, NULL, NULL, 0, 0},
-                   NULL, {0, NULL, NULL, 0, 0}};
+    /* a kind's own members (bench_sig.h) start zero */
+    bench_ctx b = {.o = o, .comm = comm, .sendbuf = sendbuf, .recvbuf = recvbuf};
     int failures = 0;
     MPI_Comm_rank(comm, &b.rank);
     MPI_Comm_size(comm, &b.p);

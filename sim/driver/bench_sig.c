@@ -120,6 +120,38 @@ const drv_sig drv_sig_rooted = {
     .poison = rooted_poison, .call = rooted_call, .fault = block_fault, .verify = rooted_verify,
     .data_bytes = rooted_data_bytes};
 
+/* ---- onebuf: MPI_Bcast's one buffer and the root ---- */
+
+/* the root's buffer holds its block (its send buffer's), the others' the
+ * complement of it */
+static void onebuf_poison(const bench_ctx *b, long bytes, int in_place)
+{
+    (void)in_place; /* refused (collectives.def) */
+    const long id = b->o->desc->block_id(b->o->root, b->rank, b->p);
+    if (b->rank == b->o->root)
+        memcpy(b->recvbuf, b->sendbuf, (size_t)bytes);
+    else if (!b->o->fold)
+        memcpy(b->recvbuf, antipattern_block(id), (size_t)bytes);
+}
+
+static int onebuf_call(const bench_ctx *b, int count, int in_place)
+{
+    (void)in_place;
+    return b->o->fn.onebuf(b->recvbuf, count, b->o->mpi_dtype, b->o->root, b->comm);
+}
+
+static check_result onebuf_verify(const bench_ctx *b, long bytes, int in_place)
+{
+    (void)in_place;
+    const long id = b->o->desc->block_id(b->o->root, b->rank, b->p);
+    return first_difference(b->recvbuf, pattern_block(id), 0, bytes, 0);
+}
+
+const drv_sig drv_sig_onebuf = {
+    .run = bench_comm, .info = rooted_info, .legend = rooted_legend, .fill = block_fill,
+    .poison = onebuf_poison, .call = onebuf_call, .fault = block_fault, .verify = onebuf_verify,
+    .data_bytes = rooted_data_bytes};
+
 /* ---- v: MPI_Alltoallv's counts and displacements (vlayout.h) ---- */
 
 /* blocks of up to maxbytes at displacements with gaps (int elements) */

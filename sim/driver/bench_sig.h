@@ -25,6 +25,7 @@ typedef struct {
     v_layout L; /* v-collectives: this rank's counts and displacements */
     collsim_intergroup *ig; /* intergroup collectives: the descriptor, built before timing */
     ig_size I;              /* and this process's view of the current size */
+    MPI_Op op;              /* reductions: the operation of --op (bench_reduce.c) */
 } bench_ctx;
 
 /* A NULL hook does nothing (or, for buffers, keeps the block kind's sizes). */
@@ -59,6 +60,6 @@ struct drv_sig {
 };
 
 extern const drv_sig drv_sig_block, drv_sig_v, drv_sig_inter, drv_sig_interv, drv_sig_rooted,
-    drv_sig_p2p;
+    drv_sig_onebuf, drv_sig_reduction, drv_sig_p2p;
 
 #endif

@@ -87,6 +87,16 @@ static const driver_alg driver_algs[] = {
     {                                                                                              \
         return MPI_##mpi(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);  \
     }
+#define DRIVER_NATIVE_onebuf(name, mpi)                                                            \
+    static int native_##name(COLLSIM_SIG_onebuf_ARGS)                                              \
+    {                                                                                              \
+        return MPI_##mpi(buffer, count, datatype, root, comm);                                     \
+    }
+#define DRIVER_NATIVE_reduction(name, mpi)                                                         \
+    static int native_##name(COLLSIM_SIG_reduction_ARGS)                                           \
+    {                                                                                              \
+        return MPI_##mpi(sendbuf, recvbuf, count, datatype, op, comm);                             \
+    }
 #define DRIVER_NATIVE_inter(name, mpi)
 #define DRIVER_NATIVE_interv(name, mpi)
 #define DRIVER_NATIVE_p2p(name, mpi)
@@ -98,6 +108,8 @@ static const driver_alg driver_algs[] = {
 #define DRIVER_HAS_NATIVE_block(name) {.name = native_##name}, 1
 #define DRIVER_HAS_NATIVE_v(name) {.name = native_##name}, 1
 #define DRIVER_HAS_NATIVE_rooted(name) {.name = native_##name}, 1
+#define DRIVER_HAS_NATIVE_onebuf(name) {.name = native_##name}, 1
+#define DRIVER_HAS_NATIVE_reduction(name) {.name = native_##name}, 1
 #define DRIVER_HAS_NATIVE_inter(name) {.name = NULL}, 0
 #define DRIVER_HAS_NATIVE_interv(name) {.name = NULL}, 0
 #define DRIVER_HAS_NATIVE_p2p(name) {.name = NULL}, 0

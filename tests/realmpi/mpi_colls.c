@@ -13,7 +13,11 @@
  *   every int, holes checked untouched) and from one; alltoall, plain and
  *   from and into vectors; alltoallv with uneven blocks at permuted, gapped
  *   and negative displacements, gaps checked untouched, plain and with a hole
- *   after every int on both sides (a resized MPI_INT).
+ *   after every int on both sides (a resized MPI_INT); bcast from the first
+ *   and the last rank; allreduce with MPI_SUM (and in place) and with a
+ *   non-commutative user operation (the left operand: the result is rank
+ *   0's), which an algorithm that needs a commutative one refuses with
+ *   MPI_ERR_OP (called directly) or hands to the library (PMPI layer).
  * Then, on MPI_COMM_WORLD: alltoall and alltoallv with MPI_IN_PLACE (uneven,
  * symmetric blocks for alltoallv); with --intercomm (not under SMPI 3.32, which
  * has no MPI_Intercomm_create), an intercommunicator of the two halves:
@@ -56,12 +60,16 @@ typedef int (*block_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Dataty
 typedef int (*v_fn)(const void *, const int *, const int *, MPI_Datatype, void *, const int *,
                     const int *, MPI_Datatype, MPI_Comm);
 typedef int (*rooted_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm);
+typedef int (*bcast_fn)(void *, int, MPI_Datatype, int, MPI_Comm);
+typedef int (*allreduce_fn)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
 typedef struct {
     const char *name; /* for messages */
     block_fn allgather, alltoall;
     v_fn alltoallv;
     rooted_fn gather, scatter;
     int direct; /* the algorithms themselves (MPI_ERR_COMM on an intercommunicator) */
+    bcast_fn bcast;
+    allreduce_fn allreduce;
 } colls;
 
 /* n ints with a hole after each: a vector, resized to span its holes */
@@ -375,6 +383,51 @@ static void check_intercomm(tally *t, const colls *c, int n)
     MPI_Comm_free(&half);
 }
 
+/* the non-commutative user operation: inout = in (the left operand) */
+static void left_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    memcpy(inout, in, (size_t)*len * sizeof(int));
+}
+
+static void check_reductions(tally *t, const colls *c, MPI_Comm comm, int q, int n)
+{
+    int r;
+    MPI_Comm_rank(comm, &r);
+    int *buf = malloc(sizeof(int) * (size_t)(n + 1)), *out = malloc(sizeof(int) * (size_t)(n + 1));
+    for (int root = 0; c->bcast && root < q; root += q > 1 ? q - 1 : 1) {
+        for (int i = 0; i < n; i++)
+            buf[i] = r == root ? val(root, 0, i) : SENTINEL;
+        int err = c->bcast(buf, n, MPI_INT, root, comm);
+        expect(t, err == MPI_SUCCESS, "bcast: error", q, n, err, root);
+        for (int i = 0; i < n && err == MPI_SUCCESS; i++)
+            expect(t, buf[i] == val(root, 0, i), "bcast", q, n, root, i);
+    }
+    if (c->allreduce) {
+        MPI_Op left;
+        MPI_Op_create(left_op, 0, &left);
+        for (int variant = 0; variant < 3; variant++) { /* sum, sum in place, left */
+            for (int i = 0; i < n; i++)
+                buf[i] = val(r, 0, i), out[i] = variant == 1 ? buf[i] : SENTINEL;
+            int err = c->allreduce(variant == 1 ? MPI_IN_PLACE : buf, out, n, MPI_INT,
+                                   variant == 2 ? left : MPI_SUM, comm);
+            if (variant == 2 && c->direct && err == MPI_ERR_OP)
+                continue; /* an algorithm for commutative operations only */
+            expect(t, err == MPI_SUCCESS, "allreduce: error", q, n, err, variant);
+            for (int i = 0; i < n && err == MPI_SUCCESS; i++) {
+                long want = 0;
+                for (int j = 0; j < q; j++)
+                    want += val(j, 0, i);
+                expect(t, out[i] == (variant == 2 ? val(0, 0, i) : want),
+                       variant == 2 ? "allreduce, non-commutative" : "allreduce", q, n, variant, i);
+            }
+        }
+        MPI_Op_free(&left);
+    }
+    free(buf);
+    free(out);
+}
+
 static void run_all(tally *t, const colls *c, int intercomm)
 {
     int w, np;
@@ -395,6 +448,8 @@ static void run_all(tally *t, const colls *c, int intercomm)
                 check_alltoallv(t, c, comm, q, counts[k], gap);
             if (c->gather || c->scatter)
                 check_rooted(t, c, comm, q, counts[k]);
+            if (c->bcast || c->allreduce)
+                check_reductions(t, c, comm, q, counts[k]);
         }
         MPI_Comm_free(&comm);
     }
@@ -416,7 +471,7 @@ int main(int argc, char **argv)
     collsim_set_block_regions(3);
     for (int i = 0; i < collsim_alg_count(); i++) {
         const collsim_alg *a = collsim_alg_at(i);
-        colls c = {a->name, NULL, NULL, NULL, NULL, NULL, 1};
+        colls c = {a->name, NULL, NULL, NULL, NULL, NULL, 1, NULL, NULL};
         if (!strcmp(a->collective, "allgather"))
             c.allgather = a->block;
         else if (!strcmp(a->collective, "alltoall"))
@@ -425,6 +480,10 @@ int main(int argc, char **argv)
             c.gather = a->rooted;
         else if (!strcmp(a->collective, "scatter"))
             c.scatter = a->rooted;
+        else if (!strcmp(a->collective, "bcast"))
+            c.bcast = a->onebuf;
+        else if (!strcmp(a->collective, "allreduce"))
+            c.allreduce = a->reduction;
         else
             c.alltoallv = a->v;
         const long before = t.failed;
@@ -433,7 +492,8 @@ int main(int argc, char **argv)
             printf("FAIL: %s/%s\n", a->collective, a->name);
     }
 #else
-    colls c = {"MPI", MPI_Allgather, MPI_Alltoall, MPI_Alltoallv, MPI_Gather, MPI_Scatter, 0};
+    colls c = {"MPI", MPI_Allgather, MPI_Alltoall, MPI_Alltoallv, MPI_Gather, MPI_Scatter, 0,
+               MPI_Bcast, MPI_Allreduce};
     run_all(&t, &c, intercomm);
 #endif
     long mine[2] = {t.checks, t.failed}, sum[2];

@@ -1,0 +1,96 @@
+/* Helpers of the broadcast and reduction algorithms (coll_reduce.h). */
+#include "coll_reduce.h"
+
+#include "coll_util.h"
+
+int coll_reduce_local(const void *in, void *inout, int count, MPI_Datatype type, MPI_Op op)
+{
+    int size, err = MPI_SUCCESS;
+    if (count <= 0)
+        return MPI_SUCCESS;
+    if ((err = MPI_Type_size(type, &size)) != MPI_SUCCESS)
+        return err;
+    if (coll_local_moves())
+        err = MPI_Reduce_local(in, inout, count, type, op);
+    coll_local_charge((size_t)count * (size_t)size, 1);
+    return err;
+}
+
+static int begin(int count, MPI_Datatype type, MPI_Comm comm, int *rank, int *size, size_t *elem)
+{
+    int err;
+    if ((err = coll_check_intracomm(comm)) != MPI_SUCCESS)
+        return err;
+    if (count < 0)
+        return MPI_ERR_COUNT;
+    if ((err = coll_block_bytes(type, 1, elem)) != MPI_SUCCESS)
+        return err;
+    MPI_Comm_rank(comm, rank);
+    MPI_Comm_size(comm, size);
+    return MPI_SUCCESS;
+}
+
+/* nothing to move: *elem = 0 */
+static void nothing_left(int count, int size, size_t *elem)
+{
+    if (count == 0 || size == 1)
+        *elem = 0;
+}
+
+int coll_bcast_begin(int count, MPI_Datatype type, int root, MPI_Comm comm, int *rank, int *size,
+                     size_t *elem)
+{
+    int err = begin(count, type, comm, rank, size, elem);
+    if (err == MPI_SUCCESS && (root < 0 || root >= *size))
+        return MPI_ERR_ROOT;
+    if (err == MPI_SUCCESS)
+        nothing_left(count, *size, elem);
+    return err;
+}
+
+int coll_allreduce_begin(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
+                         MPI_Op op, int commutative_only, MPI_Comm comm, int *rank, int *size,
+                         size_t *elem)
+{
+    int err = begin(count, type, comm, rank, size, elem), commutative = 1;
+    if (err != MPI_SUCCESS)
+        return err;
+    if (commutative_only && ((err = MPI_Op_commutative(op, &commutative)) != MPI_SUCCESS))
+        return err;
+    if (!commutative)
+        return MPI_ERR_OP;
+    if (sendbuf != MPI_IN_PLACE)
+        coll_copy_data(recvbuf, sendbuf, (size_t)count * *elem);
+    nothing_left(count, *size, elem);
+    return MPI_SUCCESS;
+}
+
+coll_fold coll_fold_of(int rank, int p)
+{
+    coll_fold f;
+    f.pof2 = coll_floor_pow2(p);
+    f.rem = p - f.pof2;
+    f.newrank = rank < 2 * f.rem ? (rank % 2 ? rank / 2 : -1) : rank - f.rem;
+    return f;
+}
+
+int coll_fold_in(const coll_fold *f, int rank, void *recvbuf, void *tmp, int count,
+                 MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    if (rank >= 2 * f->rem)
+        return MPI_SUCCESS;
+    if (rank % 2 == 0)
+        return MPI_Send(recvbuf, count, type, rank + 1, COLL_TAG_ALLREDUCE, comm);
+    int err = MPI_Recv(tmp, count, type, rank - 1, COLL_TAG_ALLREDUCE, comm, MPI_STATUS_IGNORE);
+    return err != MPI_SUCCESS ? err : coll_reduce_local(tmp, recvbuf, count, type, op);
+}
+
+int coll_fold_out(const coll_fold *f, int rank, void *recvbuf, int count, MPI_Datatype type,
+                  MPI_Comm comm)
+{
+    if (rank >= 2 * f->rem)
+        return MPI_SUCCESS;
+    if (rank % 2)
+        return MPI_Send(recvbuf, count, type, rank - 1, COLL_TAG_ALLREDUCE, comm);
+    return MPI_Recv(recvbuf, count, type, rank + 1, COLL_TAG_ALLREDUCE, comm, MPI_STATUS_IGNORE);
+}

@@ -1,0 +1,85 @@
+/* Helpers of the broadcast and reduction algorithms (bcast/, allreduce/):
+ * their common entry checks and the one way an algorithm combines data.
+ * Plain MPI, as coll_util.h. */
+#ifndef COLLSIM_COLL_REDUCE_H
+#define COLLSIM_COLL_REDUCE_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#include "coll_util.h"
+
+/* Tags of the broadcast and allreduce algorithms' messages. */
+#define COLL_TAG_BCAST 25461
+#define COLL_TAG_ALLREDUCE 25462
+
+/* ---- local work: the reduction arithmetic ----
+ * inout[i] = in[i] op inout[i] for count elements (MPI_Reduce_local: in is
+ * the left operand, which matters for a non-commutative op). Every
+ * combination an algorithm makes goes through it, so that it is costed as
+ * the copies are (coll_util.h's cost hook, bytes of inout and one call: the
+ * simulation driver charges it at the platform's copy bandwidth,
+ * docs/running.md, "The cost model"); an algorithm never calls
+ * MPI_Reduce_local itself (a test checks it). With local moves off (folded
+ * buffers, coll_set_local_moves) the arithmetic is skipped on the host and
+ * costed all the same. */
+int coll_reduce_local(const void *in, void *inout, int count, MPI_Datatype type, MPI_Op op);
+
+/* Element k..k+n of a buffer of `elem`-byte elements. */
+static inline void *coll_elems(void *buf, long k, size_t elem)
+{
+    return (char *)buf + (size_t)k * elem;
+}
+
+/* Common entry of every broadcast: checks comm (an intracommunicator), the
+ * count (>= 0, MPI_ERR_COUNT), the root (MPI_ERR_ROOT) and the datatype (no
+ * holes, MPI_ERR_TYPE: the algorithms address elements as bytes), gives the
+ * rank, the size and the bytes of one element; *elem == 0: nothing (more)
+ * to do (count 0, or one process). */
+int coll_bcast_begin(int count, MPI_Datatype type, int root, MPI_Comm comm, int *rank, int *size,
+                     size_t *elem);
+
+/* Common entry of every allreduce: the checks of coll_bcast_begin less the
+ * root; MPI_ERR_OP for a non-commutative op when `commutative_only` (before
+ * any message: every process returns it alike); then the caller's data into
+ * recvbuf (nothing for MPI_IN_PLACE). *elem == 0: nothing more to do. */
+int coll_allreduce_begin(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
+                         MPI_Op op, int commutative_only, MPI_Comm comm, int *rank, int *size,
+                         size_t *elem);
+
+/* The processes of a recursive-doubling or -halving schedule on any p
+ * (Thakur, Rabenseifner, Gropp 2005, Section 4.5; Rabenseifner 2004): the
+ * largest power of two pof2 <= p takes part; of the first 2 rem ranks (rem =
+ * p - pof2) the even ones hand their data to the odd one above them first
+ * and get the result back last. newrank is the rank in the schedule, -1 for
+ * a rank that sits out; coll_fold_real maps a schedule rank back. */
+typedef struct {
+    int pof2, rem, newrank;
+} coll_fold;
+coll_fold coll_fold_of(int rank, int p);
+static inline int coll_fold_real(const coll_fold *f, int newrank)
+{
+    return newrank < f->rem ? 2 * newrank + 1 : newrank + f->rem;
+}
+/* The fold's first step (the even rank below 2 rem sends its data to the
+ * odd one above it, which combines: the lower rank's data on the left) and
+ * its last (the result back). tmp: count elements of scratch. */
+int coll_fold_in(const coll_fold *f, int rank, void *recvbuf, void *tmp, int count,
+                 MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+int coll_fold_out(const coll_fold *f, int rank, void *recvbuf, int count, MPI_Datatype type,
+                  MPI_Comm comm);
+
+/* The p segments of count elements, as even as they go: segment j has
+ * count / p elements, one more for j < count % p, and starts at element
+ * coll_seg_start(count, p, j) (j = p: count). */
+static inline long coll_seg_start(int count, int p, int j)
+{
+    const int base = count / p, extra = count % p;
+    return (long)j * base + (j < extra ? j : extra);
+}
+static inline int coll_seg_count(int count, int p, int j)
+{
+    return (int)(coll_seg_start(count, p, j + 1) - coll_seg_start(count, p, j));
+}
+
+#endif

@@ -1,0 +1,266 @@
+/* The reduction kind's hooks (bench_sig.h; core/collectives.def, sig
+ * reduction: MPI_Allreduce's arguments and --op). Check mode computes the
+ * reduced values: element i of rank r's send buffer is x(r, i), a fixed
+ * function of both (below), and every process's result must be
+ * x(0, i) op x(1, i) op ... op x(p-1, i), combined in rank order (MPI's
+ * order for a non-commutative operation). The values make the operation
+ * exact in any order where it is commutative: integers of at most 1000 in
+ * magnitude for MPI_SUM, quarter-integers for doubles. matmul, the
+ * non-commutative user operation, reads each 4-byte element as a 2x2 matrix
+ * of bytes [[a, b], [c, d]] (a, b, c, d at increasing addresses) multiplied
+ * mod 256; x(r, i) is [[1 + uv, u], [v, 1]] (determinant 1, so a product
+ * never degenerates), a product of one rank's value in the wrong place
+ * differs. A wrong element is named by its index, its value and the expected
+ * one, and whether it is the product in reverse rank order. */
+#include "bench_sig.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+enum { OP_SUM, OP_MAX, OP_BXOR, OP_MATMUL };
+
+static int op_index(const char *name)
+{
+    static const char *const names[] = {"sum", "max", "bxor", "matmul"};
+    for (int k = 0; k < 4; k++)
+        if (name && !strcmp(name, names[k]))
+            return k;
+    return OP_SUM;
+}
+
+static uint32_t mix(int r, long i)
+{
+    uint32_t h = (uint32_t)r * 0x9E3779B1u ^ (uint32_t)i * 0x85EBCA77u ^ 0x27d4eb2fu;
+    h ^= h >> 15;
+    h *= 0x2c1b3c6du;
+    h ^= h >> 12;
+    h *= 0x297a2d39u;
+    return h ^ (h >> 15);
+}
+
+/* element i of rank r, written at out (tsize bytes) */
+static void value(int op, int tsize, int r, long i, unsigned char *out)
+{
+    const uint32_t h = mix(r, i);
+    if (op == OP_MATMUL) {
+        const unsigned char u = (unsigned char)h, v = (unsigned char)(h >> 8);
+        const unsigned char m[4] = {(unsigned char)(1 + u * v), u, v, 1};
+        memcpy(out, m, 4);
+    } else if (tsize == 1) {
+        *out = (unsigned char)h;
+    } else if (tsize == (int)sizeof(double)) {
+        double d = op == OP_SUM ? (double)((int)(h % 2001u) - 1000) + 0.25 * (double)(h >> 30)
+                                : (double)(int32_t)h / 8.0;
+        memcpy(out, &d, sizeof d);
+    } else {
+        int32_t x = op == OP_SUM ? (int32_t)(h % 2001u) - 1000 : (int32_t)h;
+        memcpy(out, &x, sizeof x);
+    }
+}
+
+/* acc = acc op x (acc on the left) */
+static void combine(int op, int tsize, unsigned char *acc, const unsigned char *x)
+{
+    if (op == OP_MATMUL) {
+        unsigned char r[4];
+        r[0] = (unsigned char)(acc[0] * x[0] + acc[1] * x[2]);
+        r[1] = (unsigned char)(acc[0] * x[1] + acc[1] * x[3]);
+        r[2] = (unsigned char)(acc[2] * x[0] + acc[3] * x[2]);
+        r[3] = (unsigned char)(acc[2] * x[1] + acc[3] * x[3]);
+        memcpy(acc, r, 4);
+    } else if (tsize == 1) {
+        *acc ^= *x; /* byte: bxor only */
+    } else if (tsize == (int)sizeof(double)) {
+        double a, b;
+        memcpy(&a, acc, sizeof a);
+        memcpy(&b, x, sizeof b);
+        a = op == OP_SUM ? a + b : (b > a ? b : a);
+        memcpy(acc, &a, sizeof a);
+    } else {
+        int32_t a, b;
+        memcpy(&a, acc, sizeof a);
+        memcpy(&b, x, sizeof b);
+        a = op == OP_SUM ? a + b : op == OP_MAX ? (b > a ? b : a) : a ^ b;
+        memcpy(acc, &a, sizeof a);
+    }
+}
+
+/* the user operation: inout[i] = in[i] x inout[i], matrices mod 256 */
+static void matmul_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    unsigned char *io = inout;
+    const unsigned char *a = in;
+    for (int k = 0; k < *len; k++) {
+        unsigned char acc[4];
+        memcpy(acc, a + 4 * k, 4);
+        combine(OP_MATMUL, 4, acc, io + 4 * k);
+        memcpy(io + 4 * k, acc, 4);
+    }
+}
+
+/* COLLSIM_FAULT_ORDER's test hook: the operands swapped (inout = inout x in),
+ * so that the tests can prove that the check names a wrong order */
+static void matmul_swapped_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    unsigned char *io = inout;
+    const unsigned char *a = in;
+    for (int k = 0; k < *len; k++)
+        combine(OP_MATMUL, 4, io + 4 * k, a + 4 * k);
+}
+
+/* The expected result of p ranks and `count` elements, the same on every
+ * rank: computed once per (p, count) and kept (ranks share it under SMPI). */
+static struct {
+    unsigned char *data;
+    int p, op, tsize;
+    long count;
+} expect;
+
+static const unsigned char *expected(int op, int tsize, int p, long count)
+{
+    if (expect.data && expect.p == p && expect.op == op && expect.tsize == tsize &&
+        expect.count == count)
+        return expect.data;
+    free(expect.data);
+    expect.data = malloc((size_t)count * (size_t)tsize + 1);
+    expect.p = p, expect.op = op, expect.tsize = tsize, expect.count = count;
+    unsigned char x[8];
+    for (long i = 0; i < count; i++) {
+        unsigned char *acc = expect.data + (size_t)i * (size_t)tsize;
+        value(op, tsize, 0, i, acc);
+        for (int r = 1; r < p; r++) {
+            value(op, tsize, r, i, x);
+            combine(op, tsize, acc, x);
+        }
+    }
+    return expect.data;
+}
+
+/* the operation and datatype must go together (cs_op_dtypes) */
+static int red_buffers(const driver_opts *o, int wrank, int wsize, long *maxbytes,
+                       size_t *sendbytes, size_t *recvbytes)
+{
+    (void)wsize, (void)maxbytes, (void)sendbytes, (void)recvbytes;
+    const char *valid = cs_op_dtypes(o->op, o->dtype);
+    if (!valid)
+        return 0;
+    if (wrank == 0)
+        fprintf(stderr, "collsim-driver: --op %s does not take --dtype %s (valid: %s)\n", o->op,
+                o->dtype, valid);
+    return -1;
+}
+
+static void red_info(const driver_opts *o, char *out, size_t len)
+{
+    snprintf(out, len, " op=%s", o->op ? o->op : "sum");
+}
+
+static void red_prepare(bench_ctx *b)
+{
+    const int op = op_index(b->o->op);
+    b->op = op == OP_SUM ? MPI_SUM : op == OP_MAX ? MPI_MAX : op == OP_BXOR ? MPI_BXOR : MPI_OP_NULL;
+    if (op == OP_MATMUL)
+        MPI_Op_create(getenv("COLLSIM_FAULT_ORDER") ? matmul_swapped_op : matmul_op, 0, &b->op);
+}
+
+static void red_release(bench_ctx *b)
+{
+    if (op_index(b->o->op) == OP_MATMUL)
+        MPI_Op_free(&b->op);
+}
+
+static void red_fill(const bench_ctx *b, long bytes)
+{
+    const long count = bytes / b->tsize;
+    for (long i = 0; i < count; i++)
+        value(op_index(b->o->op), b->tsize, b->rank, i, b->sendbuf + (size_t)i * (size_t)b->tsize);
+}
+
+/* the complement of the result; MPI_IN_PLACE: the rank's own values */
+static void red_poison(const bench_ctx *b, long bytes, int in_place)
+{
+    if (in_place)
+        memcpy(b->recvbuf, b->sendbuf, (size_t)bytes);
+    else if (!b->o->fold) {
+        const unsigned char *e = expected(op_index(b->o->op), b->tsize, b->p, bytes / b->tsize);
+        for (long k = 0; k < bytes; k++)
+            b->recvbuf[k] = (unsigned char)~e[k];
+    }
+}
+
+static int red_call(const bench_ctx *b, int count, int in_place)
+{
+    return b->o->fn.reduction(in_place ? MPI_IN_PLACE : b->sendbuf, b->recvbuf, count,
+                              b->o->mpi_dtype, b->op, b->comm);
+}
+
+/* the result is one block (0) */
+static void red_fault(const bench_ctx *b, long bytes)
+{
+    const driver_opts *o = b->o;
+    if (b->rank == o->fault_rank && o->fault_block == 0 && o->fault_offset >= 0 &&
+        o->fault_offset < bytes)
+        b->recvbuf[o->fault_offset] ^= 0x5a;
+}
+
+static void print_hex(FILE *f, const unsigned char *v, int n)
+{
+    for (int k = 0; k < n; k++)
+        fprintf(f, "%02x", v[k]);
+}
+
+static check_result red_verify(const bench_ctx *b, long bytes, int in_place)
+{
+    const int op = op_index(b->o->op), ts = b->tsize;
+    const long count = bytes / ts;
+    unsigned char x[8];
+    check_result cr = {0, 0, 0, 0, 0, 0};
+    if (!in_place)
+        for (long i = 0; i < count && !cr.bad; i++) {
+            value(op, ts, b->rank, i, x);
+            cr = first_difference(b->sendbuf + i * ts, x, 0, ts, 1);
+            cr.offset += i * ts;
+        }
+    if (cr.bad)
+        return cr;
+    const unsigned char *e = expected(op, ts, b->p, count);
+    cr = first_difference(b->recvbuf, e, 0, bytes, 0);
+    if (!cr.bad)
+        return cr;
+    /* name the element, and a reversed order */
+    const long i = cr.offset / ts;
+    unsigned char rev[8];
+    value(op, ts, b->p - 1, i, rev);
+    for (int r = b->p - 2; r >= 0; r--) {
+        value(op, ts, r, i, x);
+        combine(op, ts, rev, x);
+    }
+    const unsigned char *got = b->recvbuf + i * ts;
+    fprintf(stderr, "collsim: %s/%s np=%d size=%ld: rank %d: --op %s: element %ld of the result is ",
+            b->o->coll, b->o->alg, b->p, bytes, b->rank, b->o->op, i);
+    print_hex(stderr, got, ts);
+    fprintf(stderr, ", expected ");
+    print_hex(stderr, e + i * ts, ts);
+    fprintf(stderr, " (ranks 0..%d in order)%s\n", b->p - 1,
+            memcmp(got, rev, (size_t)ts) ? ""
+                                        : ": it is the ranks' values combined in reverse order");
+    return cr;
+}
+
+/* a reduce-scatter's and an allgather's worth: every process receives
+ * (p-1)/p of the vector twice (Patarasuk and Yuan's lower bound) */
+static long long red_data_bytes(const bench_ctx *b, long bytes, int count)
+{
+    (void)count;
+    return 2LL * (b->p - 1) * bytes;
+}
+
+const drv_sig drv_sig_reduction = {
+    .run = bench_comm, .buffers = red_buffers, .info = red_info, .prepare = red_prepare,
+    .release = red_release, .fill = red_fill, .poison = red_poison, .call = red_call,
+    .fault = red_fault, .verify = red_verify, .data_bytes = red_data_bytes};
