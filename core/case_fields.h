@@ -203,7 +203,7 @@ int cs_size_unit_node(const char *unit);
  * does not divide, or a ppn not given (ppn <= 0: the default, every core,
  * is refused so that the division is explicit). */
 int cs_sizes_per_process(const cs_numlist *per_node, int ppn, cs_numlist *out, cs_err *err);
-/* ---- background traffic: --background alltoall:inter-LEVEL:SIZE:PROCS[@HOSTS] ----
+/* ---- background traffic: --background PATTERN:inter-LEVEL:SIZE:PROCS[@HOSTS] ----
  * A second job of PROCS ranks in the same simulation, on nodes of its own:
  * those HOSTS chooses (a --hosts SPEC, hostspec.h), or by default every node
  * the measured job leaves free; its ranks are dealt round-robin over the
@@ -212,11 +212,14 @@ int cs_sizes_per_process(const cs_numlist *per_node, int ppn, cs_numlist *out, c
  * to pairs in different LEVEL regions, round after round, from before the
  * first timed call until every measured rank has finished
  * (sim/driver/background.h). Kandalla et al. 2010, Section 5.1:
- * alltoall:inter-switch:4M:96. */
+ * alltoall:inter-switch:4M:96. PATTERN alltoall-port moves the same bytes
+ * as one flow per node and step (a node's ranks' traffic as its network
+ * port presents it to the switch: background.h). */
 typedef struct {
     char level[32]; /* pairs only between regions of this level */
     long bytes;     /* SIZE: each process's send buffer per round */
     int procs;      /* PROCS; 0: no background (quiet) */
+    int port;       /* PATTERN alltoall-port: one flow per node and step */
     char hosts[128]; /* HOSTS as given; "": the nodes the measured job leaves free */
 } cs_background;
 

@@ -127,7 +127,8 @@ long long cs_groups_total_bytes(const cs_groups *g, int group, long bytes, int t
 /* ---- background traffic ---- */
 
 #define BG_FORM                                                                                   \
-    "alltoall:inter-LEVEL:SIZE:PROCS[@HOSTS] (e.g. alltoall:inter-switch:4M:96), or none"
+    "alltoall:inter-LEVEL:SIZE:PROCS[@HOSTS] (e.g. alltoall:inter-switch:4M:96; alltoall-port:... " \
+    "the same bytes as one flow per node), or none"
 
 /* A size with an optional binary suffix K, M or G (1M = 1048576), >= 1. */
 static int parse_size(const char *t, size_t len, long *out)
@@ -179,9 +180,12 @@ int cs_background_parse(const char *text, cs_background *bg, cs_err *err)
     }
     if (n != 3 || strlen(text) >= sizeof head + sizeof bg->hosts)
         return cs_fail(err, "--background '%s': expected %s", text, BG_FORM);
-    if (len[0] != 8 || strncmp(part[0], "alltoall", 8))
-        return cs_fail(err, "--background '%s': unknown pattern '%.*s' (valid: alltoall)", text,
-                       (int)len[0], part[0]);
+    if (len[0] == 13 && !strncmp(part[0], "alltoall-port", 13))
+        bg->port = 1;
+    else if (len[0] != 8 || strncmp(part[0], "alltoall", 8))
+        return cs_fail(err, "--background '%s': unknown pattern '%.*s' (valid: alltoall, "
+                            "alltoall-port)",
+                       text, (int)len[0], part[0]);
     if (len[1] <= 6 || strncmp(part[1], "inter-", 6) || len[1] - 6 >= sizeof bg->level)
         return cs_fail(err, "--background '%s': '%.*s': expected inter-LEVEL, the pairs between "
                             "regions of a locality level (e.g. inter-switch, inter-node)",
@@ -218,6 +222,6 @@ void cs_background_text(const cs_background *bg, char *out, size_t len)
         x /= 1024;
         u++;
     }
-    snprintf(out, len, "alltoall:inter-%s:%ld%.*s:%d%s%s", bg->level, x, u > 0, suffix + u,
-             bg->procs, bg->hosts[0] ? "@" : "", bg->hosts);
+    snprintf(out, len, "alltoall%s:inter-%s:%ld%.*s:%d%s%s", bg->port ? "-port" : "", bg->level,
+             x, u > 0, suffix + u, bg->procs, bg->hosts[0] ? "@" : "", bg->hosts);
 }

@@ -64,6 +64,9 @@ EOF
       link-level flow control (SimGrid's default 1 models TCP acknowledgements).
     -->
     <prop id="network/crosstraffic" value="0"/>
+EOF
+  weight_s_config 8775 "24.97 (same switch; 1.57 at 0)" "30.24 (across; 2.45 at 0)"
+  cat <<'EOF'
   </config>
 
   <zone id="kandalla-testbed" routing="Floyd">

@@ -102,6 +102,7 @@ $(unit_factors_config)
       link-level flow control (SimGrid's default 1 models TCP acknowledgements); as lassen and the fat tree.
     -->
     <prop id="network/crosstraffic" value="0"/>
+$(weight_s_config 0 "1.57 (same chassis; 19.12 at 8775)" "2.85 (5 hops; 73.05 at 8775, whose latency-only links add 8.8 us each)")
   </config>
 
   <zone id="ranger" routing="DijkstraCache">

@@ -249,6 +249,7 @@ config() {
       link-level flow control and small coalesced acknowledgements (SimGrid's default 1 models TCP).
     -->
     <prop id="network/crosstraffic" value="0"/>
+$(weight_s_config 8775 "3.46 (same leaf; 0.95 at 0)" "3.69 (across leaves; 1.13 at 0)")
   </config>
 EOF
   else
@@ -265,6 +266,7 @@ EOF
       link-level flow control (SimGrid's default 1 models TCP acknowledgements).
     -->
     <prop id="network/crosstraffic" value="0"/>
+$(weight_s_config 8775 "3.73 (same leaf; 0.80 at 0)" "3.99 (across leaves; 1.00 at 0)")
   </config>
 EOF
   fi

@@ -15,6 +15,22 @@ unit_factors_config() {
 EOF_FACTORS
 }
 
+# weight_s_config VALUE SHORT LONG: the network/weight-S prop of an InfiniBand or Omni-Path platform,
+# with the penalties (us) of its shortest and longest inter-node routes under the value chosen
+# (platforms/README.md, "Port-level sharing and the sharing weight").
+weight_s_config() {
+  cat <<EOF_WEIGHT
+    <!--
+      network/weight-S=$1: SMPI shares a link between messages in inverse proportion to a penalty,
+      the route's latency + weight-S x sum(1 / link bandwidth) (SMPI's default weight-S 8775, a TCP
+      round-trip rule); InfiniBand's credit flow control favours no route, so the value is the one
+      under which this platform's routes differ least. Penalties (us): shortest inter-node route
+      $2, longest $3. Written out so that every result records it.
+    -->
+    <prop id="network/weight-S" value="$1"/>
+EOF_WEIGHT
+}
+
 # check_choice WHAT VALUE VALID...: returns when VALUE is one of VALID, otherwise names it and the
 # valid ones and calls the caller's usage function.
 check_choice() {

@@ -62,6 +62,11 @@ TEST(Background, ParsesTheFormAndSpellsItOneWay)
               "alltoall:inter-switch:4M:96@node-33..36+node-37..39");
     EXPECT_EQ(canonical("alltoall:inter-switch:4M:96@2-per-switch"),
               "alltoall:inter-switch:4M:96@2-per-switch");
+    ASSERT_EQ(cs_background_parse("alltoall-port:inter-switch:4096K:96", &bg, &e), 0) << e.msg;
+    EXPECT_EQ(bg.port, 1);
+    EXPECT_EQ(canonical("alltoall-port:inter-switch:4096K:96"), "alltoall-port:inter-switch:4M:96");
+    ASSERT_EQ(cs_background_parse("alltoall:inter-switch:4M:96", &bg, &e), 0) << e.msg;
+    EXPECT_EQ(bg.port, 0);
 }
 
 TEST(Background, BadValuesAreNamedWithWhatIsValid)
@@ -71,7 +76,7 @@ TEST(Background, BadValuesAreNamedWithWhatIsValid)
     } cases[] = {
         {"alltoall:inter-switch:4M",
          "--background 'alltoall:inter-switch:4M': expected alltoall:inter-LEVEL:SIZE:PROCS"},
-        {"ring:inter-switch:4M:96", "unknown pattern 'ring' (valid: alltoall)"},
+        {"ring:inter-switch:4M:96", "unknown pattern 'ring' (valid: alltoall, alltoall-port)"},
         {"alltoall:switch:4M:96", "'switch': expected inter-LEVEL"},
         {"alltoall:inter-switch:4X:96", "size '4X': expected bytes per process"},
         {"alltoall:inter-switch:0:96", "size '0'"},
@@ -161,7 +166,8 @@ TEST(Background, BenchRefusesBadValuesBeforeSimulating)
     o = cli("bench --platform kandalla-testbed --np 16 --alg ring --sizes 8 --background 1M:96");
     EXPECT_EQ(o.code, 2) << o.text;
     EXPECT_NE(o.text.find("--background '1M:96': expected alltoall:inter-LEVEL:SIZE:PROCS[@HOSTS] (e.g. "
-                          "alltoall:inter-switch:4M:96), or none"),
+                          "alltoall:inter-switch:4M:96; alltoall-port:... the same bytes as one flow "
+                          "per node), or none"),
               std::string::npos)
         << o.text;
     o = cli("bench --platform kandalla-testbed --np 64 --map cyclic --alg ring --sizes 8 "
@@ -233,6 +239,42 @@ TEST(BackgroundSim, LoadsTheUplinksAndOnlyThem)
         EXPECT_NE(r1[i].find("Pass"), std::string::npos) << r1[i]; // data still checked
     }
     EXPECT_GT(avg_of(r4[1]), avg_of(r1[1])) << r1[1] << " | " << r4[1];
+}
+
+// Port-level sharing (platforms/README.md, "Port-level sharing"): an
+// InfiniBand switch arbitrates between its input ports, so flows that share a
+// port share its grant (Gran et al., CCGrid 2011, the parking-lot set-up).
+// A 1 MiB ping-pong between node-0 (switch A) and node-4 (switch B) beside
+// the 96-rank background, 16 ranks on each of node-33..35 (A) and node-37..39
+// (B), whose inter-switch steps put 48 flows on each 4 GB/s uplink, 16 from
+// each of its three nodes. The background's three nodes and the measured node
+// are 4 input ports of the uplink's switch, so the measured flow gets 1 GB/s:
+// 1,048,592 B / 1 GB/s + 2.45 us = 1,051.04 us one way (measured 1,051.05).
+// Per-flow sharing gives it one of 49 shares (4 GB/s / 49: 12,847 us;
+// measured 12,334, the background's steps not all in flight at once); the
+// same bytes as one flow per node (alltoall-port) give it the port's share.
+TEST(BackgroundSim, PortLevelSharesInTheParkingLot)
+{
+    const std::string base = "bench --platform kandalla-testbed --np 2 --ppn 1 --hosts node-0+node-4 "
+                             "--coll pingpong --alg send_recv --sizes 1M --warmup 1 --iters 4 "
+                             "--background ",
+                      where = ":inter-switch:4M:96@node-33..35+node-37..39";
+    Out port = cli(base + "alltoall-port" + where);
+    Out flow = cli(base + "alltoall" + where);
+    ASSERT_EQ(port.code, 0) << port.text;
+    ASSERT_EQ(flow.code, 0) << flow.text;
+    auto rp = rows(port.text), rf = rows(flow.text);
+    ASSERT_EQ(rp.size(), 1u) << port.text;
+    ASSERT_EQ(rf.size(), 1u) << flow.text;
+    const double share = 1048592 / 1e9 * 1e6 + 2.45; // us, a quarter of the uplink
+    EXPECT_GT(avg_of(rp[0]), 0.98 * share) << rp[0];
+    EXPECT_LT(avg_of(rp[0]), 1.02 * share) << rp[0];
+    EXPECT_GT(avg_of(rf[0]), 10 * share) << rf[0]; // per flow: 11.7x
+    EXPECT_NE(port.text.find("# background alltoall-port:inter-switch: 96 ranks (world 2..97)"),
+              std::string::npos)
+        << port.text;
+    EXPECT_NE(port.text.find("6 senders"), std::string::npos) << port.text;
+    EXPECT_NE(flow.text.find("96 senders"), std::string::npos) << flow.text;
 }
 
 // The background is under way before the measured job's first call and

@@ -1,6 +1,7 @@
 /* The background job (background.h). */
 #include "background.h"
 
+#include <limits.h>
 #include <stdio.h>
 #ifdef COLLSIM_REAL_MPI_DRIVER
 /* collsim-mpibench: ordinary buffers (fold.c) */
@@ -97,6 +98,44 @@ static void wait_step(MPI_Request *req, int n, MPI_Request *stop, int *seen)
     *stop = req[n];
 }
 
+/* The background ranks that send, in rank order, into who[] (returns how
+ * many), each with the number of ranks whose bytes it carries in weight[]:
+ * every rank with weight 1 (alltoall), or the first background rank of each
+ * node with its node's count (alltoall-port: a node's traffic as one flow,
+ * as its network port presents it to the switch's arbiter). */
+static int port_senders(const driver_opts *o, const bg_state *bg, int k, int *who, int *weight)
+{
+    if (!o->bg.port) {
+        for (int i = 0; i < k; i++) {
+            who[i] = i;
+            weight[i] = 1;
+        }
+        return k;
+    }
+    int node = -1;
+    for (int l = 0; l < coll_loc_file_nlevels(); l++)
+        if (!strcmp(coll_loc_file_level_name(l), "node"))
+            node = l;
+    if (node < 0) { /* the host declares the level node on every platform */
+        fprintf(stderr, "collsim-driver: --background alltoall-port: no level 'node' in the "
+                        "locality file\n");
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+    int m = 0;
+    for (int i = 0; i < k; i++) {
+        const long c = coll_loc_file_colour(node, bg->nmeasured + i);
+        int j = 0;
+        while (j < m && coll_loc_file_colour(node, bg->nmeasured + who[j]) != c)
+            j++;
+        if (j == m) {
+            who[m] = i;
+            weight[m++] = 0;
+        }
+        weight[j]++;
+    }
+    return m;
+}
+
 void bg_run(const driver_opts *o, bg_state *bg)
 {
     int b, k;
@@ -111,28 +150,44 @@ void bg_run(const driver_opts *o, bg_state *bg)
                 o->bg.level);
         MPI_Abort(MPI_COMM_WORLD, 3);
     }
-    /* each rank's region, and its block: SIZE over its peers in other regions
-     * (k minus its region's ranks, counted in a sorted copy) */
+    /* the ranks that exchange: every background rank (alltoall), or per node
+     * its first background rank carrying the node's bytes (alltoall-port);
+     * weight: the ranks whose bytes a sender carries */
+    int *who = malloc(sizeof(int) * (size_t)k), *weight = malloc(sizeof(int) * (size_t)k);
+    int m = port_senders(o, bg, k, who, weight);
+    /* each sender's region, and its block: its bytes over its peers in other
+     * regions (m minus its region's senders, counted in a sorted copy) */
     long *colour = malloc(sizeof(long) * (size_t)k), *sorted = malloc(sizeof(long) * (size_t)k);
-    int *block = malloc(sizeof(int) * (size_t)k), max_block = 0;
-    for (int i = 0; i < k; i++)
-        sorted[i] = colour[i] = coll_loc_file_colour(level, bg->nmeasured + i);
-    qsort(sorted, (size_t)k, sizeof *sorted, cmp_long);
-    for (int i = 0; i < k; i++) {
-        const int peers = k - (int)(upper(sorted, k, colour[i]) - upper(sorted, k, colour[i] - 1));
+    int *block = malloc(sizeof(int) * (size_t)k), max_block = 0, pos = -1;
+    for (int i = 0; i < m; i++) {
+        sorted[i] = colour[i] = coll_loc_file_colour(level, bg->nmeasured + who[i]);
+        if (who[i] == b)
+            pos = i;
+    }
+    qsort(sorted, (size_t)m, sizeof *sorted, cmp_long);
+    for (int i = 0; i < m; i++) {
+        const int peers = m - (int)(upper(sorted, m, colour[i]) - upper(sorted, m, colour[i] - 1));
         if (peers == 0) { /* the host deals the ranks over two regions at least */
             fprintf(stderr, "collsim-driver: --background: rank %d has no peer outside its %s "
-                            "region\n", bg->nmeasured + i, o->bg.level);
+                            "region\n", bg->nmeasured + who[i], o->bg.level);
             MPI_Abort(MPI_COMM_WORLD, 3);
         }
-        block[i] = (int)(o->bg.bytes / peers);
+        const long bytes = o->bg.bytes * weight[i] / peers;
+        if (bytes > INT_MAX) {
+            fprintf(stderr, "collsim-driver: --background: %ld B per peer at rank %d exceed an "
+                            "MPI count (%d): use a smaller SIZE\n",
+                    bytes, bg->nmeasured + who[i], INT_MAX);
+            MPI_Abort(MPI_COMM_WORLD, 3);
+        }
+        block[i] = (int)bytes;
         if (block[i] > max_block)
             max_block = block[i];
     }
     /* the payload is never read: one folded buffer (no copy of its bytes,
      * one memory map per rank), a block each way, reused by every step */
-    char *sendbuf = SMPI_SHARED_MALLOC((size_t)block[b] + (size_t)max_block + 1),
-         *recvbuf = sendbuf + block[b];
+    const int mine = pos < 0 ? 0 : block[pos];
+    char *sendbuf = SMPI_SHARED_MALLOC((size_t)mine + (size_t)max_block + 1),
+         *recvbuf = sendbuf + mine;
     MPI_Request stop = MPI_REQUEST_NULL, req[3];
     int seen = 0, stopping = 0;
     long rounds = 0;
@@ -144,13 +199,13 @@ void bg_run(const driver_opts *o, bg_state *bg)
          * b + s, receive from b - s (pairwise exchange; with the ranks dealt
          * round-robin over R regions, every rank is busy in every step whose
          * s is not a multiple of R) */
-        for (int s = 1; s < k; s++) {
-            const int dst = (b + s) % k, src = (b - s + k) % k;
+        for (int s = 1; pos >= 0 && s < m; s++) {
+            const int dst = (pos + s) % m, src = (pos - s + m) % m;
             int n = 0;
-            if (colour[src] != colour[b])
-                MPI_Irecv(recvbuf, block[src], MPI_BYTE, src, BG_TAG_DATA, bg->comm, &req[n++]);
-            if (colour[dst] != colour[b])
-                MPI_Isend(sendbuf, block[b], MPI_BYTE, dst, BG_TAG_DATA, bg->comm, &req[n++]);
+            if (colour[src] != colour[pos])
+                MPI_Irecv(recvbuf, block[src], MPI_BYTE, who[src], BG_TAG_DATA, bg->comm, &req[n++]);
+            if (colour[dst] != colour[pos])
+                MPI_Isend(sendbuf, block[pos], MPI_BYTE, who[dst], BG_TAG_DATA, bg->comm, &req[n++]);
             if (n)
                 wait_step(req, n, &stop, &seen);
         }
@@ -162,15 +217,17 @@ void bg_run(const driver_opts *o, bg_state *bg)
         }
     }
     if (b == 0)
-        printf("# background alltoall:inter-%s: %d ranks (world %d..%d), %ld B per process a "
-               "round (%d B per peer at rank 0); under way from %.6f s, stopped after %ld "
-               "rounds at %.6f s\n",
-               o->bg.level, k, bg->nmeasured, bg->nmeasured + k - 1, o->bg.bytes, block[0],
-               t_start, rounds, MPI_Wtime());
+        printf("# background alltoall%s:inter-%s: %d ranks (world %d..%d), %ld B per process a "
+               "round (%d B per peer at rank 0, %d senders); under way from %.6f s, stopped "
+               "after %ld rounds at %.6f s\n",
+               o->bg.port ? "-port" : "", o->bg.level, k, bg->nmeasured, bg->nmeasured + k - 1,
+               o->bg.bytes, block[0], m, t_start, rounds, MPI_Wtime());
     SMPI_SHARED_FREE(sendbuf);
     free(block);
     free(sorted);
     free(colour);
+    free(weight);
+    free(who);
 }
 
 void bg_wait_started(bg_state *bg)

@@ -3,6 +3,12 @@
  * nodes of their own (the host placed them: mapping.h, cs_map_background).
  * Kandalla et al. 2010, Section 5.1: "an MPI_Alltoall ... modified to
  * perform only the inter-switch exchanges", continuously in a loop.
+ * alltoall-port moves the same bytes per round with one sender per node (its
+ * first background rank, carrying its node's ranks' bytes) exchanging with
+ * the other nodes' senders: a node's traffic as one flow per step, the share
+ * an InfiniBand switch gives one input port whatever the flows behind it
+ * (platforms/README.md, "Port-level sharing"); the node's other ranks only
+ * take part in the agreement between rounds.
  *
  * The measured job runs on the other ranks, in a communicator of its own, so
  * nothing of the benchmark (its collective, regions, barriers, statistics)
