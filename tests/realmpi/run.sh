@@ -30,7 +30,7 @@ fi
 command -v mpirun >/dev/null || { echo "skipped: no mpirun (./collsim --real-mpi installs openmpi-bin)"; exit 77; }
 # Open MPI refuses root without these
 if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
-np=16
+np=12
 run() { # run NP ENV... PROGRAM ARGS: output in $out, status in $rc
   n=$1; shift
   out=$(timeout 300 nice -n 10 mpirun --oversubscribe -np "$n" "$@" 2>&1); rc=$?
@@ -58,7 +58,7 @@ preload)
     [ "$nbc" -ge 2 ] && [ "$nar" -ge 3 ] ||
     { echo "FAIL: registry read: $nag $na2a $na2av $nga $nsc $nbc $nar"; exit 1; }
   # one launch per allgather, the alltoall(v)s, gathers and scatters cycled alongside: every
-  # algorithm at least once, each launch on the first q of 16 ranks for every q in 1..16,
+  # algorithm at least once, each launch on the first q of 12 ranks for every q in 1..12,
   # regions of 3 ranks
   i=0
   for g in $ag; do
