@@ -323,13 +323,17 @@ std::string field_scenario(const std::string &dir, const std::string &elem,
     std::string path = dir + "/" + elem + ".xml";
     std::ofstream f(path);
     // <groups>: an intergroup collective (two algorithms: two cases) at P + Q = 4;
-    // <sizes unit>: the same with 1 rank per node (the element on line 7); <root>: a rooted one
+    // <sizes unit>: the same with 1 rank per node (the element on line 7); <root>: a rooted one;
+    // <reduction op>: an allreduce
     const bool sizes = elem == "sizes", groups = elem == "groups" || sizes;
     f << "<scenario>\n  <platform name=\"yahoo\"/>\n  <mappings>cyclic</mappings>\n"
       << (groups ? "  <collective name=\"inter_allgatherv\"><algorithms>kang_segmented "
                    "root_gather_mpich</algorithms></collective>\n"
           : elem == "root"
               ? "  <collective name=\"gather\"><algorithms>binomial</algorithms></collective>\n"
+          : elem == "reduction" // <reduction op>: an allreduce of ints
+              ? "  <collective name=\"allreduce\"><algorithms>recursive_doubling</algorithms>"
+                "</collective>\n  <buffers dtype=\"int\"/>\n"
               : "  <collective name=\"alltoallv\"><algorithms>spread_out</algorithms></collective>\n")
       << (sizes ? "  <ppn>1</ppn>\n" : "  <sizes>8 64</sizes>\n");
     if (elem != "processes")
@@ -387,7 +391,8 @@ TEST(Scenario, EveryCaseFieldAttributeIsReadAndChecked)
         path = field_scenario(dir, elem, " " + attr + "=\"@x\"" + extra);
         long ncases;
         EXPECT_EQ(tw_scenario(path.c_str(), &ncases, err, sizeof err), -1) << sc;
-        std::string line = elem == "processes" ? ":6: <" : ":7: <"; // after <processes>
+        // after <processes> (and the allreduce's <buffers>)
+        std::string line = elem == "processes" ? ":6: <" : elem == "reduction" ? ":8: <" : ":7: <";
         std::string at = path + line + elem + " " + attr + "=\"@x\">: " + want;
         EXPECT_NE(std::string(err).find(at), std::string::npos) << at << "\n" << err;
         tested++;
