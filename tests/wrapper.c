@@ -41,23 +41,13 @@ int tw_numlist(const char *text, int allow_suffix, long min, long *out, int max,
     return n;
 }
 
-static int load(const char *platform, cs_platform *pf, cs_err *e)
-{
-    char *path;
-    if (cs_platform_find(platform, &path, e))
-        return -1;
-    int rc = cs_platform_load(path, pf, e);
-    free(path);
-    return rc;
-}
-
 int tw_map(const char *platform, const char *mapping, int np, int oversubscribe, int *node_of_rank,
            char *errbuf, size_t errlen)
 {
     cs_platform pf;
     cs_mapping m;
     cs_err e;
-    if (cs_mapping_parse(mapping, &m, &e) || load(platform, &pf, &e))
+    if (cs_mapping_parse(mapping, &m, &e) || cs_platform_open(platform, &pf, &e))
         return fail(&e, errbuf, errlen);
     int rc = cs_map_ranks(&pf, NULL, 0, m, np, oversubscribe, 0, node_of_rank, &e);
     cs_platform_free(&pf);
@@ -70,7 +60,7 @@ int tw_map_ppn(const char *platform, const char *mapping, int np, int oversubscr
     cs_platform pf;
     cs_mapping m;
     cs_err e;
-    if (cs_mapping_parse(mapping, &m, &e) || load(platform, &pf, &e))
+    if (cs_mapping_parse(mapping, &m, &e) || cs_platform_open(platform, &pf, &e))
         return fail(&e, errbuf, errlen);
     int rc = cs_map_ranks(&pf, NULL, 0, m, np, oversubscribe, ppn, node_of_rank, &e);
     if (!rc && host_of_rank) {
@@ -90,7 +80,7 @@ int tw_map_background(const char *platform, const char *mapping, int np, const c
     cs_platform pf;
     cs_mapping m;
     cs_err e;
-    if (cs_mapping_parse(mapping, &m, &e) || load(platform, &pf, &e))
+    if (cs_mapping_parse(mapping, &m, &e) || cs_platform_open(platform, &pf, &e))
         return fail(&e, errbuf, errlen);
     int *map = cs_xmalloc((size_t)np * sizeof(int)), l = -1;
     for (int i = 0; i < pf.nlevels; i++)
@@ -110,7 +100,7 @@ int tw_hosts(const char *platform, const char *spec, int *nodes, int max, char *
     cs_platform pf;
     cs_err e;
     int *v, n;
-    if (load(platform, &pf, &e))
+    if (cs_platform_open(platform, &pf, &e))
         return fail(&e, errbuf, errlen);
     int rc = cs_hostspec_select(&pf, spec, "--hosts", &v, &n, &e);
     cs_platform_free(&pf);
@@ -128,7 +118,7 @@ int tw_case_map(const char *platform, const char *mapping, int np, int ppn, cons
     cs_case c;
     cs_err e;
     cs_case_init(&c);
-    if (cs_mapping_parse(mapping, &c.mapping, &e) || load(platform, &pf, &e))
+    if (cs_mapping_parse(mapping, &c.mapping, &e) || cs_platform_open(platform, &pf, &e))
         return fail(&e, errbuf, errlen);
     c.platform = &pf;
     c.np = np;
@@ -147,7 +137,7 @@ int tw_placement(const char *platform, const char *mapping, int np, int ppn, con
     int rc = tw_case_map(platform, mapping, np, ppn, hosts, NULL, map, errbuf, errlen);
     cs_platform pf;
     cs_err e;
-    if (!rc && load(platform, &pf, &e))
+    if (!rc && cs_platform_open(platform, &pf, &e))
         rc = fail(&e, errbuf, errlen);
     else if (!rc) {
         cs_placement_text(&pf, map, np, out, len);
@@ -164,7 +154,7 @@ int tw_case_files(const char *platform, const char *mapping, int np, int ppn,
     cs_platform pf;
     cs_mapping m;
     cs_err e;
-    if (load(platform, &pf, &e))
+    if (cs_platform_open(platform, &pf, &e))
         return fail(&e, errbuf, errlen);
     int *map = cs_xmalloc((size_t)np * sizeof(int));
     int rc = 0;
@@ -184,7 +174,7 @@ int tw_platform_levels(const char *platform, char *names, size_t names_len, int 
 {
     cs_platform pf;
     cs_err e;
-    if (load(platform, &pf, &e))
+    if (cs_platform_open(platform, &pf, &e))
         return fail(&e, errbuf, errlen);
     names[0] = 0;
     for (int l = 0; l < pf.nlevels; l++) {
@@ -203,7 +193,7 @@ int tw_platform_shape(const char *platform, int *nnodes, long *cores, char *errb
 {
     cs_platform pf;
     cs_err e;
-    if (load(platform, &pf, &e))
+    if (cs_platform_open(platform, &pf, &e))
         return fail(&e, errbuf, errlen);
     *nnodes = pf.nnodes;
     *cores = pf.total_cores;
@@ -299,7 +289,7 @@ int tw_run(const tw_run_spec *spec, cs_result **rows, size_t *nrows, char *errbu
     cs_case c;
     cs_numlist sizes, nps = {NULL, 0};
     memset(&c, 0, sizeof c);
-    if (load(spec->platform, &pf, &e))
+    if (cs_platform_open(spec->platform, &pf, &e))
         return fail(&e, errbuf, errlen);
     if (cs_mapping_parse(spec->mapping, &c.mapping, &e) ||
         cs_resolve_alg(spec->coll, spec->alg, &c.alg, &e) ||
@@ -485,7 +475,7 @@ int tw_postal(const char *platform, const char *node_a, const char *node_b, doub
 {
     cs_platform pf;
     cs_err e;
-    if (load(platform, &pf, &e))
+    if (cs_platform_open(platform, &pf, &e))
         return fail(&e, errbuf, errlen);
     int a = -1, b = -1;
     for (int i = 0; i < pf.nnodes; i++) {
@@ -520,7 +510,7 @@ int tw_calibration(const char *platform, char *levels, size_t levels_len, char *
     cs_platform pf;
     cs_calibration cal;
     cs_err e;
-    if (load(platform, &pf, &e))
+    if (cs_platform_open(platform, &pf, &e))
         return fail(&e, errbuf, errlen);
     int rc = cs_calibration_load(&pf, &cal, &e);
     cs_platform_free(&pf);
