@@ -12,8 +12,8 @@
 const cs_coll_props cs_coll_table[CS_NCOLL] = {
 #define CS_COLLECTIVE(name, sig, send, root, in_place, note, min_np, mpi, pmpi, ...)               \
     {#name,          CS_SIG_##sig, CS_SEND_##send, CS_ROOT_##root,    CS_IN_PLACE_##in_place,       \
-     CS_IN_PLACE_##in_place != CS_IN_PLACE_no, note, CS_VARIABLE_##sig, CS_GROUPS_##sig,          \
-     CS_OP_##sig,    min_np,         #mpi,           CS_PMPI_##pmpi,    builtins_##name},
+     CS_IN_PLACE_##in_place != CS_IN_PLACE_no, note, CS_SIG_##sig##_VARIABLE, CS_SIG_##sig##_GROUPS,          \
+     CS_SIG_##sig##_OP,    min_np,         #mpi,           CS_PMPI_##pmpi,    builtins_##name},
 #include "collectives.def"
 #undef CS_COLLECTIVE
 };

@@ -4,10 +4,14 @@
 #ifndef COLLSIM_CORE_COLLECTIVES_H
 #define COLLSIM_CORE_COLLECTIVES_H
 
-/* The signature kinds (collectives.def, sig). */
+#include "signatures.h"
+
+/* The signature kinds (collectives.def, sig; signatures.h): CS_SIG_block, ... */
 typedef enum {
-    CS_SIG_block, CS_SIG_v, CS_SIG_inter, CS_SIG_interv, CS_SIG_rooted, CS_SIG_onebuf,
-    CS_SIG_reduction, CS_SIG_p2p
+#define CS_SIG_ENUM(kind) CS_SIG_##kind,
+    CS_SIGNATURES(CS_SIG_ENUM)
+#undef CS_SIG_ENUM
+    CS_NSIG
 } cs_sig;
 
 /* The columns' words as values: a word not listed fails to compile. */
@@ -23,33 +27,6 @@ typedef enum {
 #define CS_PMPI_none 0
 #define CS_PMPI_own 1
 #define CS_PMPI_intercomm 2
-/* what follows from the signature kind: a v-collective (--dist, --seed);
- * an intergroup one (1: --groups, 2: also --counts); a reduction (--op) */
-#define CS_VARIABLE_block 0
-#define CS_VARIABLE_v 1
-#define CS_VARIABLE_inter 0
-#define CS_VARIABLE_interv 0
-#define CS_VARIABLE_rooted 0
-#define CS_VARIABLE_onebuf 0
-#define CS_VARIABLE_reduction 0
-#define CS_VARIABLE_p2p 0
-#define CS_GROUPS_block 0
-#define CS_GROUPS_v 0
-#define CS_GROUPS_inter 1
-#define CS_GROUPS_interv 2
-#define CS_GROUPS_rooted 0
-#define CS_GROUPS_onebuf 0
-#define CS_GROUPS_reduction 0
-#define CS_GROUPS_p2p 0
-#define CS_OP_block 0
-#define CS_OP_v 0
-#define CS_OP_inter 0
-#define CS_OP_interv 0
-#define CS_OP_rooted 0
-#define CS_OP_onebuf 0
-#define CS_OP_reduction 1
-#define CS_OP_p2p 0
-
 /* CS_C_allgather, ...: a collective's index in cs_colls() */
 enum {
 #define CS_COLLECTIVE(name, ...) CS_C_##name,

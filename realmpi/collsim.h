@@ -43,11 +43,9 @@ typedef struct collsim_alg {
 #define CS_COLLECTIVE(coll, ...) collsim_##coll##_sig *coll;
 #include "collectives.def"
 #undef CS_COLLECTIVE
-        collsim_block_coll_fn block;
-        collsim_alltoallv_fn v;
-        collsim_rooted_fn rooted;
-        collsim_onebuf_fn onebuf;
-        collsim_reduction_fn reduction;
+#define COLLSIM_SIG_MEMBER(kind) collsim_sig_##kind##_fn kind;
+        CS_SIGNATURES(COLLSIM_SIG_MEMBER)
+#undef COLLSIM_SIG_MEMBER
     };
     int in_place;                   /* 1: accepts MPI_IN_PLACE as sendbuf */
     int regions;                    /* 1: locality-aware (coll_locality.h) */

@@ -481,100 +481,71 @@ static int count_why(const collsim_alg *a, int count, MPI_Datatype t, MPI_Comm c
     return bytes > INT_MAX || a->msg_blocks(p) * bytes > INT_MAX ? WHY_COUNT : -1;
 }
 
+/* Whether the chosen algorithm takes the call (1: counted as served, the
+ * layer inside it) or the library does (0: the reason counted, when an
+ * algorithm is chosen). in_place_refused: MPI_IN_PLACE was passed, alike on
+ * every process. */
+static int enter(int c, int in_place_refused, int count, MPI_Datatype t, MPI_Comm comm)
+{
+    const collsim_alg *a = chosen[c];
+    proc_state *S = me();
+    if (!a || S->inside)
+        return 0;
+    const int why = in_place_refused && !a->in_place ? WHY_IN_PLACE : count_why(a, count, t, comm);
+    if (why >= 0) {
+        S->library[c][why]++;
+        return 0;
+    }
+    S->served[c]++;
+    S->inside++;
+    return 1;
+}
+
+/* After the algorithm: 1 when it refused the call (counted for the library,
+ * which must serve it then). */
+static int leave(int c, int err)
+{
+    proc_state *S = me();
+    S->inside--;
+    const int why = refused(err);
+    if (why < 0)
+        return 0;
+    S->served[c]--;
+    S->library[c][why]++;
+    return 1;
+}
+
 typedef int (*bcast_fn)(void *, int, MPI_Datatype, int, MPI_Comm);
 static int serve_onebuf(int c, bcast_fn lib, void *buf, int count, MPI_Datatype t, int root,
                         MPI_Comm comm)
 {
-    const collsim_alg *a = chosen[c];
-    proc_state *S = me();
-    int why = -1;
-    if (!a || S->inside || (why = count_why(a, count, t, comm)) >= 0) {
-        if (a && !S->inside)
-            S->library[c][why]++;
-        return lib(buf, count, t, root, comm);
-    }
-    S->served[c]++;
-    S->inside++;
-    int err = a->onebuf(buf, count, t, root, comm);
-    S->inside--;
-    if ((why = refused(err)) >= 0) {
-        S->served[c]--;
-        S->library[c][why]++;
-        err = lib(buf, count, t, root, comm);
-    }
-    return err;
+    int err;
+    if (enter(c, 0, count, t, comm) &&
+        !leave(c, err = chosen[c]->onebuf(buf, count, t, root, comm)))
+        return err;
+    return lib(buf, count, t, root, comm);
 }
 
 typedef int (*allreduce_fn)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
 static int serve_reduction(int c, allreduce_fn lib, const void *sb, void *rb, int count,
                            MPI_Datatype t, MPI_Op op, MPI_Comm comm)
 {
-    const collsim_alg *a = chosen[c];
-    proc_state *S = me();
-    int why = -1;
-    if (a && !S->inside && sb == MPI_IN_PLACE && !a->in_place)
-        why = WHY_IN_PLACE;
-    if (!a || S->inside || why >= 0 || (why = count_why(a, count, t, comm)) >= 0) {
-        if (a && !S->inside)
-            S->library[c][why]++;
-        return lib(sb, rb, count, t, op, comm);
-    }
-    S->served[c]++;
-    S->inside++;
-    int err = a->reduction(sb, rb, count, t, op, comm);
-    S->inside--;
-    if ((why = refused(err)) >= 0) {
-        S->served[c]--;
-        S->library[c][why]++;
-        err = lib(sb, rb, count, t, op, comm);
-    }
-    return err;
+    int err;
+    if (enter(c, sb == MPI_IN_PLACE, count, t, comm) &&
+        !leave(c, err = chosen[c]->reduction(sb, rb, count, t, op, comm)))
+        return err;
+    return lib(sb, rb, count, t, op, comm);
 }
 
-/* ---- the wrappers: MPI_<entry> of each collective whose pmpi is own ---- */
-#define PMPI_WRAP_block(name, mpi)                                                                 \
-    int MPI_##mpi(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,     \
-                  MPI_Comm comm)                                                                   \
+/* ---- the wrappers: MPI_<entry> of each collective whose pmpi is own, with
+ * its kind's entry-point arguments (core/signatures.h), handed to the kind's
+ * serve function with the library's PMPI_<entry> ---- */
+#define PMPI_WRAP(name, sig, mpi)                                                                  \
+    int MPI_##mpi(COLLSIM_SIG_##sig##_MPI_ARGS)                                                    \
     {                                                                                              \
-        return serve_block(CS_C_##name, PMPI_##mpi, sb, sc, st, rb, rc, rt, comm);                 \
+        return serve_##sig(CS_C_##name, PMPI_##mpi, COLLSIM_SIG_##sig##_MPI_CALL);                 \
     }
-#define PMPI_WRAP_inter(name, mpi)                                                                 \
-    int MPI_##mpi(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,     \
-                  MPI_Comm comm)                                                                   \
-    {                                                                                              \
-        return serve_inter(CS_C_##name, PMPI_##mpi, sb, sc, st, rb, rc, rt, comm);                 \
-    }
-#define PMPI_WRAP_interv(name, mpi)                                                                \
-    int MPI_##mpi(const void *sb, int sc, MPI_Datatype st, void *rb, const int *rcounts,          \
-                  const int *displs, MPI_Datatype rt, MPI_Comm comm)                               \
-    {                                                                                              \
-        return serve_interv(CS_C_##name, PMPI_##mpi, sb, sc, st, rb, rcounts, displs, rt, comm);   \
-    }
-#define PMPI_WRAP_rooted(name, mpi)                                                                \
-    int MPI_##mpi(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,     \
-                  int root, MPI_Comm comm)                                                         \
-    {                                                                                              \
-        return serve_rooted(CS_C_##name, PMPI_##mpi, sb, sc, st, rb, rc, rt, root, comm);          \
-    }
-#define PMPI_WRAP_v(name, mpi)                                                                     \
-    int MPI_##mpi(const void *sb, const int *scounts, const int *sdispls, MPI_Datatype st,        \
-                  void *rb, const int *rcounts, const int *rdispls, MPI_Datatype rt,              \
-                  MPI_Comm comm)                                                                   \
-    {                                                                                              \
-        return serve_v(CS_C_##name, PMPI_##mpi, sb, scounts, sdispls, st, rb, rcounts, rdispls,   \
-                       rt, comm);                                                                  \
-    }
-#define PMPI_WRAP_onebuf(name, mpi)                                                                \
-    int MPI_##mpi(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm)                   \
-    {                                                                                              \
-        return serve_onebuf(CS_C_##name, PMPI_##mpi, buf, count, t, root, comm);                   \
-    }
-#define PMPI_WRAP_reduction(name, mpi)                                                             \
-    int MPI_##mpi(const void *sb, void *rb, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)    \
-    {                                                                                              \
-        return serve_reduction(CS_C_##name, PMPI_##mpi, sb, rb, count, t, op, comm);               \
-    }
-#define PMPI_WRAP_own(name, sig, mpi) PMPI_WRAP_##sig(name, mpi)
+#define PMPI_WRAP_own(name, sig, mpi) PMPI_WRAP(name, sig, mpi)
 #define PMPI_WRAP_intercomm(name, sig, mpi) /* the wrapper of its entry point's own row */
 #define PMPI_WRAP_none(name, sig, mpi)
 #define CS_COLLECTIVE(name, sig, send, root, in_place, note, min_np, mpi, pmpi, ...)               \

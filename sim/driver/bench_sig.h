@@ -59,7 +59,9 @@ struct drv_sig {
     long long (*data_bytes)(const bench_ctx *b, long bytes, int count);
 };
 
-extern const drv_sig drv_sig_block, drv_sig_v, drv_sig_inter, drv_sig_interv, drv_sig_rooted,
-    drv_sig_onebuf, drv_sig_reduction, drv_sig_p2p;
+/* drv_sig_block, ...: one per kind of core/signatures.h */
+#define DRV_SIG_EXTERN(kind) extern const drv_sig drv_sig_##kind;
+CS_SIGNATURES(DRV_SIG_EXTERN)
+#undef DRV_SIG_EXTERN
 
 #endif

@@ -69,50 +69,20 @@ static const driver_alg driver_algs[] = {
 };
 
 /* ---- the built-in implementations (MPI_<mpi> of collectives.def), selected
- * by the host with --cfg options; per signature kind. SMPI 3.32 has no
- * intercommunicator: the intergroup kinds have none, nor has the ping-pong. */
-#define DRIVER_NATIVE_block(name, mpi)                                                             \
-    static int native_##name(COLLSIM_SIG_block_ARGS)                                               \
-    {                                                                                              \
-        return MPI_##mpi(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);        \
-    }
-#define DRIVER_NATIVE_v(name, mpi)                                                                 \
-    static int native_##name(COLLSIM_SIG_v_ARGS)                                                   \
-    {                                                                                              \
-        return MPI_##mpi(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,     \
-                         recvtype, comm);                                                          \
-    }
-#define DRIVER_NATIVE_rooted(name, mpi)                                                            \
-    static int native_##name(COLLSIM_SIG_rooted_ARGS)                                              \
-    {                                                                                              \
-        return MPI_##mpi(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);  \
-    }
-#define DRIVER_NATIVE_onebuf(name, mpi)                                                            \
-    static int native_##name(COLLSIM_SIG_onebuf_ARGS)                                              \
-    {                                                                                              \
-        return MPI_##mpi(buffer, count, datatype, root, comm);                                     \
-    }
-#define DRIVER_NATIVE_reduction(name, mpi)                                                         \
-    static int native_##name(COLLSIM_SIG_reduction_ARGS)                                           \
-    {                                                                                              \
-        return MPI_##mpi(sendbuf, recvbuf, count, datatype, op, comm);                             \
-    }
-#define DRIVER_NATIVE_inter(name, mpi)
-#define DRIVER_NATIVE_interv(name, mpi)
-#define DRIVER_NATIVE_p2p(name, mpi)
+ * by the host with --cfg options, for the signature kinds SMPI serves
+ * (core/signatures.h, NATIVE): native_<collective> calls MPI_<mpi>. */
+#define DRIVER_CAT_(a, b) a##b
+#define DRIVER_CAT(a, b) DRIVER_CAT_(a, b)
+#define DRIVER_NATIVE_1(name, sig, mpi)                                                            \
+    static int native_##name(COLLSIM_SIG_##sig##_ARGS) { return MPI_##mpi(COLLSIM_SIG_##sig##_MPI_CALL); }
+#define DRIVER_NATIVE_0(name, sig, mpi)
 #define CS_COLLECTIVE(name, sig, send, root, in_place, note, min_np, mpi, ...)                     \
-    DRIVER_NATIVE_##sig(name, mpi)
+    DRIVER_CAT(DRIVER_NATIVE_, CS_SIG_##sig##_NATIVE)(name, sig, mpi)
 #include "collectives.def"
 #undef CS_COLLECTIVE
 /* {the function, 1} or {none, 0} */
-#define DRIVER_HAS_NATIVE_block(name) {.name = native_##name}, 1
-#define DRIVER_HAS_NATIVE_v(name) {.name = native_##name}, 1
-#define DRIVER_HAS_NATIVE_rooted(name) {.name = native_##name}, 1
-#define DRIVER_HAS_NATIVE_onebuf(name) {.name = native_##name}, 1
-#define DRIVER_HAS_NATIVE_reduction(name) {.name = native_##name}, 1
-#define DRIVER_HAS_NATIVE_inter(name) {.name = NULL}, 0
-#define DRIVER_HAS_NATIVE_interv(name) {.name = NULL}, 0
-#define DRIVER_HAS_NATIVE_p2p(name) {.name = NULL}, 0
+#define DRIVER_HAS_NATIVE_1(name) {.name = native_##name}, 1
+#define DRIVER_HAS_NATIVE_0(name) {.name = NULL}, 0
 
 /* ---- what a block holds (datacheck.h), from the send column ----
  * block_id(src, dst, p) names the data rank src sends to rank dst. */
@@ -132,7 +102,7 @@ static long block_id_per_rank(int src, int dst, int p)
  * from rank j; for a scatter, rank t's block from the root's block t */
 static const coll_desc coll_descs[] = {
 #define CS_COLLECTIVE(name, sig, send, ...)                                                        \
-    {&cs_coll_table[CS_C_##name], &drv_sig_##sig, DRIVER_HAS_NATIVE_##sig(name), block_id_##send},
+    {&cs_coll_table[CS_C_##name], &drv_sig_##sig, DRIVER_CAT(DRIVER_HAS_NATIVE_, CS_SIG_##sig##_NATIVE)(name), block_id_##send},
 #include "collectives.def"
 #undef CS_COLLECTIVE
 };
