@@ -82,4 +82,17 @@ static inline int coll_seg_count(int count, int p, int j)
     return (int)(coll_seg_start(count, p, j + 1) - coll_seg_start(count, p, j));
 }
 
+/* The reduce-scatter by recursive vector halving and distance doubling of
+ * Rabenseifner's schedules (Rabenseifner 2004; Thakur, Rabenseifner, Gropp
+ * 2005, Section 4), on the fold's pof2 processes (newrank >= 0), over pof2
+ * segments of buf as even as they go (coll_seg_start): in step k a process
+ * keeps the half of its current segment range on its side of its partner
+ * (2^k away; the lower rank keeps the lower half), sends the other half and
+ * combines the half it receives (into tmp first, count elements of
+ * scratch). On return [*lo, *hi) is the one segment it holds reduced and
+ * *mask pof2 (the gathers that follow retrace the steps from *mask / 2). */
+int coll_halving_reduce_scatter(const coll_fold *f, void *buf, void *tmp, int count,
+                                MPI_Datatype type, size_t elem, MPI_Op op, int tag, MPI_Comm comm,
+                                int *lo, int *hi, int *mask);
+
 #endif

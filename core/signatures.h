@@ -26,7 +26,8 @@
 #ifndef COLLSIM_CORE_SIGNATURES_H
 #define COLLSIM_CORE_SIGNATURES_H
 
-#define CS_SIGNATURES(X) X(block) X(v) X(inter) X(interv) X(rooted) X(onebuf) X(reduction) X(p2p)
+#define CS_SIGNATURES(X) X(block) X(v) X(inter) X(interv) X(rooted) X(onebuf) X(reduction)     \
+    X(rooted_reduction) X(p2p)
 
 /* block: MPI_Allgather's and MPI_Alltoall's (a send buffer, count and type,
  * a receive buffer, count and type, a communicator) */
@@ -116,6 +117,17 @@
 #define CS_SIG_reduction_GROUPS 0
 #define CS_SIG_reduction_OP 1
 #define CS_SIG_reduction_NATIVE 1
+
+/* rooted_reduction: MPI_Reduce's (the reduction arguments and the root) */
+#define COLLSIM_SIG_rooted_reduction_ARGS                                                          \
+    const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,     \
+        MPI_Comm comm
+#define COLLSIM_SIG_rooted_reduction_MPI_ARGS COLLSIM_SIG_rooted_reduction_ARGS
+#define COLLSIM_SIG_rooted_reduction_MPI_CALL sendbuf, recvbuf, count, datatype, op, root, comm
+#define CS_SIG_rooted_reduction_VARIABLE 0
+#define CS_SIG_rooted_reduction_GROUPS 0
+#define CS_SIG_rooted_reduction_OP 1
+#define CS_SIG_rooted_reduction_NATIVE 1
 
 /* p2p: no collective, the driver's ping-pong between ranks 0 and 1
  * (sim/driver/pingpong.c); no algorithm of its own, no entry point */

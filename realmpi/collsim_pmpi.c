@@ -537,6 +537,20 @@ static int serve_reduction(int c, allreduce_fn lib, const void *sb, void *rb, in
     return lib(sb, rb, count, t, op, comm);
 }
 
+/* rooted_reduction (MPI_Reduce): as a reduction, but MPI_IN_PLACE is the
+ * root's alone, so it cannot decide alike on every process: a reduce
+ * algorithm must take it (algorithms.def) */
+typedef int (*reduce_fn)(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm);
+static int serve_rooted_reduction(int c, reduce_fn lib, const void *sb, void *rb, int count,
+                                  MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm)
+{
+    int err;
+    if (enter(c, 0, count, t, comm) &&
+        !leave(c, err = chosen[c]->rooted_reduction(sb, rb, count, t, op, root, comm)))
+        return err;
+    return lib(sb, rb, count, t, op, root, comm);
+}
+
 /* ---- the wrappers: MPI_<entry> of each collective whose pmpi is own, with
  * its kind's entry-point arguments (core/signatures.h), handed to the kind's
  * serve function with the library's PMPI_<entry> ---- */

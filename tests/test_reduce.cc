@@ -1,13 +1,15 @@
-// Broadcast and allreduce (coll_reduce.h): the driver's exact data check.
+// Broadcast, allreduce and reduce (coll_reduce.h): the driver's exact data check.
 //
-// BcastEveryP, AllreduceEveryP: every bcast and allreduce algorithm of algorithms.def on
+// BcastEveryP, AllreduceEveryP, ReduceEveryP: every bcast, allreduce and reduce algorithm of
+// algorithms.def on
 // Yahoo, both mappings, p in 1..33 and 37, 63 (every_p_keeps; the full
 // model at 1..8, 13, 31, 64) for the first case (bcast from rank 0, integer
 // MPI_SUM), then a shorter list of p with and without powers of two for the
 // others; counts 0, 1, 13 and 1025 elements (not divisible by most p). Broadcasts: roots 0, 5 and 62. Allreduces: integer
 // MPI_SUM, MPI_MAX, MPI_BXOR, doubles with exact sums, MPI_IN_PLACE, and the
 // non-commutative matmul for the algorithms that take it (the others must
-// refuse it with an MPI error). ReduceFault: a flipped byte and a reversed
+// refuse it with an MPI error). Reduces: roots 0, 3, 5 and 62, the same
+// operations, MPI_IN_PLACE at the root. ReduceFault: a flipped byte and a reversed
 // order are named. ReduceNatives: SMPI's built-ins through the same check.
 #include <gtest/gtest.h>
 
@@ -65,6 +67,26 @@ bool takes_non_commutative(const std::string &coll, const std::string &alg)
 using AlgMapping = std::tuple<std::string, std::string>;
 class BcastEveryP : public ::testing::TestWithParam<AlgMapping> {};
 class AllreduceEveryP : public ::testing::TestWithParam<AlgMapping> {};
+class ReduceEveryP : public ::testing::TestWithParam<AlgMapping> {};
+
+// The non-commutative matmul: the result in rank order, or the algorithm
+// refuses it alike on every process (an MPI error, no hang).
+void expect_matmul(tw_run_spec s, const char *coll, const std::string &name, const char *ps)
+{
+    s.op = "matmul";
+    s.dtype = "int";
+    s.sizes = "4,52,4100";
+    s.in_place = 0;
+    if (takes_non_commutative(coll, name)) {
+        expect_ps_ok(s, ps, "matmul");
+        return;
+    }
+    s.np_list = "5";
+    Checked c = run_checked(s);
+    EXPECT_EQ(c.rows, 3u);
+    EXPECT_EQ(c.ok, 0u);
+    EXPECT_NE(c.first_problem.find("error"), std::string::npos) << c.first_problem;
+}
 
 TEST_P(BcastEveryP, EveryPAndRoot)
 {
@@ -105,18 +127,38 @@ TEST_P(AllreduceEveryP, EveryPAndOperation)
         s.in_place = c.in_place;
         expect_ps_ok(s, "1,2,3,5,7,8,13,17,32,33,63", std::string(c.op) + " " + c.dtype);
     }
-    tw_run_spec s = sweep_spec("allreduce", name.c_str(), mapping.c_str(), "4,52,4100", 600);
-    s.op = "matmul";
+    expect_matmul(sum, "allreduce", name, "1,2,3,4,5,6,7,8,9,12,13,16,17,31,33,63,64");
+}
+
+TEST_P(ReduceEveryP, EveryPRootAndOperation)
+{
+    auto [name, mapping] = GetParam();
+    tw_run_spec s = sweep_spec("reduce", name.c_str(), mapping.c_str(), "0,4,52,4100", 600);
+    s.np_list = kPs;
+    s.op = "sum";
     s.dtype = "int";
-    if (takes_non_commutative("allreduce", name)) {
-        expect_ps_ok(s, "1,2,3,4,5,6,7,8,9,12,13,16,17,31,33,63,64", "matmul");
-        return;
+    expect_every_p_ok(s, "sum int, root 0", "1,2,3,5,8,13,31,64");
+    s.root = 5;
+    expect_ps_ok(s, "6,7,13,17,33,64", "root 5");
+    s.root = 62; // the last rank, and one short of it
+    expect_ps_ok(s, "63,64", "root 62");
+    s.root = 3;
+    if (mapping == "sequential") { // the data do not depend on the placement
+        struct Case {
+            const char *op, *dtype, *sizes;
+            int in_place;
+        };
+        for (const Case &c : std::vector<Case>{{"sum", "double", "0,8,104,8200", 1},
+                                               {"max", "int", "4,52,4100", 0},
+                                               {"bxor", "byte", "1,13,1025", 1}}) {
+            s.op = c.op;
+            s.dtype = c.dtype;
+            s.sizes = c.sizes;
+            s.in_place = c.in_place;
+            expect_ps_ok(s, "4,5,7,8,13,17,33", std::string(c.op) + " " + c.dtype);
+        }
     }
-    s.np_list = "5";
-    Checked c = run_checked(s); // refused alike on every process: an MPI error, no hang
-    EXPECT_EQ(c.rows, 3u);
-    EXPECT_EQ(c.ok, 0u);
-    EXPECT_NE(c.first_problem.find("error"), std::string::npos) << c.first_problem;
+    expect_matmul(s, "reduce", name, "4,5,6,7,8,9,12,13,16,17,31,33,64");
 }
 
 std::string alg_mapping_name(const ::testing::TestParamInfo<AlgMapping> &info)
@@ -130,6 +172,10 @@ INSTANTIATE_TEST_SUITE_P(Bcast, BcastEveryP,
                          alg_mapping_name);
 INSTANTIATE_TEST_SUITE_P(Allreduce, AllreduceEveryP,
                          ::testing::Combine(::testing::ValuesIn(algorithms_of("allreduce")),
+                                            ::testing::Values("sequential", "cyclic")),
+                         alg_mapping_name);
+INSTANTIATE_TEST_SUITE_P(Reduce, ReduceEveryP,
+                         ::testing::Combine(::testing::ValuesIn(algorithms_of("reduce")),
                                             ::testing::Values("sequential", "cyclic")),
                          alg_mapping_name);
 
@@ -157,6 +203,12 @@ TEST(ReduceFault, FlippedByteAndReversedOrderAreNamed)
     tw_run_spec b = sweep_spec("bcast", "scatter_ring_allgather", "sequential", "13", 300);
     b.root = 2;
     expect_fault_named(b, "3:0:7", "rank 3, block 0, offset 7");
+    tw_run_spec r = sweep_spec("reduce", "rabenseifner", "sequential", "4,52", 300);
+    r.np_list = nullptr;
+    r.np = 6;
+    r.root = 4;
+    r.op = "bxor";
+    expect_fault_named(r, "4:0:7", "rank 4: --op bxor: element 7 of the result is ");
 }
 
 // SMPI's built-ins through the same check (one smpirun per p, as for the
@@ -169,7 +221,7 @@ TEST_P(ReduceNatives, OutputMatchesTheDefinition)
     const std::string coll = coll_alg.substr(0, coll_alg.find('/')), alg = coll_alg.substr(coll.size() + 1);
     tw_run_spec s = sweep_spec(coll.c_str(), alg.c_str(), "sequential", "0,4,52,4100", 300);
     s.dtype = "int";
-    s.root = coll == "bcast" ? 2 : 0;
+    s.root = coll == "allreduce" ? 0 : 2;
     // SMPI's rab1 throws on a p that is not a power of two (algorithms.md)
     const std::vector<int> ps = alg == "native:rab1" ? std::vector<int>{2, 4, 8}
                                                      : std::vector<int>{3, 5, 8, 13};
@@ -180,7 +232,8 @@ INSTANTIATE_TEST_SUITE_P(Reduce, ReduceNatives,
                          ::testing::Values("bcast/native:default", "bcast/native:binomial_tree",
                                            "bcast/native:scatter_LR_allgather",
                                            "allreduce/native:default", "allreduce/native:rdb",
-                                           "allreduce/native:lr", "allreduce/native:rab1"),
+                                           "allreduce/native:lr", "allreduce/native:rab1",
+                                           "reduce/native:default", "reduce/native:binomial"),
                          [](const ::testing::TestParamInfo<std::string> &info) {
                              return gtest_name(info.param);
                          });

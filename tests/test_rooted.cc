@@ -629,7 +629,7 @@ TEST(RootedCli, RootIsCheckedAndOnlyForRootedCollectives)
     ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
     struct {
         const char *coll, *nps, *want;
-    } scen[] = {{"allgather", "4", "<root> is for the rooted collectives (gather, scatter, bcast), and "
+    } scen[] = {{"allgather", "4", "<root> is for the rooted collectives (gather, scatter, bcast, reduce), and "
                                     "the scenario has none"},
                 {"gather", "4 8", "<root rank=\"5\"> at <processes> 4: the root must be a rank, "
                                   "0..3"}};

@@ -34,26 +34,13 @@ int collsim_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, int count
     const coll_fold f = coll_fold_of(rank, p);
     err = coll_fold_in(&f, rank, recvbuf, tmp, count, datatype, op, comm);
     const int pof2 = f.pof2, nr = f.newrank;
-#define SEG(i) coll_seg_start(count, pof2, (i))
     /* [lo, hi): the segments this process is responsible for */
-    int lo = 0, hi = pof2, mask = 1;
-    for (; err == MPI_SUCCESS && nr >= 0 && mask < pof2; mask <<= 1) {
-        const int dst = coll_fold_real(&f, nr ^ mask), mid = lo + (hi - lo) / 2;
-        /* the lower rank keeps the lower half */
-        const int keep_lo = nr < (nr ^ mask) ? lo : mid, keep_hi = nr < (nr ^ mask) ? mid : hi;
-        const int send_lo = nr < (nr ^ mask) ? mid : lo, send_hi = nr < (nr ^ mask) ? hi : mid;
-        err = MPI_Sendrecv(coll_elems(recvbuf, SEG(send_lo), elem), (int)(SEG(send_hi) - SEG(send_lo)),
-                           datatype, dst, COLL_TAG_ALLREDUCE,
-                           coll_elems(tmp, SEG(keep_lo), elem), (int)(SEG(keep_hi) - SEG(keep_lo)),
-                           datatype, dst, COLL_TAG_ALLREDUCE, comm, MPI_STATUS_IGNORE);
-        if (err == MPI_SUCCESS)
-            err = coll_reduce_local(coll_elems(tmp, SEG(keep_lo), elem),
-                                    coll_elems(recvbuf, SEG(keep_lo), elem),
-                                    (int)(SEG(keep_hi) - SEG(keep_lo)), datatype, op);
-        lo = keep_lo;
-        hi = keep_hi;
-    }
+    int lo = 0, hi = 0, mask = 0;
+    if (err == MPI_SUCCESS)
+        err = coll_halving_reduce_scatter(&f, recvbuf, tmp, count, datatype, elem, op,
+                                          COLL_TAG_ALLREDUCE, comm, &lo, &hi, &mask);
     /* allgather: the steps backwards, each doubling the range held */
+#define SEG(i) coll_seg_start(count, pof2, (i))
     for (mask >>= 1; err == MPI_SUCCESS && nr >= 0 && mask > 0; mask >>= 1) {
         const int dst = coll_fold_real(&f, nr ^ mask), width = hi - lo;
         const int other_lo = nr < (nr ^ mask) ? hi : lo - width;

@@ -1,7 +1,8 @@
-/* The reduction kind's hooks (bench_sig.h; core/collectives.def, sig
- * reduction: MPI_Allreduce's arguments and --op). Check mode computes the
- * reduced values: element i of rank r's send buffer is x(r, i), a fixed
- * function of both (below), and every process's result must be
+/* The reduction kinds' hooks (bench_sig.h; core/signatures.h, reduction:
+ * MPI_Allreduce's arguments and --op; rooted_reduction: MPI_Reduce's, the
+ * same and the root). Check mode computes the reduced values: element i of
+ * rank r's send buffer is x(r, i), a fixed function of both (below), and
+ * every process's result (a reduce: the root's) must be
  * x(0, i) op x(1, i) op ... op x(p-1, i), combined in rank order (MPI's
  * order for a non-commutative operation). The values make the operation
  * exact in any order where it is commutative: integers of at most 1000 in
@@ -160,6 +161,12 @@ static void red_info(const driver_opts *o, char *out, size_t len)
     snprintf(out, len, " op=%s", o->op ? o->op : "sum");
 }
 
+/* a reduce: only the root's receive buffer holds a result */
+static int has_result(const bench_ctx *b)
+{
+    return b->o->desc->props->rooted != CS_ROOT_to || b->rank == b->o->root;
+}
+
 static void red_prepare(bench_ctx *b)
 {
     const int op = op_index(b->o->op);
@@ -186,7 +193,7 @@ static void red_poison(const bench_ctx *b, long bytes, int in_place)
 {
     if (in_place)
         memcpy(b->recvbuf, b->sendbuf, (size_t)bytes);
-    else if (!b->o->fold) {
+    else if (!b->o->fold && has_result(b)) {
         const unsigned char *e = expected(op_index(b->o->op), b->tsize, b->p, bytes / b->tsize);
         for (long k = 0; k < bytes; k++)
             b->recvbuf[k] = (unsigned char)~e[k];
@@ -226,7 +233,7 @@ static check_result red_verify(const bench_ctx *b, long bytes, int in_place)
             cr = first_difference(b->sendbuf + i * ts, x, 0, ts, 1);
             cr.offset += i * ts;
         }
-    if (cr.bad)
+    if (cr.bad || !has_result(b))
         return cr;
     const unsigned char *e = expected(op, ts, b->p, count);
     cr = first_difference(b->recvbuf, e, 0, bytes, 0);
@@ -259,6 +266,41 @@ static long long red_data_bytes(const bench_ctx *b, long bytes, int count)
     (void)count;
     return 2LL * (b->p - 1) * bytes;
 }
+
+/* ---- rooted_reduction: MPI_Reduce, the reduced vector at the root ---- */
+
+static void rred_info(const driver_opts *o, char *out, size_t len)
+{
+    snprintf(out, len, " op=%s root=%d", o->op ? o->op : "sum", o->root);
+}
+
+static void rred_legend(const driver_opts *o)
+{
+    (void)o;
+    printf("# latency: one call per process; avg/min/max over processes of their means, then "
+           "the slowest process per call and the root (which holds the result), averaged over "
+           "the calls\n");
+}
+
+/* MPI_IN_PLACE: the root's send buffer */
+static int rred_call(const bench_ctx *b, int count, int in_place)
+{
+    return b->o->fn.rooted_reduction(in_place ? MPI_IN_PLACE : b->sendbuf, b->recvbuf, count,
+                                     b->o->mpi_dtype, b->op, b->o->root, b->comm);
+}
+
+/* every other process's vector, combined into the result once (a
+ * gather's worth, as the rooted kind counts it) */
+static long long rred_data_bytes(const bench_ctx *b, long bytes, int count)
+{
+    (void)count;
+    return (long long)(b->p - 1) * bytes;
+}
+
+const drv_sig drv_sig_rooted_reduction = {
+    .run = bench_comm, .buffers = red_buffers, .info = rred_info, .legend = rred_legend,
+    .prepare = red_prepare, .release = red_release, .fill = red_fill, .poison = red_poison,
+    .call = rred_call, .fault = red_fault, .verify = red_verify, .data_bytes = rred_data_bytes};
 
 const drv_sig drv_sig_reduction = {
     .run = bench_comm, .buffers = red_buffers, .info = red_info, .prepare = red_prepare,

@@ -17,7 +17,8 @@
  *   and the last rank; allreduce with MPI_SUM (and in place) and with a
  *   non-commutative user operation (the left operand: the result is rank
  *   0's), which an algorithm that needs a commutative one refuses with
- *   MPI_ERR_OP (called directly) or hands to the library (PMPI layer).
+ *   MPI_ERR_OP (called directly) or hands to the library (PMPI layer);
+ *   reduce the same to the first and the last rank (in place at the root).
  * Then, on MPI_COMM_WORLD: alltoall and alltoallv with MPI_IN_PLACE (uneven,
  * symmetric blocks for alltoallv); with --intercomm (not under SMPI 3.32, which
  * has no MPI_Intercomm_create), an intercommunicator of the two halves:
@@ -62,6 +63,7 @@ typedef int (*v_fn)(const void *, const int *, const int *, MPI_Datatype, void *
 typedef int (*rooted_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm);
 typedef int (*bcast_fn)(void *, int, MPI_Datatype, int, MPI_Comm);
 typedef int (*allreduce_fn)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
+typedef int (*reduce_fn)(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm);
 typedef struct {
     const char *name; /* for messages */
     block_fn allgather, alltoall;
@@ -70,6 +72,7 @@ typedef struct {
     int direct; /* the algorithms themselves (MPI_ERR_COMM on an intercommunicator) */
     bcast_fn bcast;
     allreduce_fn allreduce;
+    reduce_fn reduce;
 } colls;
 
 /* n ints with a hole after each: a vector, resized to span its holes */
@@ -390,6 +393,35 @@ static void left_op(void *in, void *inout, int *len, MPI_Datatype *type)
     memcpy(inout, in, (size_t)*len * sizeof(int));
 }
 
+/* reduce to the first and the last rank: sum, sum in place at the root, the
+ * left operand (rank 0's values at the root) */
+static void check_reduce(tally *t, const colls *c, MPI_Comm comm, int q, int n, int *buf, int *out)
+{
+    int r;
+    MPI_Comm_rank(comm, &r);
+    MPI_Op left;
+    MPI_Op_create(left_op, 0, &left);
+    for (int root = 0; root < q; root += q > 1 ? q - 1 : 1)
+        for (int variant = 0; variant < 3; variant++) { /* sum, sum in place, left */
+            const int in_place = variant == 1 && r == root;
+            for (int i = 0; i < n; i++)
+                buf[i] = val(r, 0, i), out[i] = in_place ? buf[i] : SENTINEL;
+            int err = c->reduce(in_place ? MPI_IN_PLACE : buf, out, n, MPI_INT,
+                                variant == 2 ? left : MPI_SUM, root, comm);
+            if (variant == 2 && c->direct && err == MPI_ERR_OP)
+                continue; /* an algorithm for commutative operations only */
+            expect(t, err == MPI_SUCCESS, "reduce: error", q, n, err, variant);
+            for (int i = 0; i < n && err == MPI_SUCCESS && r == root; i++) {
+                long want = 0;
+                for (int j = 0; j < q; j++)
+                    want += val(j, 0, i);
+                expect(t, out[i] == (variant == 2 ? val(0, 0, i) : want),
+                       variant == 2 ? "reduce, non-commutative" : "reduce", q, n, root, i);
+            }
+        }
+    MPI_Op_free(&left);
+}
+
 static void check_reductions(tally *t, const colls *c, MPI_Comm comm, int q, int n)
 {
     int r;
@@ -424,6 +456,8 @@ static void check_reductions(tally *t, const colls *c, MPI_Comm comm, int q, int
         }
         MPI_Op_free(&left);
     }
+    if (c->reduce)
+        check_reduce(t, c, comm, q, n, buf, out);
     free(buf);
     free(out);
 }
@@ -448,7 +482,7 @@ static void run_all(tally *t, const colls *c, int intercomm)
                 check_alltoallv(t, c, comm, q, counts[k], gap);
             if (c->gather || c->scatter)
                 check_rooted(t, c, comm, q, counts[k]);
-            if (c->bcast || c->allreduce)
+            if (c->bcast || c->allreduce || c->reduce)
                 check_reductions(t, c, comm, q, counts[k]);
         }
         MPI_Comm_free(&comm);
@@ -471,7 +505,7 @@ int main(int argc, char **argv)
     collsim_set_block_regions(3);
     for (int i = 0; i < collsim_alg_count(); i++) {
         const collsim_alg *a = collsim_alg_at(i);
-        colls c = {a->name, NULL, NULL, NULL, NULL, NULL, 1, NULL, NULL};
+        colls c = {a->name, NULL, NULL, NULL, NULL, NULL, 1, NULL, NULL, NULL};
         if (!strcmp(a->collective, "allgather"))
             c.allgather = a->block;
         else if (!strcmp(a->collective, "alltoall"))
@@ -484,6 +518,8 @@ int main(int argc, char **argv)
             c.bcast = a->onebuf;
         else if (!strcmp(a->collective, "allreduce"))
             c.allreduce = a->reduction;
+        else if (!strcmp(a->collective, "reduce"))
+            c.reduce = a->rooted_reduction;
         else
             c.alltoallv = a->v;
         const long before = t.failed;
@@ -493,7 +529,7 @@ int main(int argc, char **argv)
     }
 #else
     colls c = {"MPI", MPI_Allgather, MPI_Alltoall, MPI_Alltoallv, MPI_Gather, MPI_Scatter, 0,
-               MPI_Bcast, MPI_Allreduce};
+               MPI_Bcast, MPI_Allreduce, MPI_Reduce};
     run_all(&t, &c, intercomm);
 #endif
     long mine[2] = {t.checks, t.failed}, sum[2];

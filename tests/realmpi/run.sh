@@ -51,12 +51,12 @@ preload)
   def=$2 so=$3 prog=$4
   names() { tr -d '\n' <"$def" | grep -oE "COLLSIM_ALG\($1, *[a-z0-9_]+" | sed 's/.*, *//'; }
   ag=$(names allgather) a2a=$(names alltoall) a2av=$(names alltoallv) ga=$(names gather) sc=$(names scatter)
-  bc=$(names bcast) ar=$(names allreduce)
+  bc=$(names bcast) ar=$(names allreduce) rd=$(names reduce)
   set -- $ag; nag=$#; set -- $a2a; na2a=$#; set -- $a2av; na2av=$#; set -- $ga; nga=$#; set -- $sc; nsc=$#
-  set -- $bc; nbc=$#; set -- $ar; nar=$#
+  set -- $bc; nbc=$#; set -- $ar; nar=$#; set -- $rd; nrd=$#
   [ "$nag" -ge 11 ] && [ "$na2a" -ge 6 ] && [ "$na2av" -ge 4 ] && [ "$nga" -ge 7 ] && [ "$nsc" -ge 7 ] &&
-    [ "$nbc" -ge 2 ] && [ "$nar" -ge 3 ] ||
-    { echo "FAIL: registry read: $nag $na2a $na2av $nga $nsc $nbc $nar"; exit 1; }
+    [ "$nbc" -ge 2 ] && [ "$nar" -ge 4 ] && [ "$nrd" -ge 2 ] ||
+    { echo "FAIL: registry read: $nag $na2a $na2av $nga $nsc $nbc $nar $nrd"; exit 1; }
   # one launch per allgather, the alltoall(v)s, gathers and scatters cycled alongside: every
   # algorithm at least once, each launch on the first q of 12 ranks for every q in 1..12,
   # regions of 3 ranks
@@ -65,11 +65,12 @@ preload)
     t=$(echo $a2a | cut -d' ' -f$((i % na2a + 1))); v=$(echo $a2av | cut -d' ' -f$((i % na2av + 1)))
     gg=$(echo $ga | cut -d' ' -f$((i % nga + 1))); ss=$(echo $sc | cut -d' ' -f$((i % nsc + 1)))
     b=$(echo $bc | cut -d' ' -f$((i % nbc + 1))); r=$(echo $ar | cut -d' ' -f$((i % nar + 1)))
+    d=$(echo $rd | cut -d' ' -f$((i % nrd + 1)))
     run $np -x LD_PRELOAD="$so" -x COLLSIM_ALLGATHER=$g -x COLLSIM_ALLTOALL=alltoall/$t \
         -x COLLSIM_ALLTOALLV=$v -x COLLSIM_GATHER=$gg -x COLLSIM_SCATTER=$ss \
-        -x COLLSIM_BCAST=$b -x COLLSIM_ALLREDUCE=$r \
+        -x COLLSIM_BCAST=$b -x COLLSIM_ALLREDUCE=$r -x COLLSIM_REDUCE=$d \
         -x COLLSIM_REGION_BLOCK=3 -x COLLSIM_REPORT=1 "$prog" --intercomm
-    what="preload allgather/$g alltoall/$t alltoallv/$v gather/$gg scatter/$ss bcast/$b allreduce/$r"
+    what="preload allgather/$g alltoall/$t alltoallv/$v gather/$gg scatter/$ss bcast/$b allreduce/$r reduce/$d"
     ok $rc "$what: exit status $rc"; has " checks, 0 failed"; ok $? "$what: data"
     # every call served, except those MPI lets no algorithm serve: one intercommunicator call
     # per process and collective (MPI_IN_PLACE alltoall(v)s are served: coll_adapt.h)
@@ -83,12 +84,14 @@ preload)
     # the gathers and scatters: every call served
     [ "$(echo "$out" | grep -cE "collsim_pmpi: (gather/$gg|scatter/$ss): [0-9]+ calls served \([0-9]+ packed\), 0 to the library")" -eq 2 ]
     ok $? "$what: gather and scatter served"
-    # bcast: every call served; allreduce: the non-commutative calls of an algorithm for
+    # bcast: every call served; allreduce, reduce: the non-commutative calls of an algorithm for
     # commutative operations only go to the library, every other call is served
     echo "$out" | grep -qE "collsim_pmpi: bcast/$b: [0-9]+ calls served \(0 packed\), 0 to the library"
     ok $? "$what: bcast served"
     echo "$out" | grep -qE "collsim_pmpi: allreduce/$r: [0-9]+ calls served \(0 packed\), [0-9]+ to the library \(intercommunicator 0, MPI_IN_PLACE 0, count beyond an int 0, non-commutative operation [0-9]+, datatype with holes 0\)"
     ok $? "$what: allreduce served"
+    echo "$out" | grep -qE "collsim_pmpi: reduce/$d: [0-9]+ calls served \(0 packed\), [0-9]+ to the library \(intercommunicator 0, MPI_IN_PLACE 0, count beyond an int 0, non-commutative operation [0-9]+, datatype with holes 0\)"
+    ok $? "$what: reduce served"
     echo "$out" | grep -E "mpi_colls:|collsim_pmpi:" | sed "s|^|$np ranks: |"
     i=$((i + 1))
   done
