@@ -11,6 +11,7 @@
 // order are named. ReduceNatives: SMPI's built-ins through the same check.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -71,10 +72,12 @@ TEST_P(BcastEveryP, EveryPAndRoot)
     auto [alg, mapping] = GetParam();
     tw_run_spec s = sweep_spec("bcast", alg.c_str(), mapping.c_str(), "0,1,13,1025", 600);
     s.np_list = kPs;
+    s.segment = 100; // pipelined_chain: 11 segments of 1025 bytes (the others ignore it)
     expect_every_p_ok(s, "root 0", "1,2,3,5,8,13,31,64");
     s.root = 5;
     s.dtype = "int";
     s.sizes = "0,4,52,4100";
+    s.segment = 1002; // 250 ints: 5 segments of 4100 bytes, the last of 25
     expect_ps_ok(s, "6,7,13,17,33,64", "root 5");
     s.root = 62; // the last rank, and one short of it
     expect_ps_ok(s, "63,64", "root 62");
@@ -157,6 +160,63 @@ TEST(ReduceFault, FlippedByteAndReversedOrderAreNamed)
     tw_run_spec b = sweep_spec("bcast", "scatter_ring_allgather", "sequential", "13", 300);
     b.root = 2;
     expect_fault_named(b, "3:0:7", "rank 3, block 0, offset 7");
+}
+
+// The cost models against values computed by hand from the schedules
+// (α = 2 us, β = 1 ns/B; γ: 10 ns per call and 0.1 ns/B, 0.2 ns/B from 1000
+// bytes on).
+TEST(ReduceModels, FormulasByHand)
+{
+    cs_hockney h = {2e-6, 1e-9};
+    cs_cost_params c = cs_cost_params_hockney(&h);
+    auto t = [&c](const char *coll, const char *alg, int p, long m) {
+        return cs_cost_predict_params(coll, alg, p, m, &c);
+    };
+    // binomial: ceil(log2 13) = 4 whole-vector steps
+    EXPECT_NEAR(t("bcast", "binomial", 13, 1000), 4 * 3e-6, 1e-15);
+    // scatter (100 + 200 + 400 B) + ring (7 x 100 B): 10 α + 1400 β
+    EXPECT_NEAR(t("bcast", "scatter_ring_allgather", 8, 800), 10 * 2e-6 + 1400e-9, 1e-15);
+    // scatter + doubling (100 + 200 + 400 B): 6 α + 1400 β
+    EXPECT_NEAR(t("bcast", "scatter_rd_allgather", 8, 800), 6 * 2e-6 + 1400e-9, 1e-15);
+    // p 6: scatter 100 + 200 + 200, doubling 100 + 200 + 200, one round of the
+    // missing 200 B (ranks 0, 1 to 2, 3 in the step of distance 4)
+    EXPECT_NEAR(t("bcast", "scatter_rd_allgather", 6, 600), 7 * 2e-6 + 1200e-9, 1e-15);
+    // chain of 5, segments 300 300 300 100: 4 (α + 300 β) then 3 segments behind
+    c.segment = 300;
+    EXPECT_NEAR(t("bcast", "pipelined_chain", 5, 1000), 7 * 2e-6 + 1900e-9, 1e-15);
+    c.segment = 0; // the default 64 KiB: one segment, 4 links
+    EXPECT_NEAR(t("bcast", "pipelined_chain", 5, 1000), 4 * 3e-6, 1e-15);
+    // without local work, γ = 0
+    EXPECT_NEAR(t("allreduce", "recursive_doubling", 8, 1000), 3 * 3e-6, 1e-15);
+    ASSERT_EQ(cs_cost_params_local_work(&c, "1e-8", "0:1e10;1000:5e9"), 0);
+    EXPECT_NEAR(cs_local_work(&c, 500), 1e-8 + 500 / 1e10, 1e-18);
+    EXPECT_NEAR(cs_local_work(&c, 1000), 1e-8 + 1000 / 5e9, 1e-18);
+    const double g1000 = 2.1e-7, g500 = 6e-8, g250 = 3.5e-8;
+    // copy in + 3 steps of (α + m β + γ(m)); p 6: 2 steps and the fold (2 (α + m β) + γ)
+    EXPECT_NEAR(t("allreduce", "recursive_doubling", 8, 1000), g1000 + 3 * (3e-6 + g1000), 1e-15);
+    EXPECT_NEAR(t("allreduce", "recursive_doubling", 6, 1000),
+                g1000 + 2 * (3e-6 + g1000) + 2 * 3e-6 + g1000, 1e-15);
+    // copy in + 2 (p-1) messages of m/p + (p-1) combinations of m/p
+    EXPECT_NEAR(t("allreduce", "ring", 4, 1000), g1000 + 6 * 2.25e-6 + 3 * g250, 1e-15);
+    // halving 500, 250 (each sent twice, combined once)
+    EXPECT_NEAR(t("allreduce", "rabenseifner", 4, 1000),
+                g1000 + 2 * 2.5e-6 + g500 + 2 * 2.25e-6 + g250, 1e-15);
+    EXPECT_NEAR(t("allreduce", "rabenseifner", 1, 1000), g1000, 1e-18); // the copy alone
+    EXPECT_EQ(t("allreduce", "ring", 4, 0), 0.0);
+    // two regions of 4 (α_ℓ = 0.5 us, β_ℓ = 0.5 ns/B): reduce and broadcast of
+    // 2 steps each, the leaders' one step of recursive doubling (below 2048 B)
+    EXPECT_TRUE(std::isnan(t("allreduce", "hierarchical", 8, 1000))); // needs p_ℓ
+    c.ppn = 4;
+    c.local.eager = c.local.rdv = cs_hockney{0.5e-6, 0.5e-9};
+    EXPECT_NEAR(t("allreduce", "hierarchical", 8, 1000),
+                g1000 + 2 * (2 * 1e-6 + g1000) + (3e-6 + g1000), 1e-15);
+    // 4096 B: the leaders halve (2048 B sent twice, combined once)
+    const double g4096 = 1e-8 + 4096 / 5e9, g2048 = 1e-8 + 2048 / 5e9;
+    EXPECT_NEAR(t("allreduce", "hierarchical", 8, 4096),
+                g4096 + 2 * (2 * (0.5e-6 + 4096 * 0.5e-9) + g4096) + 2 * (2e-6 + 2048e-9) + g2048,
+                1e-15);
+    EXPECT_EQ(cs_cost_params_local_work(&c, "x", "0:1e10"), -1);
+    EXPECT_EQ(cs_cost_params_local_work(&c, "", "100:1e10"), -1); // must start at 0
 }
 
 // SMPI's built-ins through the same check (one smpirun per p, as for the
