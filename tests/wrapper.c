@@ -316,7 +316,6 @@ int tw_run(const tw_run_spec *spec, cs_result **rows, size_t *nrows, char *errbu
     c.model = spec->model ? spec->model : "full";
     c.layout = spec->layout ? spec->layout : "block";
     c.counts = spec->counts ? spec->counts : "equal";
-    c.segment = spec->segment ? spec->segment : (int)cs_case_fields[CS_F_segment].dflt_n;
     char dir[256];
     int rc = tw_tempdir(dir, sizeof dir);
     pid_t pid = rc ? -1 : cs_case_start(&c, dir, 0, &e);
