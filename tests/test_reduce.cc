@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "wrapper.h"
 
 extern "C" {
+#include "fits.h"
 #include "registry.h"
 }
 
@@ -217,6 +219,39 @@ TEST(ReduceModels, FormulasByHand)
                 1e-15);
     EXPECT_EQ(cs_cost_params_local_work(&c, "x", "0:1e10"), -1);
     EXPECT_EQ(cs_cost_params_local_work(&c, "", "100:1e10"), -1); // must start at 0
+}
+
+// platforms.csv carries the local-work costs the models read; a file of the
+// older header, without them, still reads (no γ then)
+TEST(ReduceModels, FitsFileKeepsTheCopyCostsAndReadsTheOlderHeader)
+{
+    char dir[256];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    const std::string path = std::string(dir) + "/" CS_FITS_FILE;
+    cs_platform_fit f = {};
+    snprintf(f.platform, sizeof f.platform, "yahoo");
+    snprintf(f.why, sizeof f.why, "not measured");
+    snprintf(f.copy_call, sizeof f.copy_call, "8e-9");
+    snprintf(f.copy_bw, sizeof f.copy_bw, "0:3.7e10;32768:1.2e10");
+    cs_err e;
+    ASSERT_EQ(cs_fits_write(path.c_str(), &f, 1, &e), 0) << e.msg;
+    cs_platform_fit *got;
+    size_t n;
+    ASSERT_EQ(cs_fits_read(path.c_str(), &got, &n, &e), 0) << e.msg;
+    ASSERT_EQ(n, 1u);
+    cs_hockney h = {1e-6, 1e-9};
+    cs_cost_params c = cs_cost_params_hockney(&h);
+    ASSERT_EQ(cs_fits_local_work(&got[0], &c), 0);
+    EXPECT_NEAR(cs_local_work(&c, 32768), 8e-9 + 32768 / 1.2e10, 1e-18);
+    free(got);
+    std::ofstream(path) << CS_FITS_HEADER_V1 "\nyahoo,error,,,,,,,,,,why\n";
+    ASSERT_EQ(cs_fits_read(path.c_str(), &got, &n, &e), 0) << e.msg;
+    ASSERT_EQ(n, 1u);
+    cs_cost_params d = cs_cost_params_hockney(&h);
+    EXPECT_EQ(cs_fits_local_work(&got[0], &d), -1);
+    EXPECT_EQ(cs_local_work(&d, 32768), 0.0);
+    free(got);
+    tw_rmtree(dir);
 }
 
 // SMPI's built-ins through the same check (one smpirun per p, as for the
