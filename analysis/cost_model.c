@@ -1,6 +1,7 @@
 #include "cost_model.h"
 
 #include "cost_model_intergroup.h"
+#include "cost_model_reduce.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -29,6 +30,41 @@ cs_cost_params cs_cost_params_hockney(const cs_hockney *h)
     c.net.eager = c.net.rdv = *h;
     c.local = c.net;
     return c;
+}
+
+int cs_cost_params_local_work(cs_cost_params *c, const char *copy_call, const char *copy_bw)
+{
+    cs_cost_params t = *c;
+    char *end;
+    t.work_call = copy_call && *copy_call ? strtod(copy_call, &end) : 0;
+    if (copy_call && *copy_call && (*end || t.work_call < 0))
+        return -1;
+    t.nwork = 0;
+    for (const char *q = copy_bw; q && *q && t.nwork < 8;) {
+        t.work_from[t.nwork] = strtol(q, &end, 10);
+        if (*end != ':' || (t.nwork ? t.work_from[t.nwork] <= t.work_from[t.nwork - 1]
+                                    : t.work_from[0] != 0))
+            return -1;
+        t.work_bw[t.nwork] = strtod(end + 1, &end);
+        if ((*end && *end != ';') || !(t.work_bw[t.nwork] > 0))
+            return -1;
+        t.nwork++;
+        q = *end ? end + 1 : end;
+    }
+    if (!t.nwork)
+        return -1;
+    *c = t;
+    return 0;
+}
+
+double cs_local_work(const cs_cost_params *c, double bytes)
+{
+    if (!c->nwork || bytes <= 0)
+        return 0;
+    int k = 0;
+    while (k + 1 < c->nwork && c->work_from[k + 1] <= bytes)
+        k++;
+    return c->work_call + bytes / c->work_bw[k];
 }
 
 double cs_level_msg(const cs_level_cost *l, double bytes)

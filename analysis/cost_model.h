@@ -50,7 +50,27 @@ typedef struct {
      * placement); root is then taken as 0. */
     const int *region_of;
     int root;
+    /* Local work under the full model (the platform's collsim.local.copy-*,
+     * sim/driver/cost.h): one call of b bytes costs work_call + b /
+     * work_bw[k], k the last piece with work_from[k] <= b. The reduction
+     * models charge each combination of b bytes so (their gamma: the
+     * arithmetic is costed as a copy of its bytes, docs/algorithms.md).
+     * nwork 0: nothing charged (the network-only model, or not known). */
+    int nwork;
+    long work_from[8];
+    double work_bw[8], work_call;
+    /* bcast/pipelined_chain: bytes per segment (the row's segment column);
+     * 0: the default, 64 KiB */
+    long segment;
 } cs_cost_params;
+
+/* Sets c's local work from the platform's strings: copy_call seconds ("":
+ * 0) and copy_bw "0:BW;SIZE:BW;..." (bytes/s from SIZE bytes per call on).
+ * 0, or -1 (c unchanged) when copy_bw does not read. */
+int cs_cost_params_local_work(cs_cost_params *c, const char *copy_call, const char *copy_bw);
+
+/* What c charges for one local call of `bytes` bytes (0 without local work). */
+double cs_local_work(const cs_cost_params *c, double bytes);
 
 /* One level, one regime, unknown regions: what a simulated ping-pong gives. */
 cs_cost_params cs_cost_params_hockney(const cs_hockney *h);

@@ -7,7 +7,8 @@
 
 #include "results.h"
 
-#define NFIELDS 12
+#define NFIELDS_V1 12 /* the header without the local-work columns */
+#define NFIELDS 14
 
 static void write_pair(FILE *f, const cs_postal *p)
 {
@@ -35,6 +36,10 @@ static void write_fit(FILE *f, const cs_platform_fit *x)
     }
     fputc(',', f);
     cs_csv_write_field(f, x->measured ? "" : x->why);
+    fputc(',', f);
+    cs_csv_write_field(f, x->copy_call);
+    fputc(',', f);
+    cs_csv_write_field(f, x->copy_bw);
     fputc('\n', f);
 }
 
@@ -73,9 +78,13 @@ static int read_pair(char **fld, cs_postal *p)
            read_num(fld[4], &p->max_rel_residual);
 }
 
-static int read_fit(char **fld, cs_platform_fit *x)
+static int read_fit(char **fld, int nf, cs_platform_fit *x)
 {
     memset(x, 0, sizeof *x);
+    if (nf > NFIELDS_V1) {
+        snprintf(x->copy_call, sizeof x->copy_call, "%s", fld[12]);
+        snprintf(x->copy_bw, sizeof x->copy_bw, "%s", fld[13]);
+    }
     snprintf(x->platform, sizeof x->platform, "%s", fld[0]);
     snprintf(x->why, sizeof x->why, "%s", fld[11]);
     x->measured = !strcmp(fld[1], "ok");
@@ -98,11 +107,13 @@ int cs_fits_read(const char *path, cs_platform_fit **f, size_t *n, cs_err *err)
     char line[4096];
     long lineno = 0;
     size_t cap = 0;
-    int rc = 0;
+    int rc = 0, nf = NFIELDS;
     while (!rc && fgets(line, sizeof line, in)) {
         line[strcspn(line, "\r\n")] = 0;
         if (++lineno == 1) {
-            if (strcmp(cs_skip_bom(line), CS_FITS_HEADER))
+            if (!strcmp(cs_skip_bom(line), CS_FITS_HEADER_V1))
+                nf = NFIELDS_V1;
+            else if (strcmp(cs_skip_bom(line), CS_FITS_HEADER))
                 rc = cs_fail(err, "%s:1: not a platform fits file (expected the header '%s')",
                              path, CS_FITS_HEADER);
             continue;
@@ -114,9 +125,9 @@ int cs_fits_read(const char *path, cs_platform_fit **f, size_t *n, cs_err *err)
             cap = cap ? 2 * cap : 16;
             *f = cs_xrealloc(*f, cap * sizeof **f);
         }
-        if (cs_csv_split(line, fld, NFIELDS + 1) != NFIELDS || read_fit(fld, &(*f)[*n]))
+        if (cs_csv_split(line, fld, NFIELDS + 1) != nf || read_fit(fld, nf, &(*f)[*n]))
             rc = cs_fail(err, "%s:%ld: not a row of %d fields as the header says", path, lineno,
-                         NFIELDS);
+                         nf);
         else
             (*n)++;
     }
@@ -143,4 +154,9 @@ const cs_platform_fit *cs_fits_find(const cs_platform_fit *f, size_t n, const ch
         if (!strcmp(f[i].platform, platform))
             return &f[i];
     return NULL;
+}
+
+int cs_fits_local_work(const cs_platform_fit *f, cs_cost_params *c)
+{
+    return f && f->copy_bw[0] ? cs_cost_params_local_work(c, f->copy_call, f->copy_bw) : -1;
 }

@@ -11,6 +11,13 @@
  *                 node); empty on a one-node platform, as are its numbers
  *   inter_alpha_s, inter_beta_s_per_byte, inter_max_rel_residual
  *   note
+ *   copy_call_s, copy_bw  the platform's collsim.local.copy-call (s per
+ *                 call) and collsim.local.copy-bw (piecewise bytes/s by
+ *                 bytes per call, as written): the full model's cost of
+ *                 local work, which the reduction models charge for the
+ *                 arithmetic (gamma); empty when the platform gives none. A
+ *                 file of the older header, without these two, still reads
+ *                 (no local-work cost then)
  * Numbers are written with %.17g, so they read back bit for bit. */
 #ifndef COLLSIM_FITS_H
 #define COLLSIM_FITS_H
@@ -32,12 +39,14 @@ typedef struct {
     int measured, has_inter;
     cs_postal intra, inter;
     char why[1024]; /* when not measured */
+    char copy_call[64], copy_bw[256]; /* as the platform writes them; "": none */
 } cs_platform_fit;
 
 #define CS_FITS_FILE "platforms.csv"
-#define CS_FITS_HEADER                                                                            \
+#define CS_FITS_HEADER_V1                                                                         \
     "platform,status,intra_node,intra_alpha_s,intra_beta_s_per_byte,intra_max_rel_residual,"      \
     "inter_node_a,inter_node_b,inter_alpha_s,inter_beta_s_per_byte,inter_max_rel_residual,note"
+#define CS_FITS_HEADER CS_FITS_HEADER_V1 ",copy_call_s,copy_bw"
 
 /* Writes the whole file through a temporary one renamed over it. */
 int cs_fits_write(const char *path, const cs_platform_fit *f, size_t n, cs_err *err);
@@ -47,6 +56,11 @@ int cs_fits_read(const char *path, cs_platform_fit **f, size_t *n, cs_err *err);
 
 /* The fits file beside a results file (same directory). */
 void cs_fits_path_beside(const char *results, char *buf, size_t len);
+
+/* The local-work cost of a fit's platform into c (cost_model.h,
+ * cs_cost_params_local_work): 0, or -1 when the platform gives none or it
+ * does not read (c unchanged). */
+int cs_fits_local_work(const cs_platform_fit *f, cs_cost_params *c);
 
 /* The row of `platform`, or NULL. */
 const cs_platform_fit *cs_fits_find(const cs_platform_fit *f, size_t n, const char *platform);

@@ -249,6 +249,7 @@ static void report_free(report *r)
         free(r->g[k].sizes.v);
         free(r->g[k].algs.v);
     }
+    free(r->fits);
     for (size_t k = 0; k < r->nws; k++) {
         free(r->ws[k].g);
         free(r->ws[k].nps.v);
@@ -280,6 +281,8 @@ int cs_report(const cs_report_opts *o, char *md_path, size_t md_len, cs_err *err
     int rc = -1;
     build_groups(&r);
     plan_whatif(&r);
+    if (report_fits(&r, &r.fits, &r.nfits)) /* sec_models says why */
+        r.fits = NULL, r.nfits = 0;
     if (choose_focus(&r, o, err))
         goto out;
     report_dir(&r, o);

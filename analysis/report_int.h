@@ -83,6 +83,8 @@ typedef struct {
     series *ws;
     size_t nws, nhidden; /* nhidden: groups left out of the per-platform sections */
     const char *focus, *baseline;
+    cs_platform_fit *fits; /* platforms.csv beside the results (none: NULL) */
+    size_t nfits;
     char dir[1024], figdir[1100];
     FILE *md;
     cs_err *err;

@@ -65,6 +65,10 @@ double group_predict(const report *r, const group *g, const cs_result *x, const 
     if (sscanf(g->dist, "window:%d", &R) == 1)
         c.mean_block = bytes * (1 - R / 200.0);
     group_groups(g, np, &c);
+    if (x)
+        c.segment = x->segment;
+    if (!strcmp(g->model, "full")) /* the arithmetic costs time under the full model only */
+        cs_fits_local_work(cs_fits_find(r->fits, r->nfits, g->platform), &c);
     int *reg = NULL;
     if (x && g->root_us_seen && x->placement[0]) {
         reg = cs_xmalloc(sizeof(int) * (size_t)np);

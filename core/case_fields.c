@@ -27,6 +27,7 @@ static int in_scope(int scope, const char *coll)
     case CS_SCOPE_GROUPSV: return p && p->groups == 2;
     case CS_SCOPE_ROOTED: return p && p->rooted;
     case CS_SCOPE_OP: return p && p->op;
+    case CS_SCOPE_SEGMENTED: return p && p->rooted == CS_ROOT_one_from;
     default: return 1;
     }
 }

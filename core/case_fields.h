@@ -26,8 +26,10 @@ typedef enum {
 
 /* ALL; VAR: v-collectives only; GROUPS: intergroup collectives only;
  * GROUPSV: intergroup ones with per-process blocks only; ROOTED: the rooted
- * ones, gather, scatter and bcast; OP: the reductions (collectives.def) */
-enum { CS_SCOPE_ALL, CS_SCOPE_VAR, CS_SCOPE_GROUPS, CS_SCOPE_GROUPSV, CS_SCOPE_ROOTED, CS_SCOPE_OP };
+ * ones, gather, scatter and bcast; OP: the reductions (collectives.def);
+ * SEGMENTED: the broadcasts */
+enum { CS_SCOPE_ALL, CS_SCOPE_VAR, CS_SCOPE_GROUPS, CS_SCOPE_GROUPSV, CS_SCOPE_ROOTED, CS_SCOPE_OP,
+       CS_SCOPE_SEGMENTED };
 
 typedef struct {
     const char *name; /* the struct member */

@@ -42,6 +42,7 @@
 
 #include "collectives.h"
 #include "coll_locality_file.h"
+#include "coll_segment.h"
 #include "collsim_hwloc.h"
 #include "coll_util.h"
 #include "intergroup_intercomm.h"
@@ -199,6 +200,15 @@ static int bad_setting(char *msg, size_t size)
         snprintf(msg, size, "COLLSIM_REGION_LEVEL=%s: not a locality level (the levels: %s)",
                  level, names);
         return 1;
+    }
+    if ((v = getenv("COLLSIM_SEGMENT")) && *v) { /* the segmented algorithms' segment size */
+        char *end;
+        const long b = strtol(v, &end, 10);
+        if (*end || b < 1) {
+            snprintf(msg, size, "COLLSIM_SEGMENT=%s: not a number of bytes >= 1", v);
+            return 1;
+        }
+        coll_set_segment_bytes(b);
     }
     v = getenv("COLLSIM_REPORT");
     report = v && !strcmp(v, "1");

@@ -563,7 +563,7 @@ TEST(Repair, AnIncompleteLastRowIsNamedAndDropped)
     std::ofstream(d / "r.csv", std::ios::app) << "yahoo,sequential,5,0,allgather,bru";
     const std::string torn = slurp(d / "r.csv");
     const std::string said = d / "r.csv" + ":6: an incomplete last row (6 fields, the header has " +
-                             "38), as a run killed while writing leaves: `collsim repair " +
+                             "39), as a run killed while writing leaves: `collsim repair " +
                              d / "r.csv" + "` drops it";
     for (std::string cmd : {"check " + d / "r.csv" + " --baseline " + d / "r.csv",
                             "report " + d / "r.csv" + " --out " + d / "rep",
@@ -585,7 +585,7 @@ TEST(Repair, AnIncompleteLastRowIsNamedAndDropped)
     std::ofstream(d / "mid.csv") << mid;
     Out m = cli("repair " + d / "mid.csv");
     EXPECT_EQ(m.code, 2) << m.text;
-    EXPECT_NE(m.text.find(d / "mid.csv:2: 3 fields, the header has 38: a damaged row"),
+    EXPECT_NE(m.text.find(d / "mid.csv:2: 3 fields, the header has 39: a damaged row"),
               std::string::npos) << m.text;
 }
 

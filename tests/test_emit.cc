@@ -115,7 +115,7 @@ TEST(Only, BadTermsAreOneLineErrorsWithTheValidChoices)
     struct {
         const char *only, *want;
     } cases[] = {
-        {"foo=1", "--only foo=1: unknown key 'foo' (valid keys: platform, mapping, np, collective, alg, ppn, hosts, region, model, groups, layout, block_ratio, counts, size_unit, root, op, background)"},
+        {"foo=1", "--only foo=1: unknown key 'foo' (valid keys: platform, mapping, np, collective, alg, ppn, hosts, region, model, groups, layout, block_ratio, counts, size_unit, root, op, segment, background)"},
         {"alg=sparbit", "no case of the scenario has alg=sparbit (valid: ring, bruck)"},
         {"np=6", "no case of the scenario has np=6 (valid: 4, 5)"},
         {"mapping=cyclic", "no case of the scenario has mapping=cyclic (valid: sequential)"},

@@ -331,6 +331,8 @@ std::string field_scenario(const std::string &dir, const std::string &elem,
                    "root_gather_mpich</algorithms></collective>\n"
           : elem == "root"
               ? "  <collective name=\"gather\"><algorithms>binomial</algorithms></collective>\n"
+          : elem == "segment"
+              ? "  <collective name=\"bcast\"><algorithms>pipelined_chain</algorithms></collective>\n"
           : elem == "reduction" // <reduction op>: an allreduce of ints
               ? "  <collective name=\"allreduce\"><algorithms>recursive_doubling</algorithms>"
                 "</collective>\n  <buffers dtype=\"int\"/>\n"

@@ -33,6 +33,7 @@
 #include "results.h"
 #include "collsim_algorithms.h"
 #include "coll_locality.h"
+#include "coll_segment.h"
 #include "account.h"
 #include "cost.h"
 #include "coll_locality_file.h"
@@ -201,6 +202,7 @@ static int parse_args(int argc, char **argv, driver_opts *o)
         return -1;
     }
     o->mpi_dtype = !strcmp(o->dtype, "int") ? MPI_INT : !strcmp(o->dtype, "double") ? MPI_DOUBLE : MPI_BYTE;
+    coll_set_segment_bytes(o->segment); /* the segmented algorithms' (coll_segment.h) */
     if (o->region && coll_loc_set_region_level(o->region)) {
         fprintf(stderr, "collsim-driver: unknown --region '%s' (valid:", o->region);
         for (int k = 0; k < coll_loc_level_count(); k++)

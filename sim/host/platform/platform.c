@@ -284,12 +284,21 @@ static int walk(cs_platform *pf, walk_ctx *w, xmlNode *first, int depth, cs_err 
             if (!rc && add_host(pf, w, (const char *)id, cores, (long)xmlGetLineNo(n)))
                 rc = too_many_hosts(pf, n, "id", err);
             xmlFree(id);
-        } else if (!xmlStrcmp(n->name, (const xmlChar *)"prop") && !pf->description[0]) {
+        } else if (!xmlStrcmp(n->name, (const xmlChar *)"prop")) {
             xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
-            if (id && !xmlStrcmp(id, (const xmlChar *)"collsim/description")) {
+            /* the description, and the top zone's local-work costs (what the
+             * report's reduction models charge for the arithmetic) */
+            char **to = !id ? NULL
+                        : !xmlStrcmp(id, (const xmlChar *)"collsim/description")
+                            ? (pf->description[0] ? NULL : &pf->description)
+                        : depth > 1 ? NULL
+                        : !xmlStrcmp(id, (const xmlChar *)"collsim.local.copy-call") ? &pf->copy_call
+                        : !xmlStrcmp(id, (const xmlChar *)"collsim.local.copy-bw") ? &pf->copy_bw
+                                                                                  : NULL;
+            if (to) {
                 xmlChar *v = xmlGetProp(n, (const xmlChar *)"value");
-                free(pf->description);
-                pf->description = cs_xstrdup(v ? (const char *)v : "");
+                free(*to);
+                *to = cs_xstrdup(v ? (const char *)v : "");
                 xmlFree(v);
             }
             xmlFree(id);
@@ -536,6 +545,8 @@ int cs_platform_load(const char *path, cs_platform *pf, cs_err *err)
     memset(pf, 0, sizeof *pf);
     pf->path = cs_xstrdup(path);
     pf->description = cs_xstrdup("");
+    pf->copy_call = cs_xstrdup("");
+    pf->copy_bw = cs_xstrdup("");
     pf->name = cs_platform_name_of(path);
 
     xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
@@ -585,5 +596,7 @@ void cs_platform_free(cs_platform *pf)
     free(pf->path);
     free(pf->name);
     free(pf->description);
+    free(pf->copy_call);
+    free(pf->copy_bw);
     memset(pf, 0, sizeof *pf);
 }

@@ -428,7 +428,7 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
             rc = cs_fail(err, "%s: <sizes>: %s", path, se.msg);
         /* ... and every algorithm, np and size against its largest MPI count;
          * an intergroup collective against its <groups> */
-        int has_groups = 0, has_rooted = 0;
+        int has_groups = 0, has_rooted = 0, has_bcast = 0;
         /* <sizes unit="node">: the sizes per process at each <ppn> */
         size_t nppn = s->ppns.n ? s->ppns.n : 1;
         cs_numlist *sizes = cs_xmalloc(nppn * sizeof *sizes);
@@ -442,6 +442,7 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
             const cs_coll_props *cp = cs_coll_find(s->algs[i].collective);
             has_groups |= cp && cp->groups;
             has_rooted |= cp && cp->rooted;
+            has_bcast |= cp && cp->rooted == CS_ROOT_one_from;
             for (size_t j = 0; j < s->nps.n && !rc; j++)
                 if (s->nps.v[j] < cs_coll_min_np(s->algs[i].collective))
                     rc = cs_fail(err, "%s:%ld: <processes> %ld: %s", path, c.nps_line,
@@ -506,6 +507,10 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
             rc = cs_fail(err, "%s: <root> is for the rooted collectives (%s), and the scenario "
                               "has none: remove it or add such a collective", path,
                          cs_coll_join(", ", which, sizeof which, cs_coll_is_rooted));
+        if (!rc && !has_bcast && s->segment != cs_scenario_fields[CS_F_segment].dflt_n)
+            rc = cs_fail(err, "%s: <segment> is for the broadcasts' segmented algorithms (bcast), "
+                              "and the scenario has no <collective name=\"bcast\">: remove it or "
+                              "add one", path);
         /* an <smpi option="smpi/COLL"> with a native: algorithm of COLL */
         for (int k = 0; k < s->nsmpi && !rc; k++)
             for (int i = 0; i < s->nalgs && !rc; i++)
