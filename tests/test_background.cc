@@ -356,12 +356,12 @@ TEST(BackgroundSim, ScenariosSweepItAndResultsCarryIt)
     std::ifstream csv(d + "/out/results.csv");
     std::string header, line;
     std::getline(csv, header);
-    EXPECT_NE(header.find(",counts,size_unit,root,op,background,hosts,bytes,"), std::string::npos)
+    EXPECT_NE(header.find(",counts,size_unit,root,op,segment,background,hosts,bytes,"), std::string::npos)
         << header;
     int quiet = 0, loaded = 0;
     while (std::getline(csv, line)) {
-        // ...,root,op,background,hosts,bytes,...: quiet rows have the last three empty
-        quiet += line.find(",0,,,,64,") != std::string::npos || line.find(",0,,,,4096,") != std::string::npos;
+        // ...,root,op,segment,background,hosts,bytes,...: quiet rows have background and hosts empty
+        quiet += line.find(",0,,0,,,64,") != std::string::npos || line.find(",0,,0,,,4096,") != std::string::npos;
         loaded += line.find(",alltoall:inter-switch:64K:8,") != std::string::npos;
     }
     EXPECT_EQ(quiet, 4);

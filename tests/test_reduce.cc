@@ -329,14 +329,12 @@ TEST_P(ReduceNatives, OutputMatchesTheDefinition)
 INSTANTIATE_TEST_SUITE_P(Reduce, ReduceNatives,
                          ::testing::Values("bcast/native:default", "bcast/native:binomial_tree",
                                            "bcast/native:scatter_LR_allgather",
-                                           "allreduce/native:default", "allreduce/native:rdb",
-                                           "allreduce/native:lr", "allreduce/native:rab1",
-                                           "reduce/native:default", "reduce/native:binomial"),
                                            "bcast/native:ompi", "bcast/native:mpich",
                                            "bcast/native:mvapich2", "allreduce/native:default",
                                            "allreduce/native:rdb", "allreduce/native:lr",
                                            "allreduce/native:rab1", "allreduce/native:ompi",
-                                           "allreduce/native:mpich", "allreduce/native:mvapich2"),
+                                           "allreduce/native:mpich", "allreduce/native:mvapich2",
+                                           "reduce/native:default", "reduce/native:binomial"),
                          [](const ::testing::TestParamInfo<std::string> &info) {
                              return gtest_name(info.param);
                          });
