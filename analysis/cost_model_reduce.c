@@ -1,4 +1,4 @@
-/* Cost models of the broadcasts and allreduces (Thakur, Rabenseifner, Gropp
+/* Cost models of the broadcasts, allreduces and reduces (Thakur, Rabenseifner, Gropp
  * 2005, Section 4; Chan et al. 2007, Sections 4-5; Patarasuk and Yuan 2009),
  * m the vector in bytes, under the Hockney model with the reduction's
  * arithmetic: a combination of b bytes costs γ(b) = cs_local_work(c, b),
@@ -202,4 +202,38 @@ double allreduce_hierarchical(int p, long m, const cs_cost_params *c)
                       : halving_doubling(q, m, c);
     }
     return t;
+}
+
+/* the root's path: ceil(log2 p)(α + m β + γ(m)), then γ(m) for the result's
+ * copy into the receive buffer (it arrives in scratch). A non-commutative
+ * operation with a root other than 0 adds α + m β (not modelled: the model
+ * does not know the operation). */
+double reduce_binomial(int p, long m, const cs_cost_params *c)
+{
+    if (m <= 0 || p <= 1)
+        return m <= 0 ? 0 : cs_local_work(c, (double)m);
+    const double g = cs_local_work(c, (double)m);
+    return ceil_log2(p) * (msg(c, (double)m) + g) + g;
+}
+
+/* γ(m) (the copy into the working vector) + the fold's first step (α + m β
+ * + γ(m)) + halving (reduce-scatter) and doubling (the gather to the root)
+ * over 2^floor(log2 p): 2 log2(p) α + 2 ((p-1)/p) m β + ((p-1)/p) m γ on a
+ * power of two. A root that sat out of the fold adds α + m β (not
+ * modelled: the model does not know the root). */
+double reduce_rabenseifner(int p, long m, const cs_cost_params *c)
+{
+    if (m <= 0)
+        return 0;
+    const double in = cs_local_work(c, (double)m);
+    if (p <= 1)
+        return in;
+    const double first = p > floor_pow2(p) ? msg(c, (double)m) + in : 0;
+    return in + first + halving_doubling(floor_pow2(p), m, c);
+}
+
+/* the binomial reduce to rank 0, then the binomial broadcast from it */
+double allreduce_reduce_bcast(int p, long m, const cs_cost_params *c)
+{
+    return reduce_binomial(p, m, c) + bcast_binomial(p, m, c);
 }

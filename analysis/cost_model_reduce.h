@@ -1,4 +1,4 @@
-/* The broadcast and allreduce models (cost_model_reduce.c), named by
+/* The broadcast, allreduce and reduce models (cost_model_reduce.c), named by
  * algorithms.def's cost column: for cost_model.c's table only (callers use
  * cost_model.h). */
 #ifndef COLLSIM_COST_MODEL_REDUCE_H
@@ -14,5 +14,8 @@ double allreduce_rd(int p, long m, const cs_cost_params *c);
 double allreduce_ring(int p, long m, const cs_cost_params *c);
 double allreduce_rabenseifner(int p, long m, const cs_cost_params *c);
 double allreduce_hierarchical(int p, long m, const cs_cost_params *c);
+double allreduce_reduce_bcast(int p, long m, const cs_cost_params *c);
+double reduce_binomial(int p, long m, const cs_cost_params *c);
+double reduce_rabenseifner(int p, long m, const cs_cost_params *c);
 
 #endif

@@ -242,10 +242,18 @@ TEST(ReduceModels, FormulasByHand)
     EXPECT_NEAR(t("bcast", "pipelined_chain", 5, 1000), 4 * 3e-6, 1e-15);
     // without local work, γ = 0
     EXPECT_NEAR(t("allreduce", "recursive_doubling", 8, 1000), 3 * 3e-6, 1e-15);
+    // reduce: the root's 3 whole-vector steps; Rabenseifner: 500, 250, 125 B
+    // each sent twice (halving, then the gather); p 6: the fold's 1000 B first
+    EXPECT_NEAR(t("reduce", "binomial", 8, 1000), 3 * 3e-6, 1e-15);
+    EXPECT_NEAR(t("reduce", "rabenseifner", 8, 1000), 2 * (3 * 2e-6 + 875e-9), 1e-15);
+    EXPECT_NEAR(t("reduce", "rabenseifner", 6, 1000), 3e-6 + 2 * (2 * 2e-6 + 750e-9), 1e-15);
+    EXPECT_NEAR(t("allreduce", "reduce_bcast", 8, 1000), 6 * 3e-6, 1e-15);
     ASSERT_EQ(cs_cost_params_local_work(&c, "1e-8", "0:1e10;1000:5e9"), 0);
     EXPECT_NEAR(cs_local_work(&c, 500), 1e-8 + 500 / 1e10, 1e-18);
     EXPECT_NEAR(cs_local_work(&c, 1000), 1e-8 + 1000 / 5e9, 1e-18);
     const double g1000 = 2.1e-7, g500 = 6e-8, g250 = 3.5e-8;
+    // reduce: 3 steps of (α + m β + γ(m)) and the result's copy
+    EXPECT_NEAR(t("reduce", "binomial", 8, 1000), 3 * (3e-6 + g1000) + g1000, 1e-15);
     // copy in + 3 steps of (α + m β + γ(m)); p 6: 2 steps and the fold (2 (α + m β) + γ)
     EXPECT_NEAR(t("allreduce", "recursive_doubling", 8, 1000), g1000 + 3 * (3e-6 + g1000), 1e-15);
     EXPECT_NEAR(t("allreduce", "recursive_doubling", 6, 1000),
