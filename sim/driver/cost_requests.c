@@ -1,7 +1,7 @@
 /* The cost model's receive wrappers (cost.h): a receive's overhead and
  * unpacking are charged when it completes, so the wrappers of the receives,
- * waits and tests keep each rank's open costed receives in a table (moved
- * from cost.c; the model's state is cost_int.h's). */
+ * waits and tests keep each rank's open costed receives in a table (the
+ * model itself: cost.c; the state both share: cost_int.h). */
 #include "cost_int.h"
 
 #include <stdint.h>
