@@ -44,8 +44,7 @@ static const char *scope_collectives(int scope, char *out, size_t len)
     return out;
 }
 
-/* background: its canonical spelling ("" for none), or -1 with the error */
-static int background_canonical(const char *v, char *out, size_t len, cs_err *err)
+int cs_background_canonical(const char *v, char *out, size_t len, cs_err *err)
 {
     cs_background bg;
     if (cs_background_parse(v, &bg, err))
@@ -184,7 +183,7 @@ static int convert(const cs_field *f, void *obj, const char *v, int full, char *
         if (full && !strcmp(f->name, "dist") && dist_canonical(v, canon, sizeof canon, &e))
             return snprintf(want, len, "%s", e.msg), -1;
         if (full && !strcmp(f->name, "background") &&
-            background_canonical(v, canon, sizeof canon, &e))
+            cs_background_canonical(v, canon, sizeof canon, &e))
             return snprintf(want, len, "%s", e.msg), -1;
         /* the intergroup pairs, groups P:Q and block_ratio A:B */
         cs_groups pair;
@@ -281,19 +280,8 @@ int cs_fields_check(const cs_field *t, const void *obj, const char *collective,
                            scope_collectives(f->scope, valid, sizeof valid), collective);
         if (k == CS_F_dist && variable && dist_canonical(s, canon, sizeof canon, err))
             return -1;
-        if (k == CS_F_background && set && background_canonical(s, canon, sizeof canon, err))
-            return -1;
     }
     const cs_coll_props *p = cs_coll_find(collective);
-    if (p && p->groups) { /* the two groups are the case: required and well formed */
-        const char *g = *AT_C(&t[CS_F_groups], obj, char *);
-        cs_groups gs;
-        if (!g || !g[0])
-            return cs_fail(err, "%s needs --groups P:Q, the sizes of groups A and B (P + Q = "
-                                "--np)", collective);
-        if (cs_groups_parse(g, *AT_C(&t[CS_F_block_ratio], obj, char *), &gs, err))
-            return -1;
-    }
     const char *op = *AT_C(&t[CS_F_op], obj, char *), *dtype = *AT_C(&t[CS_F_dtype], obj, char *);
     const char *op_types = p && p->op ? cs_op_dtypes(op, dtype) : NULL;
     if (op_types)
@@ -305,6 +293,23 @@ int cs_fields_check(const cs_field *t, const void *obj, const char *collective,
                        cs_coll_join(", ", with, sizeof with, cs_coll_takes_in_place),
                        p->in_place_note[0] ? "; " : "", p->in_place_note);
     return 0;
+}
+
+int cs_fields_resolve(const cs_field *t, const void *obj, const char *collective,
+                      cs_case_parts *parts, cs_err *err)
+{
+    memset(parts, 0, sizeof *parts);
+    if (cs_background_parse(*AT_C(&t[CS_F_background], obj, char *), &parts->bg, err))
+        return -1;
+    const cs_coll_props *p = cs_coll_find(collective);
+    if (!p || !p->groups)
+        return 0;
+    /* the two groups are the case: required and well formed */
+    const char *g = *AT_C(&t[CS_F_groups], obj, char *);
+    if (!g || !g[0])
+        return cs_fail(err, "%s needs --groups P:Q, the sizes of groups A and B (P + Q = --np)",
+                       collective);
+    return cs_groups_parse(g, *AT_C(&t[CS_F_block_ratio], obj, char *), &parts->groups, err);
 }
 
 const char *cs_op_dtypes(const char *op, const char *dtype)
@@ -377,7 +382,8 @@ int cs_fields_argv(const cs_field *t, const void *obj, const char *collective,
     return n;
 }
 
-void cs_fields_row(const cs_field *t, const void *obj, const char *collective, cs_result *r)
+void cs_fields_row(const cs_field *t, const void *obj, const char *collective,
+                   const cs_case_parts *parts, cs_result *r)
 {
     for (int k = 0; k < CS_NFIELDS; k++) {
         const cs_field *f = &t[k];
@@ -389,8 +395,9 @@ void cs_fields_row(const cs_field *t, const void *obj, const char *collective, c
             if (dist_canonical(*AT_C(f, obj, char *), text, sizeof text, &ignored))
                 continue;
         } else if (k == CS_F_background) {
-            if (background_canonical(*AT_C(f, obj, char *), text, sizeof text, &ignored))
-                continue;
+            text[0] = 0;
+            if (parts)
+                cs_background_text(&parts->bg, text, sizeof text);
         } else {
             cs_field_text(f, obj, text, sizeof text);
             if (k == CS_F_hosts && !strcmp(text, "all")) /* the default, said in words */

@@ -14,6 +14,9 @@
 #include "numlist.h"
 #include "results.h"
 
+/* a case's background and groups, parsed (below) */
+typedef struct cs_case_parts cs_case_parts;
+
 typedef enum {
     CS_FK_INT,
     CS_FK_ULONG,
@@ -121,7 +124,9 @@ int cs_fields_parse(const cs_field *t, void *obj, int driver, int argc, char **a
 /* The checks of the generated fields, the one place they live: words among
  * the valid ones, TEXT fields' own checks (dist), VAR fields given for a
  * collective that is not a v-collective, MPI_IN_PLACE for the collective.
- * given: bits of fields given explicitly (TEXT fields count when set). */
+ * given: bits of fields given explicitly (TEXT fields count when set). The
+ * background and groups are checked where they are parsed, by
+ * cs_fields_resolve. */
 int cs_fields_check(const cs_field *t, const void *obj, const char *collective,
                     unsigned long given, cs_err *err);
 
@@ -154,8 +159,11 @@ int cs_fields_argv(const cs_field *t, const void *obj, const char *collective,
                    char buf[][CS_FIELD_TEXT_MAX], const char **argv, int n);
 
 /* Sets every column the generated fields have (VAR ones for v-collectives
- * only; dist in its canonical spelling); aborts on a column results.c lacks. */
-void cs_fields_row(const cs_field *t, const void *obj, const char *collective, cs_result *r);
+ * only; dist in its canonical spelling, the background's from parts, as
+ * cs_fields_resolve parsed it; parts NULL: obj has no background); aborts
+ * on a column results.c lacks. */
+void cs_fields_row(const cs_field *t, const void *obj, const char *collective,
+                   const cs_case_parts *parts, cs_result *r);
 
 /* The fields with an --only key that differ from their defaults, other
  * than np: " ppn=4 region=socket" (sep ' ', with '=') or, for directory
@@ -237,5 +245,25 @@ int cs_background_parse(const char *text, cs_background *bg, cs_err *err);
  * "alltoall:inter-switch:4M:96" (SIZE with the largest exact suffix), then
  * "@HOSTS" as given when HOSTS is. */
 void cs_background_text(const cs_background *bg, char *out, size_t len);
+
+/* ---- a case's background and groups, parsed once ----
+ * Parsed where the case is built (the driver: from its command line; the
+ * host: cs_case_resolve) and carried with it: placement, memory estimate,
+ * buffers and rows read these, never the text again. */
+struct cs_case_parts {
+    cs_background bg; /* procs 0: none */
+    cs_groups groups; /* an intergroup collective's groups and block ratio; all 0 otherwise */
+};
+
+/* Parses obj's background and, for an intergroup collective, its groups
+ * (required) and block ratio: the one place a case's text of them is read.
+ * 0, or -1 with the error of cs_background_parse or cs_groups_parse, or
+ * naming the missing --groups. */
+int cs_fields_resolve(const cs_field *t, const void *obj, const char *collective,
+                      cs_case_parts *parts, cs_err *err);
+
+/* One --background value in its canonical spelling (cs_background_text): 0,
+ * or -1 with cs_background_parse's error. */
+int cs_background_canonical(const char *text, char *out, size_t len, cs_err *err);
 
 #endif

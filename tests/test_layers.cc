@@ -298,3 +298,35 @@ TEST(Layers, TheSimulatorScanFindsSymbolsAndHeadersOutsideCommentsAndStrings)
     EXPECT_TRUE(simulator_uses("const char *s = \"smpi_x \\\" SMPI_Y\";\n").empty());
     EXPECT_TRUE(simulator_uses("double coll_smpi_eager(double b);\nstruct { const char *const *smpi; } d;\n").empty());
 }
+
+// A case's background and groups are parsed where the case is resolved, and every other stage
+// reads the parsed form (docs/layout.md): the calls of their
+// parsers, file by file, are these and no more. A new call elsewhere parses a case's text again.
+TEST(Layers, BackgroundAndGroupsAreParsedOnlyWhereACaseIsResolved)
+{
+    const std::map<std::string, int> expected = {
+        {"core/case_fields.h", 2},  // the declarations
+        {"core/case_values.c", 2},  // the parsers
+        // cs_fields_resolve (a case's background and groups: the driver's command line, the
+        // host's cs_case_resolve), cs_background_canonical (one value's spelling) and the
+        // check of one groups value of a scenario attribute
+        {"core/case_fields.c", 4},
+        {"sim/host/scenario/scenario_place.c", 1},   // <background>, read once into the scenario
+        {"analysis/cost_model_intergroup.c", 1},     // a result row's groups column
+    };
+    static const std::regex call(R"re(\b(cs_background_parse|cs_groups_parse)\s*\()re");
+    std::map<std::string, int> found;
+    for (const std::string &f : scan().files) {
+        const std::string code = code_of(read_all(root / f));
+        for (auto it = std::sregex_iterator(code.begin(), code.end(), call); it != std::sregex_iterator(); ++it)
+            found[f]++;
+    }
+    for (const auto &[file, n] : found)
+        if (!expected.count(file) || expected.at(file) != n)
+            ADD_FAILURE() << file << ": " << n << " call(s) of cs_background_parse or cs_groups_parse, "
+                          << (expected.count(file) ? std::to_string(expected.at(file)) : std::string("none"))
+                          << " expected: a case's background and groups are parsed once, where the case is "
+                          << "built (cs_fields_resolve, cs_case_resolve), and read from its parsed form after";
+    for (const auto &[file, n] : expected)
+        EXPECT_TRUE(found.count(file)) << file << ": no call left; update this table";
+}

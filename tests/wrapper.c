@@ -125,7 +125,7 @@ int tw_case_map(const char *platform, const char *mapping, int np, int ppn, cons
     c.ppn = ppn;
     c.hosts = hosts;
     c.background = background;
-    int rc = cs_case_map(&c, node_of_rank, NULL, 0, &e);
+    int rc = cs_case_resolve(&c, &e) || cs_case_map(&c, node_of_rank, NULL, 0, &e);
     cs_platform_free(&pf);
     return rc ? fail(&e, errbuf, errlen) : 0;
 }
@@ -250,7 +250,7 @@ void tw_fields_row_as(const char *column, cs_result *r)
     cs_fields_defaults(t, &c);
     c.np = 6;
     cs_result_init(r);
-    cs_fields_row(t, &c, "allgather", r);
+    cs_fields_row(t, &c, "allgather", NULL, r);
 }
 
 long tw_expand_field(const char *path, const char *only, int field, char *values,
@@ -318,15 +318,19 @@ int tw_run(const tw_run_spec *spec, cs_result **rows, size_t *nrows, char *errbu
     c.counts = spec->counts ? spec->counts : "equal";
     char dir[256];
     int rc = tw_tempdir(dir, sizeof dir);
-    pid_t pid = rc ? -1 : cs_case_start(&c, dir, 0, &e);
+    cs_case_place place = {NULL, 0, ""};
+    pid_t pid = rc || cs_case_resolve(&c, &e) || cs_case_check(&c, &place, &e)
+                    ? -1
+                    : cs_case_start(&c, &place, dir, 0, &e);
     if (pid < 0) {
         rc = fail(&e, errbuf, errlen);
     } else {
         int timed_out;
         int code = cs_smpirun_wait(pid, c.timeout_s, &timed_out);
-        cs_case_collect(&c, dir, code, timed_out, rows, nrows);
+        cs_case_collect(&c, &place, dir, code, timed_out, rows, nrows);
         rc = 0;
     }
+    cs_case_place_free(&place);
     tw_rmtree(dir);
     cs_platform_free(&pf);
     cs_numlist_free(&sizes);

@@ -1,7 +1,7 @@
 /* The local-work and software-overhead model (cost.h). Without privatization
  * every simulated rank shares this file's statics: state is kept per
  * MPI_COMM_WORLD rank. */
-#include "cost.h"
+#include "cost_int.h"
 
 #ifndef COLLSIM_REAL_MPI_DRIVER
 #include <simgrid/actor.h>
@@ -30,16 +30,7 @@ static piecewise o_send[COLL_LOC_FILE_MAX_LEVELS + 1], o_recv[COLL_LOC_FILE_MAX_
 static int per_level;            /* some level has its own overheads */
 static int have_overhead;
 
-/* ---- per-rank state ---- */
-typedef struct costed_req costed_req;
-typedef struct {
-    int on;
-    double cpu_free; /* simulated time until which the rank's CPU is busy */
-    double charged;  /* seconds of CPU work charged since cost_begin */
-    costed_req *recvs; /* open addressing on the request's bits */
-    size_t cap, used;
-} rank_state;
-
+/* ---- per-rank state (rank_state: cost_int.h) ---- */
 static rank_state *ranks;
 static int world_size;
 static MPI_Group world_group;
@@ -161,7 +152,7 @@ int cost_init(int full, char *err, size_t errsize)
 }
 
 /* ---- charging ---- */
-static rank_state *me_if_on(void)
+rank_state *cost_me_if_on(void)
 {
     if (!installed)
         return NULL;
@@ -188,21 +179,21 @@ static void occupy(rank_state *s, double seconds)
 
 static void local_cost(size_t bytes, size_t calls)
 {
-    rank_state *s = me_if_on();
+    rank_state *s = cost_me_if_on();
     if (s)
         occupy(s, cost_copy_seconds(bytes, calls));
 }
 
 void cost_add(double seconds)
 {
-    rank_state *s = me_if_on();
+    rank_state *s = cost_me_if_on();
     if (s && seconds > 0)
         occupy(s, seconds);
 }
 
 void cost_pay(void)
 {
-    rank_state *s = me_if_on();
+    rank_state *s = cost_me_if_on();
     if (!s)
         return;
     const double now = simgrid_get_clock();
@@ -214,7 +205,7 @@ void cost_pay(void)
  * batch): its overhead o_r ran on the CPU in the o_r before its completion
  * (the link latency holds it) unless the CPU was busy then; what does not
  * fit delays the rank. Unpacking follows it. */
-static void received(rank_state *s, double when, double o_r, double unpack)
+void cost_received(rank_state *s, double when, double o_r, double unpack)
 {
     const double start = s->cpu_free > when - o_r ? s->cpu_free : when - o_r;
     s->cpu_free = start + o_r + unpack;
@@ -336,7 +327,7 @@ static double pack_seconds(int count, MPI_Datatype type)
  * thing the rank does waits for the CPU). */
 void cost_before_send(int dst, int count, MPI_Datatype type, MPI_Comm comm)
 {
-    rank_state *s = me_if_on();
+    rank_state *s = cost_me_if_on();
     if (!s)
         return;
     if (dst != MPI_PROC_NULL)
@@ -350,11 +341,7 @@ void cost_before_send(int dst, int count, MPI_Datatype type, MPI_Comm comm)
 }
 
 /* A receive's o_r and unpacking (cost.h). */
-typedef struct {
-    double o_r, unpack;
-} recv_cost;
-
-static recv_cost recv_cost_of(int src, int count, MPI_Datatype type, MPI_Comm comm)
+recv_cost cost_recv_cost_of(int src, int count, MPI_Datatype type, MPI_Comm comm)
 {
     recv_cost c = {0.0, 0.0};
     if (src == MPI_PROC_NULL)
@@ -368,232 +355,11 @@ static recv_cost recv_cost_of(int src, int count, MPI_Datatype type, MPI_Comm co
 
 void cost_after_recv(int src, int count, MPI_Datatype type, MPI_Comm comm)
 {
-    rank_state *s = me_if_on();
+    rank_state *s = cost_me_if_on();
     if (!s)
         return;
-    const recv_cost c = recv_cost_of(src, count, type, comm);
-    received(s, simgrid_get_clock(), c.o_r, c.unpack);
-}
-
-/* ---- receive requests: charged when they complete ---- */
-struct costed_req {
-    MPI_Request req;
-    recv_cost c;
-};
-
-static size_t slot_of(MPI_Request r, size_t cap)
-{
-    unsigned long long h = (unsigned long long)(uintptr_t)r;
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    return (size_t)h & (cap - 1);
-}
-
-static void recv_put(rank_state *s, MPI_Request r, recv_cost c)
-{
-    if (2 * (s->used + 1) > s->cap) {
-        const size_t old = s->cap, cap = old ? 2 * old : 64;
-        costed_req *was = s->recvs, *now = calloc(cap, sizeof *now);
-        for (size_t i = 0; i < old; i++)
-            if (was[i].req) {
-                size_t k = slot_of(was[i].req, cap);
-                while (now[k].req)
-                    k = (k + 1) & (cap - 1);
-                now[k] = was[i];
-            }
-        free(was);
-        s->recvs = now;
-        s->cap = cap;
-    }
-    size_t k = slot_of(r, s->cap);
-    while (s->recvs[k].req)
-        k = (k + 1) & (s->cap - 1);
-    s->recvs[k].req = r;
-    s->recvs[k].c = c;
-    s->used++;
-}
-
-/* Remove r if it is a costed receive; *c its cost. */
-static int recv_take(rank_state *s, MPI_Request r, recv_cost *c)
-{
-    if (!s->used || !r || r == MPI_REQUEST_NULL)
-        return 0;
-    const size_t mask = s->cap - 1;
-    size_t k = slot_of(r, s->cap);
-    while (s->recvs[k].req && s->recvs[k].req != r)
-        k = (k + 1) & mask;
-    if (!s->recvs[k].req)
-        return 0;
-    *c = s->recvs[k].c;
-    /* backward-shift deletion keeps every probe chain whole */
-    size_t hole = k;
-    for (size_t j = (k + 1) & mask; s->recvs[j].req; j = (j + 1) & mask) {
-        const size_t home = slot_of(s->recvs[j].req, s->cap);
-        if (((j - home) & mask) >= ((j - hole) & mask)) {
-            s->recvs[hole] = s->recvs[j];
-            hole = j;
-        }
-    }
-    s->recvs[hole].req = 0;
-    s->used--;
-    return 1;
-}
-
-/* The request `was` completed now: charge it if it is a costed receive. */
-static void settle_one(rank_state *s, MPI_Request was)
-{
-    recv_cost c;
-    if (recv_take(s, was, &c))
-        received(s, simgrid_get_clock(), c.o_r, c.unpack);
-}
-
-/* ---- the wrappers this model needs beyond account.c's sends ---- */
-int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
-             MPI_Status *st)
-{
-    cost_pay();
-    const int e = PMPI_Recv(buf, count, type, src, tag, comm, st);
-    cost_after_recv(src, count, type, comm);
-    return e;
-}
-
-int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
-              MPI_Request *req)
-{
-    cost_pay();
-    const int e = PMPI_Irecv(buf, count, type, src, tag, comm, req);
-    rank_state *s = me_if_on();
-    if (s && e == MPI_SUCCESS && *req != MPI_REQUEST_NULL) {
-        const recv_cost c = recv_cost_of(src, count, type, comm);
-        if (c.o_r > 0 || c.unpack > 0)
-            recv_put(s, *req, c);
-    }
-    return e;
-}
-
-/* The waits do not sleep before waiting: the CPU's pending work overlaps the
- * wait (the requests were posted already, and SMPI moves their data without
- * the rank), and the rank returns when both are done. Same times as paying
- * first, one simulated event fewer per call. */
-int MPI_Wait(MPI_Request *req, MPI_Status *st)
-{
-    const MPI_Request was = *req;
-    const int e = PMPI_Wait(req, st);
-    rank_state *s = me_if_on();
-    if (s && s->used)
-        settle_one(s, was);
-    cost_pay();
-    return e;
-}
-
-/* Whether r is a costed receive (left in the table). */
-static int recv_known(const rank_state *s, MPI_Request r)
-{
-    if (!s->used || !r || r == MPI_REQUEST_NULL)
-        return 0;
-    size_t k = slot_of(r, s->cap);
-    while (s->recvs[k].req && s->recvs[k].req != r)
-        k = (k + 1) & (s->cap - 1);
-    return s->recvs[k].req != 0;
-}
-
-/* Waitall. With two or more costed receives among the requests it waits for
- * them one by one (MPI_Waitany: SMPI 3.32's own Waitall is the same loop, so
- * this costs SimGrid nothing more; its Waitsome tests the others, and each
- * test is a simulated sleep of smpi/test), so that each is charged at the
- * time it completed: receives that complete while the rank waits have their
- * o_r absorbed by the wait, a burst of them queues on the CPU. With one, the
- * time the call returns stands for its completion: it is absorbed alike
- * unless the CPU is still busy at its end. */
-int MPI_Waitall(int n, MPI_Request *reqs, MPI_Status *sts)
-{
-    rank_state *s = me_if_on();
-    int costed = 0;
-    for (int i = 0; s && i < n && costed < 2; i++)
-        costed += recv_known(s, reqs[i]);
-    if (costed < 2) {
-        MPI_Request *was = NULL;
-        if (costed) {
-            was = malloc(sizeof *was * (size_t)n);
-            memcpy(was, reqs, sizeof *was * (size_t)n);
-        }
-        const int e = PMPI_Waitall(n, reqs, sts);
-        for (int i = 0; costed && i < n; i++)
-            settle_one(s, was[i]);
-        free(was);
-        cost_pay();
-        return e;
-    }
-    MPI_Request *was = malloc(sizeof *was * (size_t)n);
-    memcpy(was, reqs, sizeof *was * (size_t)n);
-    int e = MPI_SUCCESS;
-    for (;;) {
-        int index = MPI_UNDEFINED;
-        MPI_Status st;
-        const int r = PMPI_Waitany(n, reqs, &index, &st);
-        if (r != MPI_SUCCESS)
-            e = r;
-        if (r != MPI_SUCCESS || index == MPI_UNDEFINED)
-            break;
-        if (sts != MPI_STATUSES_IGNORE)
-            sts[index] = st;
-        settle_one(s, was[index]);
-    }
-    free(was);
-    cost_pay();
-    return e;
-}
-
-int MPI_Waitany(int n, MPI_Request *reqs, int *index, MPI_Status *st)
-{
-    rank_state *s = me_if_on();
-    if (!s || !s->used) {
-        const int e = PMPI_Waitany(n, reqs, index, st);
-        cost_pay();
-        return e;
-    }
-    MPI_Request *was = malloc(sizeof *was * (size_t)(n > 0 ? n : 1));
-    memcpy(was, reqs, sizeof *was * (size_t)(n > 0 ? n : 0));
-    const int e = PMPI_Waitany(n, reqs, index, st);
-    if (*index != MPI_UNDEFINED)
-        settle_one(s, was[*index]);
-    free(was);
-    cost_pay();
-    return e;
-}
-
-int MPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
-{
-    cost_pay();
-    const MPI_Request was = *req;
-    const int e = PMPI_Test(req, flag, st);
-    rank_state *s = me_if_on();
-    if (s && s->used && *flag)
-        settle_one(s, was);
-    return e;
-}
-
-int MPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *sts)
-{
-    cost_pay();
-    rank_state *s = me_if_on();
-    if (!s || !s->used)
-        return PMPI_Testall(n, reqs, flag, sts);
-    MPI_Request *was = malloc(sizeof *was * (size_t)(n > 0 ? n : 1));
-    memcpy(was, reqs, sizeof *was * (size_t)(n > 0 ? n : 0));
-    const int e = PMPI_Testall(n, reqs, flag, sts);
-    if (*flag)
-        for (int i = 0; i < n; i++)
-            settle_one(s, was[i]);
-    free(was);
-    return e;
-}
-
-int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *st)
-{
-    cost_pay();
-    return PMPI_Probe(src, tag, comm, st);
+    const recv_cost c = cost_recv_cost_of(src, count, type, comm);
+    cost_received(s, simgrid_get_clock(), c.o_r, c.unpack);
 }
 
 /* MPI_Pack and MPI_Unpack copy even a contiguous type: one piece at least. */

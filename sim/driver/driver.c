@@ -197,10 +197,14 @@ static int parse_args(int argc, char **argv, driver_opts *o)
         usage();
         return -1;
     }
-    if (cs_fields_check(drv_fields, o, o->coll, given, &e)) {
+    cs_case_parts parts; /* the background and groups, parsed here once */
+    if (cs_fields_check(drv_fields, o, o->coll, given, &e) ||
+        cs_fields_resolve(drv_fields, o, o->coll, &parts, &e)) {
         fprintf(stderr, "collsim-driver: %s\n", e.msg);
         return -1;
     }
+    o->bg = parts.bg;
+    o->ig_groups = parts.groups;
     o->mpi_dtype = !strcmp(o->dtype, "int") ? MPI_INT : !strcmp(o->dtype, "double") ? MPI_DOUBLE : MPI_BYTE;
     coll_set_segment_bytes(o->segment); /* the segmented algorithms' (coll_segment.h) */
     if (o->region && coll_loc_set_region_level(o->region)) {
@@ -258,10 +262,6 @@ static int parse_args(int argc, char **argv, driver_opts *o)
     }
     if (o->desc->props->groups && ig_parse(o))
         return -1;
-    if (cs_background_parse(o->background, &o->bg, &e)) { /* checked by cs_fields_check */
-        fprintf(stderr, "collsim-driver: %s\n", e.msg);
-        return -1;
-    }
     return 0;
 }
 
@@ -273,7 +273,8 @@ static void write_row(FILE *csv, const driver_opts *o, int p, long bytes, long l
 {
     cs_result r;
     cs_result_init(&r);
-    cs_fields_row(drv_fields, o, o->coll, &r);
+    const cs_case_parts parts = {o->bg, o->ig_groups};
+    cs_fields_row(drv_fields, o, o->coll, &parts, &r);
     r.np = p;
     snprintf(r.collective, sizeof r.collective, "%s", o->coll);
     snprintf(r.algorithm, sizeof r.algorithm, "%s", o->alg);

@@ -47,12 +47,12 @@ typedef struct {
     const coll_desc *desc;
     collsim_fn fn;            /* the algorithm, of desc's signature kind (not for p2p) */
     int region_setup;         /* coll_loc_prepare before timing (algorithms.def) */
-    /* intergroup collectives (intergroup.h): the groups, block ratio,
-     * layout and count pattern parsed by ig_parse */
+    /* intergroup collectives (intergroup.h): the groups and block ratio
+     * (cs_fields_resolve), the layout and count pattern (ig_parse) */
     cs_groups ig_groups;
     int ig_interleaved, ig_arith;
     cs_dist vdist;            /* v-collectives: block sizes (--dist, --seed) */
-    cs_background bg;         /* --background as parsed (procs 0: none; background.h) */
+    cs_background bg;         /* --background as cs_fields_resolve parsed it (procs 0: none) */
     long *sizes;
     int nsizes;
     long *nps;

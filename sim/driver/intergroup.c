@@ -10,10 +10,6 @@
 int ig_parse(driver_opts *o)
 {
     cs_err e;
-    if (cs_groups_parse(o->groups, o->block_ratio, &o->ig_groups, &e)) {
-        fprintf(stderr, "collsim-driver: %s\n", e.msg);
-        return -1;
-    }
     o->ig_interleaved = o->layout && !strcmp(o->layout, "interleaved");
     o->ig_arith = o->counts && !strcmp(o->counts, "arithmetic");
     int tsize;

@@ -32,8 +32,9 @@ typedef struct {
     long long data_bytes;   /* bytes delivered over all processes (the row's data_bytes) */
 } ig_size;
 
-/* Parses --groups, --block-ratio, --layout and --counts into o (after
- * cs_fields_check); 0, or -1 after saying why on stderr. */
+/* Reads --layout and --counts into o and checks group B's block of every
+ * size (after cs_fields_resolve parsed the groups into o->ig_groups); 0, or
+ * -1 after saying why on stderr. */
 int ig_parse(driver_opts *o);
 
 /* Bytes of the largest block for group A's `bytes` (the buffers' unit). */

@@ -24,13 +24,16 @@ void cs_case_init(cs_case *c)
     cs_fields_defaults(cs_case_fields, c);
 }
 
-/* The background job's ranks (case_fields.h); 0: none, or a value the
- * case's check refuses. */
-int cs_case_background_procs(const cs_case *c)
+int cs_case_resolve(cs_case *c, cs_err *err)
 {
-    cs_background bg;
-    cs_err ignored;
-    return cs_background_parse(c->background, &bg, &ignored) ? 0 : bg.procs;
+    c->resolved = !cs_fields_resolve(cs_case_fields, c, c->alg.collective, &c->parts, err);
+    return c->resolved ? 0 : -1;
+}
+
+void cs_case_place_free(cs_case_place *pl)
+{
+    free(pl->node_of_rank);
+    memset(pl, 0, sizeof *pl);
 }
 
 /* The driver's command line: the SPECIAL fields by hand, the others from
@@ -78,7 +81,7 @@ static void fill_launch(const cs_case *c, const char *workdir, cs_launch *l, cha
     l->platform_path = paths[6];
     l->cpu_limit_s = c->timeout_s;
     l->hostfile = RUN_HOSTFILE;
-    l->np = c->np + cs_case_background_procs(c); /* the background's ranks come last */
+    l->np = c->np + c->parts.bg.procs; /* the background's ranks come last */
     if (c->alg.cfg[0])
         l->cfg[l->ncfg++] = c->alg.cfg;
     if (c->fold) {
@@ -125,16 +128,11 @@ int cs_region_check(const cs_platform *pf, const char *level, const char *where,
                    level, pf->name, valid);
 }
 
-int cs_groups_case_check(const char *coll, const char *alg, const char *groups, const char *ratio,
+int cs_groups_case_check(const char *coll, const char *alg, const cs_groups *gp,
                          const char *counts, const char *dtype, int np, const long *sizes,
                          size_t nsizes, cs_err *err)
 {
-    cs_groups g;
-    if (!groups || !groups[0])
-        return cs_fail(err, "%s needs --groups P:Q, the sizes of groups A and B (P + Q = --np)",
-                       coll);
-    if (cs_groups_parse(groups, ratio, &g, err))
-        return -1;
+    const cs_groups g = *gp;
     if (g.p + g.q != np)
         return cs_fail(err, "--groups %d:%d makes %d processes, but --np is %d (--np must be "
                             "P + Q)", g.p, g.q, g.p + g.q, np);
@@ -166,8 +164,8 @@ int cs_case_map(const cs_case *c, int *map, char *spread, size_t spread_len, cs_
         return -1;
     rc = cs_map_ranks(c->platform, list, nlist, c->mapping, c->np, c->oversubscribe, c->ppn, map,
                       err);
-    cs_background bg;
-    if (!rc && cs_case_background_procs(c) && !cs_background_parse(c->background, &bg, err)) {
+    const cs_background bg = c->parts.bg;
+    if (!rc && bg.procs) {
         int level = -1;
         for (int l = 0; l < c->platform->nlevels; l++)
             if (!strcmp(c->platform->levels[l], bg.level))
@@ -185,21 +183,13 @@ int cs_case_map(const cs_case *c, int *map, char *spread, size_t spread_len, cs_
     return rc;
 }
 
-void cs_case_background_spread(const cs_case *c, char *out, size_t len)
+int cs_case_check(const cs_case *c, cs_case_place *pl, cs_err *err)
 {
-    const int nbg = cs_case_background_procs(c);
-    int *map = cs_xmalloc((size_t)(c->np + nbg) * sizeof(int));
-    cs_err ignored;
-    out[0] = 0;
-    if (!nbg || cs_case_map(c, map, out, len, &ignored))
-        out[0] = 0;
-    free(map);
-}
-
-/* node_of_rank: NULL, or np entries (np + the background's) that receive the
- * mapping checked */
-static int case_check(const cs_case *c, int *node_of_rank, cs_err *err)
-{
+    if (pl)
+        memset(pl, 0, sizeof *pl);
+    if (!c->resolved) /* a case built without cs_case_resolve: a bug of its caller */
+        return cs_fail(err, "internal: the case of %s/%s was not resolved (cs_case_resolve) "
+                            "before its check", c->alg.collective, c->alg.name);
     if (c->region && c->region[0] && cs_region_check(c->platform, c->region, "", err))
         return -1;
     if (cs_fields_check(cs_case_fields, c, c->alg.collective, 0, err) ||
@@ -221,7 +211,7 @@ static int case_check(const cs_case *c, int *node_of_rank, cs_err *err)
                            c->root, np, np - 1);
     }
     if (cp && cp->groups &&
-        cs_groups_case_check(c->alg.collective, c->alg.name, c->groups, c->block_ratio, c->counts,
+        cs_groups_case_check(c->alg.collective, c->alg.name, &c->parts.groups, c->counts,
                              c->dtype, c->np, c->sizes->v, c->sizes->n, err))
         return -1;
     for (size_t i = 0; cp && cp->groups && c->np_list && i < c->np_list->n; i++)
@@ -236,13 +226,12 @@ static int case_check(const cs_case *c, int *node_of_rank, cs_err *err)
                                    c->np_list ? (int)c->np_list->v[i] : c->np, c->sizes->v[k],
                                    c->dtype, err))
                 return -1;
-    const int nbg = cs_case_background_procs(c);
-    int *map = node_of_rank ? node_of_rank : cs_xmalloc((size_t)(c->np + nbg) * sizeof(int));
-    int rc = cs_case_map(c, map, NULL, 0, err);
-    if (map != node_of_rank)
-        free(map);
-    if (rc)
+    cs_case_place place = {cs_xmalloc((size_t)(c->np + c->parts.bg.procs) * sizeof(int)),
+                           c->np + c->parts.bg.procs, ""};
+    if (cs_case_map(c, place.node_of_rank, place.spread, sizeof place.spread, err)) {
+        cs_case_place_free(&place);
         return -1;
+    }
     const double need = cs_case_memory_bytes(c), have = cs_mem_available();
     const double limit = c->mem_budget > 0 ? c->mem_budget : 0.9 * have;
     if (limit > 0 && need > limit) {
@@ -254,30 +243,31 @@ static int case_check(const cs_case *c, int *node_of_rank, cs_err *err)
             snprintf(why, sizeof why, "90%% of the %s available now; --memory SIZE sets another",
                      cs_fmt_bytes(have, h, sizeof h));
         cs_mem_refusal(c, cs_case_largest_block(c), limit, why, msg, sizeof msg);
+        cs_case_place_free(&place);
         return cs_fail(err, "%s", msg);
     }
+    if (pl)
+        *pl = place;
+    else
+        cs_case_place_free(&place);
     return 0;
 }
 
-int cs_case_check(const cs_case *c, cs_err *err) { return case_check(c, NULL, err); }
-
-pid_t cs_case_start(const cs_case *c, const char *workdir, int show_table, cs_err *err)
+pid_t cs_case_start(const cs_case *c, const cs_case_place *pl, const char *workdir,
+                    int show_table, cs_err *err)
 {
-    /* one mapping: the check's, from which both files of the case are written
-     * (the background's ranks after the measured ones) */
-    const int nall = c->np + cs_case_background_procs(c);
-    int *node_of_rank = cs_xmalloc((size_t)nall * sizeof(int));
+    /* both files of the case from the check's placement (the background's
+     * ranks after the measured ones) */
     cs_launch l;
     char paths[7][1024], nums[CS_NFIELDS][CS_FIELD_TEXT_MAX], *sizes, *nps;
     const char *argv[2 * CS_NFIELDS + 14];
     fill_launch(c, workdir, &l, paths);
-    int rc = case_check(c, node_of_rank, err);
-    if (!rc && mkdir(workdir, 0755) && errno != EEXIST)
-        rc = cs_fail(err, "cannot create %s: %s", workdir, strerror(errno));
-    if (!rc)
-        rc = cs_write_case_files(c->platform, node_of_rank, nall, paths[0], paths[5], err);
-    free(node_of_rank);
-    if (rc)
+    if (!pl->node_of_rank)
+        return cs_fail(err, "internal: the case of %s/%s started without its placement "
+                            "(cs_case_check)", c->alg.collective, c->alg.name);
+    if (mkdir(workdir, 0755) && errno != EEXIST)
+        return cs_fail(err, "cannot create %s: %s", workdir, strerror(errno));
+    if (cs_write_case_files(c->platform, pl->node_of_rank, pl->n, paths[0], paths[5], err))
         return -1;
     remove(paths[1]);
     driver_args_fmt(c, nums, &sizes, &nps, RUN_ROWS, RUN_LOCALITY, argv);
@@ -374,7 +364,7 @@ static int driver_diagnosis(const char *path, int np, long bytes, char *out, siz
 void cs_case_row(const cs_case *c, int np, long bytes, cs_result *r)
 {
     cs_result_init(r);
-    cs_fields_row(cs_case_fields, c, c->alg.collective, r);
+    cs_fields_row(cs_case_fields, c, c->alg.collective, &c->parts, r);
     snprintf(r->platform, sizeof r->platform, "%s", c->platform->name);
     snprintf(r->mapping, sizeof r->mapping, "%s", cs_mapping_name(c->mapping));
     snprintf(r->collective, sizeof r->collective, "%s", c->alg.collective);
@@ -396,8 +386,8 @@ int cs_case_timed_out(const cs_case *c, int exit_code, int signaled, double wall
     return signaled && wall_s >= cs_wall_backstop(c->timeout_s) ? CS_OVER_WALL : CS_IN_TIME;
 }
 
-void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int timed_out,
-                     cs_result **rows, size_t *nrows)
+void cs_case_collect(const cs_case *c, const cs_case_place *pl, const char *workdir,
+                     int exit_code, int timed_out, cs_result **rows, size_t *nrows)
 {
     char path[1024], tail[512];
     snprintf(path, sizeof path, "%s/rows.csv", workdir);
@@ -410,10 +400,9 @@ void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int t
     snprintf(path, sizeof path, "%s/stderr.txt", workdir);
     error_tail(path, tail, sizeof tail);
 
-    /* where the ranks were: the case's placement, recomputed (deterministic) */
-    int *map = cs_xmalloc(sizeof(int) * (size_t)(c->np + cs_case_background_procs(c) + 1));
-    cs_err ignored;
-    const int placed = !cs_case_map(c, map, NULL, 0, &ignored);
+    /* where the ranks were: the placement the case started with */
+    const int *map = pl ? pl->node_of_rank : NULL;
+    const int placed = map != NULL;
     size_t nnp = c->np_list ? c->np_list->n : 1;
     *nrows = nnp * c->sizes->n;
     *rows = cs_xmalloc(*nrows * sizeof(cs_result));
@@ -467,15 +456,14 @@ void cs_case_collect(const cs_case *c, const char *workdir, int exit_code, int t
                 !driver_diagnosis(path, np, c->sizes->v[i], r->note, sizeof r->note))
                 snprintf(r->note, sizeof r->note, "%s", tail);
         }
-    free(map);
     free(got);
 }
 
-void cs_case_wait(const cs_case *c, const char *workdir, pid_t pid, cs_result **rows,
-                  size_t *nrows)
+void cs_case_wait(const cs_case *c, const cs_case_place *pl, const char *workdir, pid_t pid,
+                  cs_result **rows, size_t *nrows)
 {
     int signaled;
     int code = cs_smpirun_wait(pid, cs_wall_backstop(c->timeout_s), &signaled);
     int timed_out = cs_exit_over_cpu_limit(code) ? CS_OVER_CPU : signaled ? CS_OVER_WALL : CS_IN_TIME;
-    cs_case_collect(c, workdir, code, timed_out, rows, nrows);
+    cs_case_collect(c, pl, workdir, code, timed_out, rows, nrows);
 }

@@ -22,9 +22,8 @@
 long cs_case_max_block(const cs_case *c, long bytes)
 {
     const cs_coll_props *cp = cs_coll_find(c->alg.collective);
-    cs_groups g;
-    cs_err ignored;
-    if (!cp || !cp->groups || cs_groups_parse(c->groups, c->block_ratio, &g, &ignored))
+    const cs_groups g = c->parts.groups;
+    if (!cp || !cp->groups || g.ra < 1)
         return bytes;
     /* group B's block, rounded up: the check of the case refuses fractions */
     long b = (long)(((long long)bytes * g.rb + g.ra - 1) / g.ra);
@@ -63,7 +62,7 @@ static int own_counts(const cs_case *c)
 
 double cs_case_memory_parts(const cs_case *c, long maxsize, cs_mem_parts *m)
 {
-    const int nbg = cs_case_background_procs(c);
+    const int nbg = c->parts.bg.procs;
     memset(m, 0, sizeof *m);
     /* a background rank: an actor like the others (its buffer is folded) */
     m->ranks = BASE_BYTES + (c->np + nbg) * RANK_BYTES;

@@ -295,8 +295,9 @@ static int cmd_bench(int argc, char **argv)
                    c.ppn, c.ppn);
         }
     }
+    cs_case_place place; /* the case's one placement: checked, written, recorded */
     if (conflict || cs_fields_check(cs_case_fields, &c, c.alg.collective, given, &e) ||
-        cs_case_check(&c, &e)) {
+        cs_case_resolve(&c, &e) || cs_case_check(&c, &place, &e)) {
         cs_platform_free(&pf);
         cs_numlist_free(&sl);
         return die(&e);
@@ -306,6 +307,7 @@ static int cmd_bench(int argc, char **argv)
              getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(workdir)) {
         perror("collsim: cannot create a temporary directory");
+        cs_case_place_free(&place);
         return 2;
     }
     printf("# platform %s (%d node%s, %ld core%s), %s mapping, %d rank%s", pf.name, pf.nnodes,
@@ -322,21 +324,21 @@ static int cmd_bench(int argc, char **argv)
                  sizeof need);
     cs_mem_parts_fmt(&mp, parts, sizeof parts);
     printf("# memory: about %s estimated (%s)\n", need, parts);
-    char spread[512];
-    cs_case_background_spread(&c, spread, sizeof spread);
-    if (spread[0])
-        printf("# background %s: its own ranks %d.., %s\n", c.background, c.np, spread);
+    if (place.spread[0])
+        printf("# background %s: its own ranks %d.., %s\n", c.background, c.np, place.spread);
     bench_cleanup_on_signal(workdir);
-    pid_t pid = cs_case_start(&c, workdir, 1, &e);
+    pid_t pid = cs_case_start(&c, &place, workdir, 1, &e);
     if (pid < 0) {
         rmdir(workdir);
+        cs_case_place_free(&place);
         cs_platform_free(&pf);
         cs_numlist_free(&sl);
         return die(&e);
     }
     cs_result *rows;
     size_t n;
-    cs_case_wait(&c, workdir, pid, &rows, &n);
+    cs_case_wait(&c, &place, workdir, pid, &rows, &n);
+    cs_case_place_free(&place);
     int bad = 0;
     for (size_t i = 0; i < n; i++)
         if (strcmp(rows[i].status, "ok")) {

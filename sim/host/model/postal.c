@@ -98,15 +98,20 @@ int cs_postal_points(const cs_platform *pf, const char *host_a, const char *host
                        getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     }
     int rc = 0;
-    pid_t pid = cs_case_start(&c, dir, 0, err);
+    cs_case_place place = {NULL, 0, ""};
+    pid_t pid = cs_case_resolve(&c, err) || cs_case_check(&c, &place, err)
+                    ? -1
+                    : cs_case_start(&c, &place, dir, 0, err);
     if (pid < 0) {
+        cs_case_place_free(&place);
         remove_case_files(dir);
         cs_numlist_free(&dflt);
         return -1;
     }
     cs_result *rows;
     size_t n;
-    cs_case_wait(&c, dir, pid, &rows, &n);
+    cs_case_wait(&c, &place, dir, pid, &rows, &n);
+    cs_case_place_free(&place);
     long *x = cs_xmalloc((n ? n : 1) * sizeof *x);
     double *t = cs_xmalloc((n ? n : 1) * sizeof *t);
     for (size_t i = 0; i < n && !rc; i++) {

@@ -38,7 +38,7 @@ static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_e
      * dist, seed, ...: cs_case_row's table), then the swept ones by hand */
     cs_result probe;
     cs_result_init(&probe);
-    cs_fields_row(cs_scenario_fields, s, x->collective, &probe);
+    cs_fields_row(cs_scenario_fields, s, x->collective, NULL, &probe);
     snprintf(probe.collective, sizeof probe.collective, "%s", x->collective);
     for (size_t k = 0; k < ngs; k++) {
         cs_scenario sg = *s;
@@ -48,7 +48,7 @@ static void expand(const cs_scenario *s, const cs_expect *x, char **pnames, cs_e
             cs_scenario_groups(s, (int)k, &sg);
             cs_result g;
             cs_result_init(&g);
-            cs_fields_row(cs_scenario_fields, &sg, x->collective, &g);
+            cs_fields_row(cs_scenario_fields, &sg, x->collective, NULL, &g);
             memcpy(probe.groups, g.groups, sizeof probe.groups);
             memcpy(probe.layout, g.layout, sizeof probe.layout);
             memcpy(probe.block_ratio, g.block_ratio, sizeof probe.block_ratio);

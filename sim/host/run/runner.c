@@ -48,6 +48,7 @@ int cs_mkdirs(const char *path, cs_err *err) { return mkdirs(path, err); }
 
 typedef struct {
     cs_case c;
+    cs_case_place place; /* the case's placement while it runs (cs_case_check) */
     char workdir[2048];
     pid_t pid;
     double started;
@@ -197,9 +198,12 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
                         cs_fields_scope(cs_case_fields, c, c->alg.collective);
                         if (cs_size_unit_node(c->size_unit))
                             c->sizes = &per_process[q];
-                        /* <groups ratio>: checked against every np at load */
-                        if (c->group_ratio && c->group_ratio[0] &&
-                            cs_groups_scale(c->group_ratio, c->np, &c->groups, err)) {
+                        /* <groups ratio>: checked against every np at
+                         * load; then the case's background and groups
+                         * parsed, once (read at load: no error here) */
+                        if ((c->group_ratio && c->group_ratio[0] &&
+                             cs_groups_scale(c->group_ratio, c->np, &c->groups, err)) ||
+                            cs_case_resolve(c, err)) {
                             *out = (cs_caselist){cases, 0, pfs, npfs, per_process,
                                                  per_process ? nppn : 0, cases, 0};
                             cs_caselist_free(out);
@@ -435,7 +439,9 @@ static int admit(sweep *w, slot *sl)
     cs_err e;
     char parent[2100];
     snprintf(parent, sizeof parent, "%s/cases", w->o->out_dir);
-    if (mkdirs(parent, &e) || (sl->pid = cs_case_start(&sl->c, sl->workdir, 0, &e)) < 0) {
+    if (cs_case_check(&sl->c, &sl->place, &e) || mkdirs(parent, &e) ||
+        (sl->pid = cs_case_start(&sl->c, &sl->place, sl->workdir, 0, &e)) < 0) {
+        cs_case_place_free(&sl->place);
         record_start_error(w, sl, &e);
         return 0;
     }
@@ -469,7 +475,8 @@ static int finish_case(sweep *w, slot *sl, int status, cs_err *err)
     int timed_out = cs_case_timed_out(&sl->c, code, WIFSIGNALED(status), wall);
     cs_result *rows;
     size_t nrows;
-    cs_case_collect(&sl->c, sl->workdir, code, timed_out, &rows, &nrows);
+    cs_case_collect(&sl->c, &sl->place, sl->workdir, code, timed_out, &rows, &nrows);
+    cs_case_place_free(&sl->place);
     int run_bad = 0; /* what ran failed; refused sizes make the case failed too */
     for (size_t i = 0; i < nrows; i++)
         run_bad |= strcmp(rows[i].status, "ok") != 0;
@@ -563,8 +570,10 @@ int cs_run_scenario(const cs_scenario *s, const cs_run_opts *o, cs_err *err)
         rc = -1;
     if (!rc)
         expect_failed = print_outcome(s, o, w.csv_path, err);
-    for (int j = 0; j < w.jobs; j++)
+    for (int j = 0; j < w.jobs; j++) {
         free(w.slots[j].fit.v);
+        cs_case_place_free(&w.slots[j].place);
+    }
     free(w.slots);
     cs_caselist_free(&list);
     free(w.old);

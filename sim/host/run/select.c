@@ -15,6 +15,8 @@ typedef struct {
     int key;
     const char *value;
     cs_numlist nps; /* numeric keys (np, ppn): the value as a number list */
+    int canon_ok;   /* background: the value reads, in canonical spelling in canon */
+    char canon[192];
 } term;
 
 static const char *only_keys(void)
@@ -52,15 +54,10 @@ static int has_value(const cs_case *c, const term *t)
                 return 1;
         return 0;
     }
-    if (t->key == CS_F_background) { /* as spelled, or the same in other words (4096K: 4M) */
-        cs_background a, b;
-        cs_err ignored;
-        char ca[96], cb[96];
-        if (!cs_background_parse(t->value, &a, &ignored) && !cs_background_parse(v, &b, &ignored)) {
-            cs_background_text(&a, ca, sizeof ca);
-            cs_background_text(&b, cb, sizeof cb);
-            return !strcmp(ca, cb);
-        }
+    if (t->key == CS_F_background && t->canon_ok) { /* the same in other words (4096K: 4M) */
+        char cb[sizeof t->canon];
+        cs_background_text(&c->parts.bg, cb, sizeof cb);
+        return !strcmp(t->canon, cb);
     }
     if (t->key == CS_F_hosts && !strcmp(t->value, "all")) /* every node: the default */
         return !v[0];
@@ -137,6 +134,9 @@ static int parse_terms(const char *only, char *buf, term **out, int *nterms, cs_
         memset(t, 0, sizeof *t);
         t->key = last = key;
         t->value = value;
+        cs_err ignored;
+        t->canon_ok = key == CS_F_background &&
+                      !cs_background_canonical(value, t->canon, sizeof t->canon, &ignored);
         char what[64];
         snprintf(what, sizeof what, "--only %s", KEY(key));
         if (NUMERIC(key) && cs_numlist_parse(value, what, 0, 0, &t->nps, err)) {

@@ -482,9 +482,16 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
                         cs_groups_scale(v.group_ratio, (int)s->nps.v[j], &groups, &se))
                         rc = cs_fail(err, "%s: <groups ratio=\"%s\">: %s", path, v.group_ratio,
                                      se.msg);
+                    cs_scenario at = v; /* the groups at this process count, parsed */
+                    cs_case_parts parts;
+                    at.groups = groups;
+                    if (!rc && cs_fields_resolve(cs_scenario_fields, &at, s->algs[i].collective,
+                                                 &parts, &se))
+                        rc = cs_fail(err, "%s:%ld: <groups> at <processes> %ld: %s", path, line,
+                                     s->nps.v[j], se.msg);
                     for (size_t q = 0; q < nppn && !rc; q++)
-                        if (cs_groups_case_check(s->algs[i].collective, s->algs[i].name, groups,
-                                                 v.block_ratio, v.counts, s->dtype,
+                        if (cs_groups_case_check(s->algs[i].collective, s->algs[i].name,
+                                                 &parts.groups, v.counts, s->dtype,
                                                  (int)s->nps.v[j], sizes[q].v, sizes[q].n, &se))
                             rc = cs_fail(err, "%s:%ld: <groups> at <processes> %ld: %s", path,
                                          line, s->nps.v[j], se.msg);

@@ -61,6 +61,7 @@ typedef struct {
      * in canonical spelling ("" = none, quiet); nbackgrounds == 0: quiet only */
 #define CS_MAX_BACKGROUNDS 8
     char backgrounds[CS_MAX_BACKGROUNDS][192];
+    cs_background background_parts[CS_MAX_BACKGROUNDS]; /* each parsed, once */
     int nbackgrounds;
     long background_line;
     /* <hosts>: the nodes the measured job takes (hostspec.h), swept, as

@@ -46,7 +46,7 @@ int scn_parse_expect(scn_ctx *c, cs_scenario *s, xmlNode *n)
     x->scope = cs_xstrdup(scope[0] ? scope : "every point");
     cs_err e;
     cs_mapping m;
-    cs_background bg;
+    char bg[sizeof s->backgrounds[0]]; /* the background in canonical spelling */
     int rc = 0;
     char *end = NULL;
     if (v[BY])
@@ -103,7 +103,7 @@ int scn_parse_expect(scn_ctx *c, cs_scenario *s, xmlNode *n)
     else if (v[BYTES] && cs_numlist_parse(v[BYTES], "bytes", 1, 0, &x->bytes, &e))
         rc = cs_fail(c->err, "%s:%ld: <expect bytes=\"%s\">: %s", c->path, x->line, v[BYTES],
                      e.msg);
-    else if (v[BACKGROUND] && cs_background_parse(v[BACKGROUND], &bg, &e))
+    else if (v[BACKGROUND] && cs_background_canonical(v[BACKGROUND], bg, sizeof bg, &e))
         rc = cs_fail(c->err, "%s:%ld: <expect background=\"%s\">: %s", c->path, x->line,
                      v[BACKGROUND], e.msg);
     if (!rc) {
@@ -119,11 +119,8 @@ int scn_parse_expect(scn_ctx *c, cs_scenario *s, xmlNode *n)
             x->model = cs_xstrdup(v[MODEL]);
         if (v[HOSTS]) /* "all": the default, recorded as "" */
             x->hosts = cs_xstrdup(strcmp(v[HOSTS], "all") ? v[HOSTS] : "");
-        if (v[BACKGROUND]) { /* in its canonical spelling, as <background> keeps it */
-            char canon[sizeof s->backgrounds[0]];
-            cs_background_text(&bg, canon, sizeof canon);
-            x->background = cs_xstrdup(canon);
-        }
+        if (v[BACKGROUND]) /* in its canonical spelling, as <background> keeps it */
+            x->background = cs_xstrdup(bg);
     }
     for (int i = 0; i < NV; i++)
         free(v[i]);

@@ -50,8 +50,10 @@ int scn_parse_backgrounds(scn_ctx *c, cs_scenario *s, xmlNode *n)
         if (!rc && s->nbackgrounds == CS_MAX_BACKGROUNDS)
             rc = cs_fail(c->err, "%s:%ld: <background>: at most %d values", c->path, line,
                          CS_MAX_BACKGROUNDS);
-        if (!rc)
+        if (!rc) {
+            s->background_parts[s->nbackgrounds] = bg;
             snprintf(s->backgrounds[s->nbackgrounds++], sizeof s->backgrounds[0], "%s", canon);
+        }
     }
     if (!rc && !s->nbackgrounds)
         rc = cs_fail(c->err, "%s:%ld: <background> is empty (valid: none, or "
@@ -143,9 +145,9 @@ int scn_check_placements(scn_ctx *c, const cs_scenario *s)
                 free(nodes);
         }
         for (int k = 0; k < s->nbackgrounds && !rc; k++) {
-            cs_background bg;
-            if (cs_background_parse(s->backgrounds[k], &bg, &e) || !bg.procs)
-                continue; /* read already; none has no level */
+            const cs_background bg = s->background_parts[k];
+            if (!bg.procs)
+                continue; /* none has no level */
             snprintf(where, sizeof where, "%s:%ld: <background> %s: ", c->path,
                      s->background_line, s->backgrounds[k]);
             rc = cs_region_check(&pf, bg.level, where, c->err);
@@ -184,19 +186,18 @@ int scn_check_fits(scn_ctx *c, const cs_scenario *s)
                             k.oversubscribe = s->oversubscribe;
                             k.hosts = s->nhost_specs ? s->host_specs[h] : NULL;
                             const char *bg = s->nbackgrounds ? s->backgrounds[b] : NULL;
+                            /* the job alone, then with its background */
                             int *map = cs_xmalloc((size_t)k.np * sizeof(int));
-                            int bad = cs_case_map(&k, map, NULL, 0, &e); /* the job alone */
+                            int bad = cs_case_resolve(&k, &e) || cs_case_map(&k, map, NULL, 0, &e);
                             free(map);
                             int of_bg = 0;
-                            if (!bad && bg && bg[0]) { /* then with its background */
-                                cs_background parsed;
+                            if (!bad && bg && bg[0]) {
                                 k.background = bg;
-                                if (!cs_background_parse(bg, &parsed, &e)) {
-                                    map = cs_xmalloc((size_t)(k.np + parsed.procs) * sizeof(int));
-                                    bad = cs_case_map(&k, map, NULL, 0, &e);
-                                    free(map);
-                                    of_bg = 1;
-                                }
+                                of_bg = 1;
+                                bad = cs_case_resolve(&k, &e);
+                                map = cs_xmalloc((size_t)(k.np + k.parts.bg.procs) * sizeof(int));
+                                bad = bad || cs_case_map(&k, map, NULL, 0, &e);
+                                free(map);
                             }
                             if (bad) {
                                 char what[CS_FIELD_TEXT_MAX + 64] = "", *w = what;
