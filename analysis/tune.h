@@ -1,5 +1,5 @@
 /* collsim tune: from a sweep's results, the files that put its choices into
- * an MPI program (docs/tuning.md):
+ * an MPI program (docs/deploy.md):
  *   collsim-decisions.txt  the decision table of libcollsim_pmpi.so
  *                          (COLLSIM_<COLLECTIVE>=auto:FILE), collsim's
  *                          algorithms per communicator size and bytes

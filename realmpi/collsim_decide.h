@@ -1,5 +1,5 @@
 /* COLLSIM_<COLLECTIVE>=auto:FILE of libcollsim_pmpi: the algorithm of each
- * call from a decision table (`collsim tune`, docs/tuning.md) by the
+ * call from a decision table (`collsim tune`, docs/deploy.md) by the
  * communicator's size and the bytes of one rank's block. Lines of the table:
  *
  *   COLLECTIVE NP BYTES ALGORITHM   # comment
