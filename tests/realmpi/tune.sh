@@ -35,6 +35,8 @@ data_ok() { # data_ok OUTFILE WHAT
 case $mode in
 ompi)
   mpirun --version 2>&1 | grep -q "Open MPI" || { echo "skipped: mpirun is not Open MPI's"; exit 77; }
+  # ompi_trace.c forwards its calls by the x86-64 calling convention
+  [ "$(uname -m)" = x86_64 ] || { echo "skipped: ompi_trace forwards calls on x86-64 only"; exit 77; }
   rules=$dir/ompi-rules.conf
   # the numbers collsim writes (analysis/tune_libs.def) are Open MPI's own: each number's name as
   # this Open MPI's ompi_info enumerates coll_tuned_<coll>_algorithm
