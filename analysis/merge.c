@@ -110,19 +110,38 @@ static long missing_tasks(FILE *f, const char *const *inputs, int ninputs, const
         fprintf(f, "collsim: merge: %ld of %ld task files missing or empty (%s runs %ld "
                    "tasks): %s/tasks/K/results.csv for K = ",
                 miss, m, list, m, dir);
-        /* runs of missing tasks as ranges: 40 of 48 is one short line */
+        /* runs of missing tasks as ranges: 40 of 48 is one short line; then the
+         * command that runs them again (sbatch's array indices are K, jobs.txt's
+         * lines K + 1) */
+        char *ranges = NULL, *lines = NULL;
+        size_t rl = 0, ll = 0;
+        FILE *r = open_memstream(&ranges, &rl), *l = open_memstream(&lines, &ll);
         for (long k = 0, sep = 0; k < m; k++) {
             if (has[k])
                 continue;
             long j = k;
             while (j + 1 < m && !has[j + 1])
                 j++;
-            fprintf(f, "%s%ld", sep++ ? ", " : "", k);
-            if (j > k)
+            fprintf(f, "%s%ld", sep ? ", " : "", k);
+            fprintf(r, "%s%ld", sep ? "," : "", k);
+            fprintf(l, "%s%ld", sep++ ? ";" : "", k + 1);
+            if (j > k) {
                 fprintf(f, "-%ld", j);
+                fprintf(r, "-%ld", j);
+                fprintf(l, ",%ld", j + 1);
+            }
+            fputc('p', l);
             k = j;
         }
-        fputc('\n', f);
+        fclose(r);
+        fclose(l);
+        const size_t ln = strlen(list);
+        if (ln > 6 && !strcmp(list + ln - 6, "sbatch"))
+            fprintf(f, "; run them again: sbatch --array=%s %s\n", ranges, list);
+        else
+            fprintf(f, "; run them again: sed -n '%s' %s | parallel\n", lines, list);
+        free(ranges);
+        free(lines);
     }
     free(has);
     return miss;

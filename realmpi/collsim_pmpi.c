@@ -4,7 +4,9 @@
  *
  *   COLLSIM_<COLLECTIVE>   for each collective of core/collectives.def with
  *       an MPI entry point (COLLSIM_ALLGATHER, COLLSIM_ALLTOALL, ...): a name
- *       of algorithms.def (`loc_bruck` or `allgather/loc_bruck`); unset or
+ *       of algorithms.def (`loc_bruck` or `allgather/loc_bruck`), or
+ *       auto:FILE, a decision table by communicator size and bytes
+ *       (collsim_decide.h); unset or
  *       empty: the library's collective (PMPI_). An unknown name stops the
  *       program in MPI_Init with a message naming the valid ones (exit status
  *       2). The wrappers of MPI_<entry> are generated from collectives.def,
@@ -43,6 +45,7 @@
 #include "collectives.h"
 #include "coll_locality_file.h"
 #include "coll_segment.h"
+#include "collsim_decide.h"
 #include "collsim_hwloc.h"
 #include "coll_util.h"
 #include "intergroup_intercomm.h"
@@ -154,6 +157,9 @@ static int bad_setting(char *msg, size_t size)
         if (intergroup(c)) {
             if (inter_setting(c, v, msg, size))
                 return 1;
+        } else if (!strncmp(v, "auto:", 5)) {
+            if (collsim_decide_load(c, colls[c].name, v + 5, msg, size))
+                return 1;
         } else if (!(chosen[c] = collsim_alg_find(colls[c].name, v))) {
             char names[1024];
             snprintf(msg, size, "%s=%s: no %s algorithm of that name (valid: %s)", env_name(c), v,
@@ -185,7 +191,7 @@ static int bad_setting(char *msg, size_t size)
     } else {
         int regions = 0;
         for (int c = 0; c < CS_NCOLL; c++)
-            regions |= chosen[c] && chosen[c]->regions;
+            regions |= (chosen[c] && chosen[c]->regions) || collsim_decide_regions();
         /* node regions (the processes sharing memory) and sockets (hwloc) */
         if (regions && collsim_hwloc_regions(NULL) != MPI_SUCCESS) {
             snprintf(msg, size, "the node and socket regions could not be set up");
@@ -226,7 +232,8 @@ static int set_up(int err)
         return err;
     int wsize;
     PMPI_Comm_size(MPI_COMM_WORLD, &wsize);
-    if (!states && !(states = calloc((size_t)wsize, sizeof *states)))
+    if ((!states && !(states = calloc((size_t)wsize, sizeof *states))) ||
+        collsim_decide_init(wsize) != MPI_SUCCESS)
         PMPI_Abort(MPI_COMM_WORLD, 2);
     bad = bad_setting(msg, sizeof msg);
     PMPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -279,7 +286,7 @@ int MPI_Finalize(void)
                         collsim_ic_algs[inter_chosen[c] - 1].name, s[0], p);
             continue;
         }
-        if (!chosen[c]) {
+        if (!chosen[c] && !collsim_decide_active(c)) {
             fprintf(stderr, "collsim_pmpi: %s: the library's (%s unset)\n", colls[c].name,
                     env_name(c));
             continue;
@@ -287,10 +294,14 @@ int MPI_Finalize(void)
         fprintf(stderr, "collsim_pmpi: %s/%s: %ld calls served (%ld packed), %ld to the library "
                 "(intercommunicator %ld, MPI_IN_PLACE %ld, count beyond an int %ld, "
                 "non-commutative operation %ld, datatype with holes %ld); "
-                "calls summed over %d processes\n", colls[c].name, chosen[c]->name, s[0], s[1],
+                "calls summed over %d processes\n", colls[c].name,
+                chosen[c] ? chosen[c]->name : "auto", s[0], s[1],
                 lib, s[2 + WHY_INTER], s[2 + WHY_IN_PLACE], s[2 + WHY_COUNT], s[2 + WHY_OP],
                 s[2 + WHY_TYPE], p);
     }
+    for (int c = 0; c < CS_NCOLL; c++)
+        if (collsim_decide_active(c))
+            collsim_decide_report(c, colls[c].name);
     return PMPI_Finalize();
 }
 
@@ -305,6 +316,19 @@ static int is_inter(MPI_Comm comm)
 {
     int inter = 0;
     return comm != MPI_COMM_NULL && PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && inter;
+}
+
+/* The algorithm of a call: COLLSIM_<COLL>=NAME's, or with auto:FILE the
+ * table's for the communicator's size and `count` elements of t per block
+ * (the same on every process of the call); NULL: the library's. */
+static const collsim_alg *pick(int c, MPI_Comm comm, int count, MPI_Datatype t)
+{
+    int size = 0;
+    if (chosen[c] || !collsim_decide_active(c))
+        return chosen[c];
+    if (count < 0 || PMPI_Type_size(t, &size) != MPI_SUCCESS)
+        size = 0;
+    return collsim_decide(c, comm, (long long)count * size);
 }
 
 /* The reason an allgather or alltoall goes to the library, or -1. */
@@ -358,13 +382,13 @@ static int serve_inter(int c, collsim_block_coll_fn lib, const void *sb, int sc,
 static int serve_block(int c, collsim_block_coll_fn lib, const void *sb, int sc, MPI_Datatype st,
                        void *rb, int rc, MPI_Datatype rt, MPI_Comm comm)
 {
-    const collsim_alg *a = chosen[c];
     proc_state *S = me();
     const int ic = inter_of[c] - 1;
     int why;
 
     if (!S->inside && ic >= 0 && inter_chosen[ic] && is_inter(comm))
         return serve_inter(ic, lib, sb, sc, st, rb, rc, rt, comm);
+    const collsim_alg *a = S->inside ? NULL : pick(c, comm, rc, rt);
     if (!a || S->inside)
         return lib(sb, sc, st, rb, rc, rt, comm);
     if ((why = block_why(a, sb, rc, rt, comm)) >= 0) {
@@ -412,10 +436,13 @@ static int rooted_why(const collsim_alg *a, int to_root, int sc, MPI_Datatype st
 static int serve_rooted(int c, collsim_rooted_fn lib, const void *sb, int sc, MPI_Datatype st,
                         void *rb, int rc, MPI_Datatype rt, int root, MPI_Comm comm)
 {
-    const collsim_alg *a = chosen[c];
     const int to_root = colls[c].root == CS_ROOT_to;
     proc_state *S = me();
     int why = -1, rank;
+    /* the block: the root's many-block side, the others' one block */
+    const int use_recv = comm != MPI_COMM_NULL && PMPI_Comm_rank(comm, &rank) == MPI_SUCCESS &&
+                         to_root == (rank == root);
+    const collsim_alg *a = S->inside ? NULL : pick(c, comm, use_recv ? rc : sc, use_recv ? rt : st);
     if (!a || S->inside || (why = rooted_why(a, to_root, sc, st, rc, rt, root, comm)) >= 0) {
         if (a && !S->inside)
             S->library[c][why]++;
@@ -439,7 +466,7 @@ static int serve_v(int c, collsim_alltoallv_fn lib, const void *sb, const int *s
                    const int *rdispls, MPI_Datatype rt, MPI_Comm comm)
 {
     proc_state *S = me();
-    const collsim_alg *a = chosen[c];
+    const collsim_alg *a = S->inside ? NULL : pick(c, comm, 0, MPI_BYTE);
     int why = -1, err;
 
     if (!a || S->inside)
@@ -491,24 +518,26 @@ static int count_why(const collsim_alg *a, int count, MPI_Datatype t, MPI_Comm c
     return bytes > INT_MAX || a->msg_blocks(p) * bytes > INT_MAX ? WHY_COUNT : -1;
 }
 
-/* Whether the chosen algorithm takes the call (1: counted as served, the
- * layer inside it) or the library does (0: the reason counted, when an
- * algorithm is chosen). in_place_refused: MPI_IN_PLACE was passed, alike on
- * every process. */
-static int enter(int c, int in_place_refused, int count, MPI_Datatype t, MPI_Comm comm)
+/* The algorithm that takes the call (counted as served, the layer inside
+ * it: the one of COLLSIM_<COLL>, or the decision table's for this
+ * communicator and size), or NULL: the library's (the reason counted, when
+ * an algorithm is chosen). in_place_refused: MPI_IN_PLACE was passed, alike
+ * on every process. */
+static const collsim_alg *enter(int c, int in_place_refused, int count, MPI_Datatype t,
+                                MPI_Comm comm)
 {
-    const collsim_alg *a = chosen[c];
     proc_state *S = me();
-    if (!a || S->inside)
-        return 0;
+    const collsim_alg *a = S->inside ? NULL : pick(c, comm, count, t);
+    if (!a)
+        return NULL;
     const int why = in_place_refused && !a->in_place ? WHY_IN_PLACE : count_why(a, count, t, comm);
     if (why >= 0) {
         S->library[c][why]++;
-        return 0;
+        return NULL;
     }
     S->served[c]++;
     S->inside++;
-    return 1;
+    return a;
 }
 
 /* After the algorithm: 1 when it refused the call (counted for the library,
@@ -529,9 +558,9 @@ typedef int (*bcast_fn)(void *, int, MPI_Datatype, int, MPI_Comm);
 static int serve_onebuf(int c, bcast_fn lib, void *buf, int count, MPI_Datatype t, int root,
                         MPI_Comm comm)
 {
+    const collsim_alg *a;
     int err;
-    if (enter(c, 0, count, t, comm) &&
-        !leave(c, err = chosen[c]->onebuf(buf, count, t, root, comm)))
+    if ((a = enter(c, 0, count, t, comm)) && !leave(c, err = a->onebuf(buf, count, t, root, comm)))
         return err;
     return lib(buf, count, t, root, comm);
 }
@@ -540,9 +569,10 @@ typedef int (*allreduce_fn)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI
 static int serve_reduction(int c, allreduce_fn lib, const void *sb, void *rb, int count,
                            MPI_Datatype t, MPI_Op op, MPI_Comm comm)
 {
+    const collsim_alg *a;
     int err;
-    if (enter(c, sb == MPI_IN_PLACE, count, t, comm) &&
-        !leave(c, err = chosen[c]->reduction(sb, rb, count, t, op, comm)))
+    if ((a = enter(c, sb == MPI_IN_PLACE, count, t, comm)) &&
+        !leave(c, err = a->reduction(sb, rb, count, t, op, comm)))
         return err;
     return lib(sb, rb, count, t, op, comm);
 }
@@ -554,9 +584,10 @@ typedef int (*reduce_fn)(const void *, void *, int, MPI_Datatype, MPI_Op, int, M
 static int serve_rooted_reduction(int c, reduce_fn lib, const void *sb, void *rb, int count,
                                   MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm)
 {
+    const collsim_alg *a;
     int err;
-    if (enter(c, 0, count, t, comm) &&
-        !leave(c, err = chosen[c]->rooted_reduction(sb, rb, count, t, op, root, comm)))
+    if ((a = enter(c, 0, count, t, comm)) &&
+        !leave(c, err = a->rooted_reduction(sb, rb, count, t, op, root, comm)))
         return err;
     return lib(sb, rb, count, t, op, root, comm);
 }

@@ -367,7 +367,7 @@ TEST(SolverAbort, NamesTheOptionThatAvoidedIt)
 
 TEST(Cli, EachCommandPrintsItsOwnHelp)
 {
-    const char *cmds[] = {"bench", "run", "check", "report", "merge", "list", "postal", "calibrate"};
+    const char *cmds[] = {"bench", "run", "check", "report", "merge", "list", "tune", "postal", "calibrate"};
     for (const char *cmd : cmds) {
         /* stdout alone, and the exit code after it */
         Out o = cli(std::string(cmd) + " --help 2>/dev/null; echo exit=$?");

@@ -178,7 +178,8 @@ TEST(Merge, TasksOfTheEmittedJobListThatBringNoRowAreNamed)
             in += " " + t + "/results.csv";
         }
         std::string want = "collsim: merge: 2 of 4 task files missing or empty (" + list +
-                           " runs 4 tasks): " + dir + "/tasks/K/results.csv for K = 1, 3\n";
+                           " runs 4 tasks): " + dir + "/tasks/K/results.csv for K = 1, 3; run them again: " +
+                           (kind == "slurm" ? "sbatch --array=1,3 " + list : "sed -n '2p;4p' " + list + " | parallel") + "\n";
         Out o = cli("merge" + in + " --out " + dir + "/results.csv");
         EXPECT_EQ(o.code, 0) << o.text;
         EXPECT_NE(o.text.find("merged 2 rows from 3 files"), std::string::npos) << o.text;

@@ -12,6 +12,7 @@
 #include "calibrate.h"
 #include "cli_check.h"
 #include "cli_report.h"
+#include "cli_tune.h"
 #include "cs_error.h"
 #include "emit.h"
 #include "outdir.h"
@@ -57,6 +58,12 @@ static const struct {
     {"report", "  report RESULTS.csv [--out DIR] [--focus ALG] [--baseline ALG]\n"
                "                                figures and tables in DIR/report.md\n"
                "                                (default DIR: the results' directory + /report)\n"},
+    {"tune", "  tune RESULTS.csv [--out DIR] [--platform P] [--mapping M] [--model M]\n"
+             "        [--threshold PCT] [--scenario NAME]\n"
+             "                                from the best algorithms: collsim's decision table\n"
+             "                                (COLLSIM_<COLL>=auto:FILE) and Open MPI's rules file\n"
+             "                                (default DIR: the results' directory + /tune;\n"
+             "                                threshold: least gain over the library, default 5)\n"},
     {"postal", "  postal --platform NAME|FILE [--nodes A,B] [--sizes LIST]\n"
                "                                Hockney alpha, beta from a simulated ping-pong\n"},
     {"calibrate", "  calibrate PLATFORM [--sizes LIST] [--max-error PCT]\n"
@@ -502,11 +509,13 @@ int main(int argc, char **argv)
         return cs_cmd_report(argc - 2, argv + 2);
     if (!strcmp(cmd, "compare"))
         return cs_cmd_compare(argc - 2, argv + 2);
+    if (!strcmp(cmd, "tune"))
+        return cs_cmd_tune(argc - 2, argv + 2);
     if (!strcmp(cmd, "postal"))
         return cs_cmd_postal(argc - 2, argv + 2);
     if (!strcmp(cmd, "calibrate"))
         return cs_cmd_calibrate(argc - 2, argv + 2);
     fprintf(stderr, "collsim: unknown command '%s' (valid: demo, test, list, bench, run, check, "
-                    "merge, repair, report, compare, postal, calibrate, help)\n", cmd);
+                    "merge, repair, report, compare, tune, postal, calibrate, help)\n", cmd);
     return 2;
 }
