@@ -56,8 +56,8 @@ static int region_reduce(void *buf, void *tmp, int count, MPI_Datatype type, MPI
 }
 
 /* the fold's first and last steps among the leaders (region g) */
-static int fold_step(const leaders *l, int in, void *buf, void *tmp, int count,
-                     MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+static int leaders_fold(const leaders *l, int in, void *buf, void *tmp, int count,
+                        MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
     const int g = l->info->region;
     if (g >= 2 * l->f.rem)
@@ -141,13 +141,13 @@ int collsim_allreduce_hierarchical(const void *sendbuf, void *recvbuf, int count
     err = region_reduce(recvbuf, tmp, count, datatype, op, info);
     if (err == MPI_SUCCESS && info->local_rank == 0 && info->nregions > 1) {
         leaders l = {info, coll_fold_of(info->region, info->nregions)};
-        err = fold_step(&l, 1, recvbuf, tmp, count, datatype, op, comm);
+        err = leaders_fold(&l, 1, recvbuf, tmp, count, datatype, op, comm);
         if (err == MPI_SUCCESS && l.f.newrank >= 0)
             err = (size_t)count * elem < 2048 || count < l.f.pof2
                       ? leaders_doubling(&l, recvbuf, tmp, count, datatype, op, comm)
                       : leaders_halving(&l, recvbuf, tmp, count, elem, datatype, op, comm);
         if (err == MPI_SUCCESS)
-            err = fold_step(&l, 0, recvbuf, tmp, count, datatype, op, comm);
+            err = leaders_fold(&l, 0, recvbuf, tmp, count, datatype, op, comm);
     }
     coll_scratch_free(tmp);
     if (err == MPI_SUCCESS && info->local_size > 1)

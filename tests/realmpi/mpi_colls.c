@@ -7,7 +7,8 @@
  * one after the other; that form also runs under SMPI (a module smpirun loads).
  *
  * Checks, every element against the collective's definition, on the first q
- * ranks of MPI_COMM_WORLD for every q in 1..np (rank order reversed for odd q),
+ * ranks of MPI_COMM_WORLD for every q in 1..np (with --some-q: 1..5, 8, np - 1
+ * and np; rank order reversed for odd q),
  * counts 0, 1 and 13 ints:
  *   allgather (and in place); allgather into a vector datatype (a hole after
  *   every int, holes checked untouched) and from one; alltoall, plain and
@@ -462,13 +463,15 @@ static void check_reductions(tally *t, const colls *c, MPI_Comm comm, int q, int
     free(out);
 }
 
-static void run_all(tally *t, const colls *c, int intercomm)
+static void run_all(tally *t, const colls *c, int intercomm, int some_q)
 {
     int w, np;
     MPI_Comm_rank(MPI_COMM_WORLD, &w);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     static const int counts[] = {0, 1, 13};
     for (int q = 1; q <= np; q++) {
+        if (some_q && q > 5 && q != 8 && q < np - 1)
+            continue; /* the small ones, a power of two, the largest two */
         MPI_Comm comm;
         MPI_Comm_split(MPI_COMM_WORLD, w < q ? 0 : MPI_UNDEFINED, q % 2 ? -w : w, &comm);
         if (comm == MPI_COMM_NULL)
@@ -496,7 +499,11 @@ static void run_all(tally *t, const colls *c, int intercomm)
 int main(int argc, char **argv)
 {
     tally t = {0, 0, 0};
-    int intercomm = argc > 1 && !strcmp(argv[1], "--intercomm");
+    int intercomm = 0, some_q = 0;
+    for (int i = 1; i < argc; i++) {
+        intercomm |= !strcmp(argv[i], "--intercomm");
+        some_q |= !strcmp(argv[i], "--some-q");
+    }
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &t.world_rank);
@@ -523,14 +530,14 @@ int main(int argc, char **argv)
         else
             c.alltoallv = a->v;
         const long before = t.failed;
-        run_all(&t, &c, intercomm);
+        run_all(&t, &c, intercomm, some_q);
         if (t.failed > before && t.world_rank == 0)
             printf("FAIL: %s/%s\n", a->collective, a->name);
     }
 #else
     colls c = {"MPI", MPI_Allgather, MPI_Alltoall, MPI_Alltoallv, MPI_Gather, MPI_Scatter, 0,
                MPI_Bcast, MPI_Allreduce, MPI_Reduce};
-    run_all(&t, &c, intercomm);
+    run_all(&t, &c, intercomm, some_q);
 #endif
     long mine[2] = {t.checks, t.failed}, sum[2];
     MPI_Reduce(mine, sum, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
