@@ -122,3 +122,31 @@ int coll_halving_reduce_scatter(const coll_fold *f, void *buf, void *tmp, int co
 #undef SEG
     return err;
 }
+
+int coll_bcast_scatter(void *buffer, int count, MPI_Datatype type, size_t elem, long chunk,
+                       int root, int vr, int p, MPI_Comm comm)
+{
+    int err, mask = 1;
+    while (mask < p && !(vr & mask))
+        mask <<= 1;
+    if (mask < p) {
+        const int hi = vr + mask < p ? vr + mask : p;
+        const long lo_e = coll_bcast_seg(chunk, count, vr),
+                   n = coll_bcast_seg(chunk, count, hi) - lo_e;
+        if (n > 0 && (err = MPI_Recv(coll_elems(buffer, lo_e, elem), (int)n, type,
+                                     (vr - mask + root) % p, COLL_TAG_BCAST, comm,
+                                     MPI_STATUS_IGNORE)) != MPI_SUCCESS)
+            return err;
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1) {
+        if (vr + mask >= p)
+            continue;
+        const int child = vr + mask, hi = child + mask < p ? child + mask : p;
+        const long lo_e = coll_bcast_seg(chunk, count, child),
+                   n = coll_bcast_seg(chunk, count, hi) - lo_e;
+        if (n > 0 && (err = MPI_Send(coll_elems(buffer, lo_e, elem), (int)n, type,
+                                     (child + root) % p, COLL_TAG_BCAST, comm)) != MPI_SUCCESS)
+            return err;
+    }
+    return MPI_SUCCESS;
+}

@@ -82,6 +82,22 @@ static inline int coll_seg_count(int count, int p, int j)
     return (int)(coll_seg_start(count, p, j + 1) - coll_seg_start(count, p, j));
 }
 
+/* The segments of van de Geijn's broadcasts (Thakur, Rabenseifner, Gropp
+ * 2005, Section 4): the buffer cut into p segments of `chunk` =
+ * ceil(count/p) elements (the last ones shorter or empty), segment j
+ * belonging to relative rank j = (rank - root) mod p. coll_bcast_seg: the
+ * element where segment j starts (j >= p: count). coll_bcast_scatter: the
+ * binomial scatter that gives relative rank vr its segment: a process
+ * receives its subtree's segments [vr, vr + its lowest bit) in place and
+ * passes the upper halves on, largest first; empty ranges are not sent. */
+static inline long coll_bcast_seg(long chunk, int count, long j)
+{
+    const long at = j * chunk;
+    return at < count ? at : count;
+}
+int coll_bcast_scatter(void *buffer, int count, MPI_Datatype type, size_t elem, long chunk,
+                       int root, int vr, int p, MPI_Comm comm);
+
 /* The reduce-scatter by recursive vector halving and distance doubling of
  * Rabenseifner's schedules (Rabenseifner 2004; Thakur, Rabenseifner, Gropp
  * 2005, Section 4), on the fold's pof2 processes (newrank >= 0), over pof2

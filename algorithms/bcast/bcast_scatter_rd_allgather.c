@@ -26,18 +26,11 @@
 #include "../coll_reduce.h"
 #include "../collsim_algorithms.h"
 
-/* element where segment j starts, segments of `chunk` (j >= p: count) */
-static long seg(long chunk, int count, long j)
-{
-    const long at = j * chunk;
-    return at < count ? at : count;
-}
-
 /* segments [lo, hi) of the buffer to / from relative rank `to` (nothing when empty) */
 static int send_segs(void *buf, long chunk, int count, long lo, long hi, size_t elem,
                      MPI_Datatype type, int to, int root, int p, MPI_Comm comm)
 {
-    const long a = seg(chunk, count, lo), n = seg(chunk, count, hi) - a;
+    const long a = coll_bcast_seg(chunk, count, lo), n = coll_bcast_seg(chunk, count, hi) - a;
     return n > 0 ? MPI_Send(coll_elems(buf, a, elem), (int)n, type, (to + root) % p,
                             COLL_TAG_BCAST, comm)
                  : MPI_SUCCESS;
@@ -46,7 +39,7 @@ static int send_segs(void *buf, long chunk, int count, long lo, long hi, size_t 
 static int recv_segs(void *buf, long chunk, int count, long lo, long hi, size_t elem,
                      MPI_Datatype type, int from, int root, int p, MPI_Comm comm)
 {
-    const long a = seg(chunk, count, lo), n = seg(chunk, count, hi) - a;
+    const long a = coll_bcast_seg(chunk, count, lo), n = coll_bcast_seg(chunk, count, hi) - a;
     return n > 0 ? MPI_Recv(coll_elems(buf, a, elem), (int)n, type, (from + root) % p,
                             COLL_TAG_BCAST, comm, MPI_STATUS_IGNORE)
                  : MPI_SUCCESS;
@@ -61,27 +54,16 @@ int collsim_bcast_scatter_rd_allgather(void *buffer, int count, MPI_Datatype dat
         return err;
     const int vr = coll_mod(rank - root, p);
     const long chunk = (count + p - 1) / p;
-    /* binomial scatter: vr receives the segments of its subtree [vr, vr + lowest bit) */
-    int mask = 1;
-    while (mask < p && !(vr & mask))
-        mask <<= 1;
-    if (mask < p && (err = recv_segs(buffer, chunk, count, vr, vr + mask < p ? vr + mask : p, elem,
-                                     datatype, vr - mask, root, p, comm)) != MPI_SUCCESS)
+    if ((err = coll_bcast_scatter(buffer, count, datatype, elem, chunk, root, vr, p, comm)) !=
+        MPI_SUCCESS)
         return err;
-    for (mask >>= 1; mask > 0; mask >>= 1) {
-        const int child = vr + mask;
-        if (child < p && (err = send_segs(buffer, chunk, count, child,
-                                          child + mask < p ? child + mask : p, elem, datatype,
-                                          child, root, p, comm)) != MPI_SUCCESS)
-            return err;
-    }
     /* recursive-doubling allgather over the virtual cube */
     for (long m = 1; m < p; m <<= 1) {
         const long mine = vr & ~(m - 1), lo = vr & ~(2 * m - 1), mid = lo + m;
         const long partner = vr ^ m, theirs = partner & ~(m - 1);
         if (partner < p) {
-            const long sa = seg(chunk, count, mine), sn = seg(chunk, count, mine + m) - sa;
-            const long ra = seg(chunk, count, theirs), rn = seg(chunk, count, theirs + m) - ra;
+            const long sa = coll_bcast_seg(chunk, count, mine), sn = coll_bcast_seg(chunk, count, mine + m) - sa;
+            const long ra = coll_bcast_seg(chunk, count, theirs), rn = coll_bcast_seg(chunk, count, theirs + m) - ra;
             err = MPI_Sendrecv(coll_elems(buffer, sa, elem), (int)sn, datatype,
                                (int)((partner + root) % p), COLL_TAG_BCAST,
                                coll_elems(buffer, ra, elem), (int)rn, datatype,

@@ -16,13 +16,6 @@
 #include "../coll_reduce.h"
 #include "../collsim_algorithms.h"
 
-/* elements [seg(a), seg(b)) of segments a..b-1, segments of `chunk` */
-static long seg(long chunk, int count, int j)
-{
-    const long at = (long)j * chunk;
-    return at < count ? at : count;
-}
-
 int collsim_bcast_scatter_ring_allgather(void *buffer, int count, MPI_Datatype datatype, int root,
                                          MPI_Comm comm)
 {
@@ -32,35 +25,15 @@ int collsim_bcast_scatter_ring_allgather(void *buffer, int count, MPI_Datatype d
         return err;
     const int vr = coll_mod(rank - root, p);
     const long chunk = (count + p - 1) / p;
-    /* binomial scatter: vr's subtree is relative ranks [vr, vr + its lowest bit) */
-    int mask = 1;
-    while (mask < p) {
-        if (vr & mask) {
-            const int hi = vr + mask < p ? vr + mask : p;
-            const long lo_e = seg(chunk, count, vr), n = seg(chunk, count, hi) - lo_e;
-            if (n > 0 && (err = MPI_Recv(coll_elems(buffer, lo_e, elem), (int)n, datatype,
-                                         (vr - mask + root) % p, COLL_TAG_BCAST, comm,
-                                         MPI_STATUS_IGNORE)) != MPI_SUCCESS)
-                return err;
-            break;
-        }
-        mask <<= 1;
-    }
-    for (mask >>= 1; mask > 0; mask >>= 1) {
-        if (vr + mask >= p)
-            continue;
-        const int child = vr + mask, hi = child + mask < p ? child + mask : p;
-        const long lo_e = seg(chunk, count, child), n = seg(chunk, count, hi) - lo_e;
-        if (n > 0 && (err = MPI_Send(coll_elems(buffer, lo_e, elem), (int)n, datatype,
-                                     (child + root) % p, COLL_TAG_BCAST, comm)) != MPI_SUCCESS)
-            return err;
-    }
+    if ((err = coll_bcast_scatter(buffer, count, datatype, elem, chunk, root, vr, p, comm)) !=
+        MPI_SUCCESS)
+        return err;
     /* ring allgather of the segments */
     const int right = (rank + 1) % p, left = (rank - 1 + p) % p;
     for (int s = 0; s < p - 1; s++) {
         const int sj = coll_mod(vr - s, p), rj = coll_mod(vr - s - 1, p);
-        const long s_lo = seg(chunk, count, sj), s_n = seg(chunk, count, sj + 1) - s_lo;
-        const long r_lo = seg(chunk, count, rj), r_n = seg(chunk, count, rj + 1) - r_lo;
+        const long s_lo = coll_bcast_seg(chunk, count, sj), s_n = coll_bcast_seg(chunk, count, sj + 1) - s_lo;
+        const long r_lo = coll_bcast_seg(chunk, count, rj), r_n = coll_bcast_seg(chunk, count, rj + 1) - r_lo;
         MPI_Request req[2];
         int nreq = 0;
         if (r_n > 0 && (err = MPI_Irecv(coll_elems(buffer, r_lo, elem), (int)r_n, datatype, left,
