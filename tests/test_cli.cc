@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <unistd.h>
 
@@ -254,15 +255,20 @@ TEST(Cli, TheScriptSaysWhenItBuilds)
     const std::string root = COLLSIM_SOURCE_DIR;
     if (std::string(COLLSIM_CLI_PATH) != root + "/build/collsim-cli")
         GTEST_SKIP() << "the tests' build is not the script's build/";
-    unlink((root + "/build/.collsim-built").c_str()); // as after a change of the sources
-    Out o = run_shell(root + "/collsim list platforms");
+    // as after a change of the sources: neither the tools' stamp nor the whole build's is
+    // newer than them (the CLI's commands build the tools alone; `test` builds everything)
+    unlink((root + "/build/.collsim-built").c_str());
+    unlink((root + "/build/.collsim-built-tools").c_str());
+    Out o = run_shell(root + "/collsim list algorithms");
     EXPECT_EQ(o.code, 0) << o.text;
     EXPECT_EQ(o.text.find("collsim: rebuilding what changed in " + root + "/build...\n"), 0u)
         << o.text;
     EXPECT_NE(o.text.find("\ncollsim: built in "), std::string::npos) << o.text;
-    o = run_shell(root + "/collsim list platforms");
+    o = run_shell(root + "/collsim list algorithms");
     EXPECT_EQ(o.code, 0) << o.text;
+    // up to date: no build tool runs, nothing is said
     EXPECT_EQ(o.text.find("collsim: "), std::string::npos) << o.text;
+    EXPECT_TRUE(std::filesystem::exists(root + "/build/.collsim-built-tools"));
 }
 
 } // namespace
