@@ -224,7 +224,8 @@ static void check_algorithms(MPI_Comm comm, const char *what)
 
 static void sweep(const char *label)
 {
-    static const int ps[] = {1, 3, 5, 13, 24, 47, 64};
+    /* and all 64 below, reversed */
+    static const int ps[] = {1, 3, 5, 13, 24, 47};
     int w, wsize;
     char what[128];
     MPI_Comm_rank(MPI_COMM_WORLD, &w);
@@ -427,8 +428,7 @@ int main(int argc, char **argv)
         coll_loc_set_region_level("rack") != -1)
         fail("set_provider / level lookup wrong");
     static const int shapes[][3] = {
-        {0, 8, 4}, {0, 6, 4}, {0, 5, 2}, {0, 16, 3}, {1, 5, 2}, {1, 7, 3},
-        {1, 20, 2}, {2, 6, 2}, {2, 11, 3}, {3, 6, 4},
+        {0, 8, 4}, {0, 5, 2}, {0, 16, 3}, {1, 7, 3}, {1, 20, 2}, {2, 11, 3}, {3, 6, 4},
     };
     char label[96];
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
