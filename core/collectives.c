@@ -57,6 +57,16 @@ int cs_coll_is_intergroup(const cs_coll_props *c) { return c->groups != 0; }
 int cs_coll_is_rooted(const cs_coll_props *c) { return c->rooted != CS_ROOT_none; }
 int cs_coll_has_op(const cs_coll_props *c) { return c->op; }
 
+int cs_coll_send_blocks(const cs_coll_props *c, int p) { return c->send_blocks_per_rank ? p : 1; }
+
+int cs_coll_recv_blocks(const cs_coll_props *c, int p)
+{
+    /* a reduction's result is one vector (or a reduce-scatter's one block), a broadcast's one
+     * block; the rest hold p blocks (a scatter's too: the data check sees a write beyond the
+     * rank's block in the p - 1 blocks after it) */
+    return c->op || c->rooted == CS_ROOT_one_from ? 1 : p;
+}
+
 int cs_coll_min_np(const char *collective)
 {
     const cs_coll_props *c = cs_coll_find(collective);

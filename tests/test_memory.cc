@@ -144,6 +144,37 @@ cs_case estimate_case(int np, const char *alg, const char *dist, int fold)
     return c;
 }
 
+// A rank's buffers are what the driver allocates: a reduction's result is one vector, a
+// broadcast's one block; allgathers, alltoalls, gathers and scatters receive p blocks (a
+// scatter's p - 1 beyond its own block show a write past it).
+TEST(Memory, BuffersPerCollectiveAreWhatTheDriverAllocates)
+{
+    const double mib4 = 4194304;
+    const struct {
+        const char *coll, *alg;
+        int np;
+        double blocks; // send and receive, per rank
+    } cases[] = {{"allreduce", "ring", 4096, 2},         {"reduce", "binomial", 64, 2},
+                 {"bcast", "binomial", 64, 2},           {"scatter", "binomial", 64, 64 + 64},
+                 {"gather", "binomial", 64, 1 + 64},     {"allgather", "ring", 64, 1 + 64},
+                 {"alltoall", "pairwise", 64, 64 + 64}};
+    for (const auto &k : cases)
+        for (int fold : {1, 0}) {
+            cs_case c = estimate_case(k.np, k.alg, "", fold);
+            snprintf(c.alg.collective, sizeof c.alg.collective, "%s", k.coll);
+            cs_mem_parts m;
+            cs_case_memory_parts(&c, (long)mib4, &m);
+            EXPECT_DOUBLE_EQ(m.buffers, mib4 * k.blocks * (fold ? 1 : k.np)) << k.coll << " fold " << fold;
+        }
+    // 64 ranks of a 1 MiB allreduce with real buffers: 134 MB, not 4.4 GB (p receive blocks)
+    Out o = cli("bench --platform yahoo --np 64 --coll allreduce --alg recursive_doubling "
+                "--dtype int --sizes 1M --iters 1 --warmup 0 --memory 256M");
+    EXPECT_EQ(o.code, 0) << o.text;
+    EXPECT_NE(o.text.find("# memory: about "), std::string::npos) << o.text;
+    EXPECT_NE(o.text.find("buffers 134.2 MB"), std::string::npos) << o.text;
+    EXPECT_NE(o.text.find("Pass"), std::string::npos) << o.text;
+}
+
 // The terms of the estimate (fitted to measured PSS, docs/simulation-cost.md)
 // and the refusal: need and limit, where the limit comes from, what to do.
 TEST(Memory, EstimateTermsAndRefusalNameNeedLimitAndRemedy)

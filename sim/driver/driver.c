@@ -315,13 +315,13 @@ void driver_write_row(FILE *csv, const driver_opts *o, int p, long bytes, long l
 }
 
 /* The send and receive buffers, sized for the largest p: one or p send
- * blocks, p receive blocks (folded or real, see fold.h). Returns -1, after
+ * blocks, one or p receive blocks (cs_coll_recv_blocks; folded or real, see fold.h). Returns -1, after
  * rank 0 said why, when they cannot be addressed. */
 static int alloc_buffers(const driver_opts *o, int wrank, int wsize, long maxbytes,
                          unsigned char **sendbuf, unsigned char **recvbuf)
 {
     size_t sendbytes = (size_t)maxbytes * (size_t)send_blocks(o->desc, wsize),
-           recvbytes = (size_t)maxbytes * (size_t)wsize;
+           recvbytes = (size_t)maxbytes * (size_t)cs_coll_recv_blocks(o->desc->props, wsize);
     if (o->desc->sig->buffers &&
         o->desc->sig->buffers(o, wrank, wsize, &maxbytes, &sendbytes, &recvbytes))
         return -1;

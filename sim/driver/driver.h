@@ -28,10 +28,7 @@ typedef struct {
     long (*block_id)(int src, int dst, int p);
 } coll_desc;
 
-static inline int send_blocks(const coll_desc *c, int p)
-{
-    return c->props->send_blocks_per_rank ? p : 1;
-}
+static inline int send_blocks(const coll_desc *c, int p) { return cs_coll_send_blocks(c->props, p); }
 
 /* What parse_args (driver.c) makes of the command line. */
 typedef struct {

@@ -59,9 +59,10 @@ const char *const *cs_collectives(void);
 #define CS_PINGPONG_ALG "send_recv"
 int cs_collective_valid(const char *coll, cs_err *err);
 
-/* Blocks in a rank's send buffer for np ranks: 1 (allgather) or np (alltoall).
- * The receive buffer always holds np blocks. */
-int cs_collective_send_blocks(const char *coll, int np);
+/* Blocks in a rank's send and receive buffers together for np ranks, as the driver allocates
+ * them (cs_coll_send_blocks + cs_coll_recv_blocks): 1 + np for an allgather, 2 np for an
+ * alltoall, 2 for an allreduce. */
+int cs_collective_buffer_blocks(const char *coll, int np);
 
 /* 1 when the driver can run the collective with MPI_IN_PLACE (allgather). */
 int cs_collective_in_place(const char *coll);
