@@ -1,7 +1,7 @@
 // collsim tune: the decision files written from a sweep's results (analysis/tune.c), read
 // back as text: their origin, the threshold, ties, the bounds of the simulated range, and one
 // line naming the value for each bad input. That Open MPI and libcollsim_pmpi load them and run
-// what they name: tests/realmpi/tune.sh (label realmpi).
+// what they name: tests/realmpi/tune.sh; MPICH: tests/realmpi/tune_mpich.sh (label realmpi).
 #include <gtest/gtest.h>
 
 #include <cstdio>

@@ -2,6 +2,8 @@
 # MPICH loads the selection file of `collsim tune` (label realmpi), run by ctest
 # (tests/CMakeLists.txt):
 #   tune_mpich.sh CLI RESULTS TRACE_C TUNE_CALLS_C
+# (and mpich_every_call.c beside this script: every collective MPICH selects, each checked, on
+# intra- and intercommunicators, must find an algorithm in the file)
 # builds mpich_trace.c and tune_calls.c with MPICH's mpicc.mpich, runs tune_calls under
 # mpirun.mpich with the files `collsim tune` writes, and checks, call by call, that MPICH ran the
 # algorithm the file names for the call's (p, bytes): what each call receives (mpich_trace.c) is
@@ -24,7 +26,8 @@ dir=$(mktemp -d /tmp/collsim-tune-mpich-XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 fail=0
 mpicc.mpich -O2 -shared -fPIC "$trace_c" -o "$dir/mpich_trace.so" -ldl &&
-  mpicc.mpich -O2 "$calls_c" -o "$dir/tune_calls" || { echo "FAIL: building with mpicc.mpich"; exit 1; }
+  mpicc.mpich -O2 "$calls_c" -o "$dir/tune_calls" &&
+  mpicc.mpich -O2 "$(dirname "$0")/mpich_every_call.c" -o "$dir/every_call" || { echo "FAIL: building with mpicc.mpich"; exit 1; }
 "$cli" tune "$results" --out "$dir" ${TUNE_OPTIONS:-} >"$dir/summary" || { echo "FAIL: collsim tune"; cat "$dir/summary"; exit 1; }
 json=$dir/mpich-selection.json ch4=$dir/mpich-ch4-selection.json
 # every MPICH name of algorithms.def is in the file (MPICH's own choices name them all), so MPICH,
@@ -60,8 +63,22 @@ run ref2 MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM=recursive_doubling MPIR_CVAR_ALLTOA
   MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=reduce_scatter_allgather
 run ref3 MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM=ring MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=scattered \
   MPIR_CVAR_BCAST_INTRA_ALGORITHM=scatter_ring_allgather
+# every collective MPICH selects, on intra- and intercommunicators, finds an algorithm in the file
+# (MPICH stops on an assertion at a call that finds none); and does not without one of them
+every() { # every FILE OUT
+  timeout 60 nice -n 10 mpirun.mpich -np 4 -env MPIR_CVAR_CH4_COLL_SELECTION_TUNING_JSON_FILE "$ch4" \
+    -env MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE "$1" "$dir/every_call" >"$2" 2>&1
+}
+every "$json" "$dir/every.out"
+grep -q "mpich_every_call: [0-9]* checks, 0 failed" "$dir/every.out" ||
+  { echo "FAIL: a collective on the selection file"; tail -5 "$dir/every.out"; fail=1; }
+awk '/"algorithm=MPIR_Ibarrier_inter_/ { sub(/,$/, "", prev); next } NR > 1 { print prev } { prev = $0 } END { print prev }' \
+  "$json" >"$dir/no-ibarrier-inter.json"
+every "$dir/no-ibarrier-inter.json" "$dir/every-short.out"
+grep -q "Assertion failed" "$dir/every-short.out" ||
+  { echo "FAIL: a file without the intercommunicator ibarrier did not stop MPICH"; tail -5 "$dir/every-short.out"; fail=1; }
 [ $fail -eq 0 ] || exit 1
-echo "$(echo "$names" | wc -w) MPICH names of algorithms.def, each in the file MPICH read"
+echo "$(echo "$names" | wc -w) MPICH names of algorithms.def, each in the file MPICH read; $(sed -n 's/^mpich_every_call: \([0-9]*\) checks.*/\1/p' "$dir/every.out") checks of every collective MPICH selects, on intra- and intercommunicators, through the file (without the intercommunicator ibarrier, MPICH stops)"
 
 # check CHOICES: every call of the file's run against the file as MPICH reads it. CHOICES: the
 # summary's lines "COLLECTIVE NP BYTES ... MPICH-CHOICE" (an MPIR_ name, or library: MPICH's own)
