@@ -6,37 +6,38 @@
 #include <sys/stat.h>
 
 #include "best.h"
+#include "case_fields.h"
 #include "collectives.h"
 #include "results.h"
+#include "tune_mpich.h"
 
-/* ---- what each library names (tune_libs.def) ---- */
-enum { SIZE_total, SIZE_one, SIZE_none };
+/* ---- what each library names (algorithms.def) ---- */
+enum { SIZE_total, SIZE_one, SIZE_count, SIZE_none };
 static const struct {
     const char *lib, *coll;
     int id, size;
 } lib_colls[] = {
-#define CS_TUNE_COLL(lib, coll, id, size) {#lib, #coll, id, SIZE_##size},
-#define CS_TUNE_ALG(...)
-#include "tune_libs.def"
-#undef CS_TUNE_COLL
-#undef CS_TUNE_ALG
+#define COLLSIM_ALG(...)
+#define COLLSIM_LIB_COLL(lib, coll, id, size) {#lib, #coll, id, SIZE_##size},
+#include "algorithms.def"
+#undef COLLSIM_LIB_COLL
 };
 static const struct {
     const char *lib, *coll, *alg;
     int number;
     const char *lib_name, *note;
 } lib_algs[] = {
-#define CS_TUNE_COLL(...)
-#define CS_TUNE_ALG(lib, coll, alg, number, lib_name, note) {#lib, #coll, #alg, number, lib_name, note},
-#include "tune_libs.def"
-#undef CS_TUNE_COLL
-#undef CS_TUNE_ALG
+#define COLLSIM_LIB_ALG(lib, coll, alg, number, lib_name, note) {#lib, #coll, #alg, number, lib_name, note},
+#include "algorithms.def"
+#undef COLLSIM_LIB_ALG
+#undef COLLSIM_ALG
 };
 #define NLIB_COLLS (sizeof lib_colls / sizeof lib_colls[0])
 #define NLIB_ALGS (sizeof lib_algs / sizeof lib_algs[0])
 
-/* The row that stands for the library's own decision. */
+/* The rows that stand for a library's own decision. */
 #define LIBRARY_ROW "native:ompi"
+#define MPICH_ROW "native:mpich"
 
 static int is_native(const char *alg) { return !strncmp(alg, "native:", 7); }
 
@@ -50,8 +51,9 @@ static int tunable(const cs_coll_props *c)
 
 /* A target: the values a file can name for a row (-1: none). */
 typedef struct {
-    const char *what; /* "collsim", "Open MPI" */
+    const char *what; /* "collsim", "Open MPI", "MPICH" */
     int (*value)(const char *coll, const char *alg);
+    const char *library_row; /* the row of the library's own decision */
 } target;
 
 /* collsim's table: each of collsim's algorithms is a value (its row index
@@ -62,26 +64,33 @@ static int collsim_value(const char *coll, const char *alg)
     return !strcmp(alg, LIBRARY_ROW) ? 0 : is_native(alg) ? -1 : 1;
 }
 
-static int ompi_value(const char *coll, const char *alg)
+static int lib_value(const char *lib, const char *coll, const char *alg)
 {
     for (size_t i = 0; i < NLIB_ALGS; i++)
-        if (!strcmp(lib_algs[i].lib, "ompi") && !strcmp(lib_algs[i].coll, coll) &&
+        if (!strcmp(lib_algs[i].lib, lib) && !strcmp(lib_algs[i].coll, coll) &&
             !strcmp(lib_algs[i].alg, alg))
             return lib_algs[i].number;
     return -1;
 }
 
-static const char *ompi_name(const char *coll, int number, const char **note)
+static const char *lib_name(const char *lib, const char *coll, int number, const char **note)
 {
     *note = "";
     for (size_t i = 0; i < NLIB_ALGS; i++)
-        if (!strcmp(lib_algs[i].lib, "ompi") && !strcmp(lib_algs[i].coll, coll) &&
+        if (!strcmp(lib_algs[i].lib, lib) && !strcmp(lib_algs[i].coll, coll) &&
             lib_algs[i].number == number) {
             *note = lib_algs[i].note;
             return lib_algs[i].lib_name;
         }
     return "?";
 }
+
+static int ompi_value(const char *coll, const char *alg) { return lib_value("ompi", coll, alg); }
+static const char *ompi_name(const char *coll, int number, const char **note)
+{
+    return lib_name("ompi", coll, number, note);
+}
+static int mpich_value(const char *coll, const char *alg) { return lib_value("mpich", coll, alg); }
 
 /* Two rows name the same choice of a file: the same library number, or (for
  * collsim's table) the same algorithm. */
@@ -110,7 +119,7 @@ static void decide(const target *t, const point *p, double threshold, choice *ou
 {
     const cs_result *best = NULL, *lib = NULL, *next = NULL;
     for (size_t i = 0; i < p->n; i++)
-        if (!strcmp(p->rows[i]->algorithm, LIBRARY_ROW) && !lib)
+        if (!strcmp(p->rows[i]->algorithm, t->library_row) && !lib)
             lib = p->rows[i];
     for (size_t i = 0; i < p->n; i++) {
         const cs_result *r = p->rows[i];
@@ -243,16 +252,21 @@ typedef struct {
     const char *scenario, *platform, *mapping, *model;
     point *points;
     size_t npoints;
-    choice *mine, *ompi; /* per point */
+    choice *mine, *ompi, *mpich; /* per point */
 } plan;
+
+static void origin_of(FILE *f, const plan *pl, const char *what, const char *row, const char *c)
+{
+    fprintf(f, "%s %s\n", c, what);
+    fprintf(f, "%s written by collsim %s (collsim tune) from %s\n", c, pl->o->version, pl->o->results);
+    fprintf(f, "%s scenario %s, platform %s, mapping %s, model %s; threshold %g%%: a choice that "
+               "gains less over the library's decision (%s) keeps the library's\n",
+            c, pl->scenario, pl->platform, pl->mapping, pl->model, pl->o->threshold_pct, row);
+}
 
 static void origin(FILE *f, const plan *pl, const char *what)
 {
-    fprintf(f, "# %s\n", what);
-    fprintf(f, "# written by collsim %s (collsim tune) from %s\n", pl->o->version, pl->o->results);
-    fprintf(f, "# scenario %s, platform %s, mapping %s, model %s; threshold %g%%: a choice that "
-               "gains less over the library's decision (%s) keeps the library's\n",
-            pl->scenario, pl->platform, pl->mapping, pl->model, pl->o->threshold_pct, LIBRARY_ROW);
+    origin_of(f, pl, what, LIBRARY_ROW, "#");
 }
 
 /* The points of one collective: [*from, *to). */
@@ -335,6 +349,28 @@ static int lib_coll(const char *lib, const char *coll)
     return -1;
 }
 
+/* What a file could not name: " COLL/ALG" for each of collsim's algorithms of the results
+ * without a number of the library (each once), or " none". */
+static void unnamed(FILE *f, const plan *pl, int (*value)(const char *coll, const char *alg))
+{
+    int any = 0;
+    for (size_t i = 0; i < pl->npoints; i++)
+        for (size_t k = 0; k < pl->points[i].n; k++) {
+            const cs_result *r = pl->points[i].rows[k];
+            if (is_native(r->algorithm) || value(r->collective, r->algorithm) >= 0)
+                continue;
+            int seen = 0; /* said once */
+            for (size_t a = 0; a <= i && !seen; a++)
+                for (size_t b = 0; b < (a == i ? k : pl->points[a].n) && !seen; b++)
+                    seen = !strcmp(pl->points[a].rows[b]->collective, r->collective) &&
+                           !strcmp(pl->points[a].rows[b]->algorithm, r->algorithm);
+            if (!seen)
+                fprintf(f, " %s/%s", r->collective, r->algorithm), any = 1;
+        }
+    if (!any)
+        fprintf(f, " none");
+}
+
 static void write_ompi_choice(FILE *f, const char *coll, unsigned long long size, const choice *c,
                               const char *label)
 {
@@ -407,25 +443,166 @@ static void write_ompi(FILE *f, const void *arg)
         fprintf(f, "%d  # beyond the largest simulated np: Open MPI's own decision\n1\n0 0 0 0\n",
                 pl->points[to - 1].rows[0]->np + 1);
     }
-    /* what the file could not name */
     fprintf(f, "# collsim's algorithms of these results without an Open MPI 4.1 counterpart "
                "(where one was fastest, the file takes the fastest Open MPI has, or its own "
                "decision):");
-    int any = 0;
-    for (size_t i = 0; i < pl->npoints; i++)
-        for (size_t k = 0; k < pl->points[i].n; k++) {
-            const cs_result *r = pl->points[i].rows[k];
-            if (is_native(r->algorithm) || ompi_value(r->collective, r->algorithm) >= 0)
-                continue;
-            int seen = 0; /* said once */
-            for (size_t a = 0; a <= i && !seen; a++)
-                for (size_t b = 0; b < (a == i ? k : pl->points[a].n) && !seen; b++)
-                    seen = !strcmp(pl->points[a].rows[b]->collective, r->collective) &&
-                           !strcmp(pl->points[a].rows[b]->algorithm, r->algorithm);
-            if (!seen)
-                fprintf(f, " %s/%s", r->collective, r->algorithm), any = 1;
+    unnamed(f, pl, ompi_value);
+    fprintf(f, "\n");
+}
+
+/* ---- MPICH 4.0's JSON selection file ---- */
+typedef struct {
+    const plan *pl;
+    size_t from, to; /* the collective's points */
+    int size_kind;
+} mpich_coll_arg;
+
+static const char *mpich_name(const char *coll, const choice *c, const char **note)
+{
+    return lib_name("mpich", coll, mpich_value(coll, c->row->algorithm), note);
+}
+
+/* A leaf: the algorithm the choice names, or MPICH's own choice. */
+static void mpich_leaf(FILE *f, const char *coll, const choice *c, const char *label)
+{
+    const char *note = "";
+    if (c->row)
+        cs_mpich_leaf(f, coll, mpich_name(coll, c, &note));
+    else
+        cs_mpich_own(f, coll);
+    fprintf(f, " /* %s: %s%s%s */", label, c->why, *note ? "; " : "", note);
+}
+
+/* MPICH's size of a call of `bytes` per rank on np ranks, as its rules
+ * compare it (at most INT_MAX: MPICH reads the value with atoi). */
+static long long mpich_size(const cs_result *r, int kind, int np)
+{
+    long long v = r->bytes;
+    if (kind == SIZE_total)
+        v *= np;
+    else if (kind == SIZE_count) {
+        char dt[64];
+        column_text(r, CS_RC_dtype, dt, sizeof dt);
+        const int size = cs_dtype_size(dt);
+        v = (size > 0 ? v / size : v) * np;
+    }
+    return v > 2147483647LL ? 2147483647LL : v;
+}
+
+static void mpich_body(FILE *f, const void *arg)
+{
+    const mpich_coll_arg *a = arg;
+    const plan *pl = a->pl;
+    const char *coll = pl->points[a->from].rows[0]->collective;
+    const char *key = a->size_kind == SIZE_one ? "avg_msg_size" : "total_msg_size";
+    const int np_min = pl->points[a->from].rows[0]->np;
+    fprintf(f, "{\n");
+    if (np_min > 1) {
+        fprintf(f, "    \"comm_size<=%d\": ", np_min - 1);
+        cs_mpich_own(f, coll);
+        fprintf(f, ", /* below the simulated np: MPICH's own decision */\n");
+    }
+    for (size_t i = a->from; i < a->to;) {
+        size_t j = i;
+        const int np = pl->points[i].rows[0]->np;
+        while (j < a->to && pl->points[j].rows[0]->np == np)
+            j++;
+        const int upper = j < a->to ? pl->points[j].rows[0]->np - 1 : np;
+        fprintf(f, "    \"comm_size<=%d\": ", upper);
+        if (a->size_kind == SIZE_none) {
+            char why[512];
+            size_t k = np_choice(pl->mpich, pl, i, j, why, sizeof why);
+            choice c = pl->mpich[k];
+            snprintf(c.why, sizeof c.why, "%s", why);
+            char label[64];
+            snprintf(label, sizeof label, "np %d, any size", np);
+            mpich_leaf(f, coll, &c, label);
+            fprintf(f, ",\n");
+            i = j;
+            continue;
         }
-    fprintf(f, "%s\n", any ? "" : " none");
+        fprintf(f, "{ /* np %d */\n", np);
+        const long long first = mpich_size(pl->points[i].rows[0], a->size_kind, np);
+        long long prev = -1; /* the last bound written: MPICH's sizes end at INT_MAX */
+        if (first > 0) {
+            fprintf(f, "      \"%s<=%lld\": ", key, prev = first - 1);
+            cs_mpich_own(f, coll);
+            fprintf(f, ", /* below the simulated sizes: MPICH's own decision */\n");
+        }
+        for (size_t k = i; k < j; k++) {
+            const long long up = k + 1 < j ? mpich_size(pl->points[k + 1].rows[0], a->size_kind, np) - 1
+                                           : mpich_size(pl->points[k].rows[0], a->size_kind, np);
+            char label[96];
+            snprintf(label, sizeof label, "%ld B per rank", pl->points[k].rows[0]->bytes);
+            if (up <= prev) { /* not told apart from the rule before in MPICH's int sizes */
+                fprintf(f, "      /* %s: beyond the sizes MPICH compares (an int) */\n", label);
+                continue;
+            }
+            fprintf(f, "      \"%s<=%lld\": ", key, prev = up);
+            mpich_leaf(f, coll, &pl->mpich[k], label);
+            fprintf(f, ",\n");
+        }
+        fprintf(f, "      \"%s=any\": ", key);
+        cs_mpich_own(f, coll);
+        fprintf(f, " /* beyond the largest simulated size: MPICH's own decision */\n    },\n");
+        i = j;
+    }
+    fprintf(f, "    \"comm_size=any\": ");
+    cs_mpich_own(f, coll);
+    fprintf(f, " /* beyond the largest simulated np: MPICH's own decision */\n  }");
+}
+
+static void write_mpich(FILE *f, const void *arg)
+{
+    const plan *pl = arg;
+    fprintf(f, "/*\n");
+    origin_of(f, pl, "MPICH 4.0 collective selection: MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=FILE "
+                     "(with MPIR_CVAR_CH4_COLL_SELECTION_TUNING_JSON_FILE=" CS_TUNE_MPICH_CH4 ")",
+              MPICH_ROW, " *");
+    fprintf(f, " * MPICH reads this file instead of its whole built-in selection, so it names an "
+               "algorithm for every collective on every communicator:\n"
+               " * per collective on an intracommunicator, per communicator size (comm_size<=N), "
+               "per message size (MPICH's: total_msg_size, bytes per rank x np for allgather,\n"
+               " * elements per rank x np for gather and scatter; avg_msg_size, bytes of the buffer "
+               "or block for bcast, allreduce, reduce, alltoall; alltoallv by np only) the\n"
+               " * algorithm collsim chose, or MPICH 4.0's own choice on a flat communicator; "
+               "MPI_IN_PLACE alltoall(v) calls, intercommunicators and the collectives\n"
+               " * collsim does not tune: one MPICH algorithm that serves every such call.\n */\n");
+    fprintf(f, "{\n");
+    const char *done[CS_NCOLL];
+    size_t ndone = 0, from = 0, to = 0;
+    while (next_coll(pl, &from, &to)) {
+        const char *coll = pl->points[from].rows[0]->collective;
+        const int lc = lib_coll("mpich", coll);
+        if (lc < 0)
+            continue;
+        mpich_coll_arg a = {pl, from, to, lib_colls[lc].size};
+        fprintf(f, "%s", ndone ? ",\n" : "");
+        cs_mpich_collective(f, coll, mpich_body, &a);
+        done[ndone++] = coll;
+    }
+    if (!ndone) { /* no tuned collective: MPICH's own choices alone */
+        cs_mpich_collective(f, "barrier", NULL, NULL);
+        done[ndone++] = "barrier";
+    }
+    cs_mpich_others(f, done, ndone);
+    fprintf(f, "\n}\n");
+    /* what the file could not name */
+    fprintf(f, "/* collsim's algorithms of these results without an MPICH 4.0 counterpart "
+               "(where one was fastest, the file takes the fastest MPICH has, or its own "
+               "decision):");
+    unnamed(f, pl, mpich_value);
+    fprintf(f, " */\n");
+}
+
+static void write_mpich_ch4(FILE *f, const void *arg)
+{
+    (void)arg;
+    fprintf(f, "/* MPICH 4.0 ch4 collective selection (MPIR_CVAR_CH4_COLL_SELECTION_TUNING_JSON_FILE), "
+               "written by collsim tune beside " CS_TUNE_MPICH ":\n"
+               " * every collective goes whole to the network module, whose collectives take "
+               CS_TUNE_MPICH "'s algorithm (not MPICH's node-aware compositions) */\n");
+    cs_mpich_ch4(f);
 }
 
 static int make_dir(const char *dir, cs_err *e)
@@ -472,7 +649,7 @@ int cs_tune(const cs_tune_opts *o, FILE *summary, cs_err *e)
     }
     int rc = -1;
     char platform[512], mapping[64], model[64], scenario[512];
-    plan pl = {o, scenario, platform, mapping, model, NULL, 0, NULL, NULL};
+    plan pl = {o, scenario, platform, mapping, model, NULL, 0, NULL, NULL, NULL};
     if (!m) {
         cs_fail(e, "tune: %s has no row with status ok of %s%s%s%s%s%s%s (collectives: %s)",
                 o->results, o->platform ? "platform " : "any platform",
@@ -527,41 +704,55 @@ int cs_tune(const cs_tune_opts *o, FILE *summary, cs_err *e)
     }
     pl.mine = cs_xmalloc(pl.npoints * sizeof *pl.mine);
     pl.ompi = cs_xmalloc(pl.npoints * sizeof *pl.ompi);
-    const target mine = {"collsim's table", collsim_value}, ompi = {"Open MPI", ompi_value};
+    pl.mpich = cs_xmalloc(pl.npoints * sizeof *pl.mpich);
+    const target mine = {"collsim's table", collsim_value, LIBRARY_ROW},
+                 ompi = {"Open MPI", ompi_value, LIBRARY_ROW}, mpich = {"MPICH", mpich_value, MPICH_ROW};
     for (size_t i = 0; i < pl.npoints; i++) {
         decide(&mine, &pl.points[i], o->threshold_pct, &pl.mine[i]);
         decide(&ompi, &pl.points[i], o->threshold_pct, &pl.ompi[i]);
+        decide(&mpich, &pl.points[i], o->threshold_pct, &pl.mpich[i]);
     }
-    char path[4200];
     if (make_dir(o->out_dir, e))
         goto out;
-    snprintf(path, sizeof path, "%s/" CS_TUNE_TABLE, o->out_dir);
-    if (cs_write_replacing(path, write_table, &pl, e))
-        goto out;
-    snprintf(path, sizeof path, "%s/" CS_TUNE_OMPI, o->out_dir);
-    if (cs_write_replacing(path, write_ompi, &pl, e))
-        goto out;
+    static const struct {
+        const char *name;
+        void (*write)(FILE *, const void *);
+    } files[] = {{CS_TUNE_TABLE, write_table},
+                 {CS_TUNE_OMPI, write_ompi},
+                 {CS_TUNE_MPICH, write_mpich},
+                 {CS_TUNE_MPICH_CH4, write_mpich_ch4}};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", o->out_dir, files[i].name);
+        if (cs_write_replacing(path, files[i].write, &pl, e))
+            goto out;
+    }
     fprintf(summary, "# scenario %s, platform %s, mapping %s, model %s, threshold %g%%%s\n",
             scenario, platform, mapping, model, o->threshold_pct,
             other ? " (rows of other collectives left out)" : "");
-    fprintf(summary, "# %-10s %5s %9s  %-26s %-26s %s\n", "collective", "np", "bytes", "fastest",
-            "collsim table", "Open MPI rules");
+    fprintf(summary, "# %-10s %5s %9s  %-26s %-26s %-28s %s\n", "collective", "np", "bytes",
+            "fastest", "collsim table", "Open MPI rules", "MPICH file");
     for (size_t i = 0; i < pl.npoints; i++) {
         const cs_result *b = pl.points[i].rows[0];
         char om[96];
         const int number = pl.ompi[i].row ? ompi_value(b->collective, pl.ompi[i].row->algorithm) : 0;
         const char *note;
         snprintf(om, sizeof om, "%d %s", number, ompi_name(b->collective, number, &note));
-        fprintf(summary, "%-12s %5d %9ld  %-26s %-26s %s\n", b->collective, b->np, b->bytes,
-                b->algorithm, pl.mine[i].row ? pl.mine[i].row->algorithm : "library", om);
+        const char *mp = lib_coll("mpich", b->collective) < 0 ? "-"
+                         : pl.mpich[i].row ? mpich_name(b->collective, &pl.mpich[i], &note)
+                                           : "library";
+        fprintf(summary, "%-12s %5d %9ld  %-26s %-26s %-28s %s\n", b->collective, b->np, b->bytes,
+                b->algorithm, pl.mine[i].row ? pl.mine[i].row->algorithm : "library", om, mp);
     }
-    fprintf(summary, "# written: %s/" CS_TUNE_TABLE ", %s/" CS_TUNE_OMPI "\n", o->out_dir,
-            o->out_dir);
+    fprintf(summary, "# written: %s/" CS_TUNE_TABLE ", %s/" CS_TUNE_OMPI ", %s/" CS_TUNE_MPICH
+                     ", %s/" CS_TUNE_MPICH_CH4 "\n",
+            o->out_dir, o->out_dir, o->out_dir, o->out_dir);
     rc = 0;
 out:
     free(pl.points);
     free(pl.mine);
     free(pl.ompi);
+    free(pl.mpich);
     free(rows);
     free(all);
     return rc;

@@ -5,10 +5,15 @@
  *                          algorithms per communicator size and bytes
  *   ompi-rules.conf        Open MPI 4.1's coll_tuned dynamic rules
  *                          (coll_tuned_dynamic_rules_filename)
+ *   mpich-selection.json   MPICH 4.0's collective selection
+ *                          (MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE), with
+ *   mpich-ch4-selection.json  its ch4 device's, which hands every call to it
+ *                          (MPIR_CVAR_CH4_COLL_SELECTION_TUNING_JSON_FILE)
  * At each point (collective, np, bytes) of one platform, mapping and model,
  * each file takes the fastest algorithm it can name, or the library's own
  * decision when that is as fast, when it ties with another, or when it gains
- * less than the threshold over the library's decision (the `native:ompi` row;
+ * less than the threshold over the library's decision (the `native:ompi` row,
+ * `native:mpich` for MPICH's file;
  * without one, over the next fastest that file can name). Reads result files
  * only; never simulates. */
 #ifndef COLLSIM_TUNE_H
@@ -30,6 +35,8 @@ typedef struct {
 /* The files' names in out_dir. */
 #define CS_TUNE_TABLE "collsim-decisions.txt"
 #define CS_TUNE_OMPI "ompi-rules.conf"
+#define CS_TUNE_MPICH "mpich-selection.json"
+#define CS_TUNE_MPICH_CH4 "mpich-ch4-selection.json"
 
 /* Writes the files and prints, to summary, one line per point: the fastest
  * row and each file's choice. 0, or -1 with e set (a file, a value or a

@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -218,7 +221,9 @@ TEST(Resume, RowsOfNoCaseOfTheScenarioAreRefused)
 
 // Two sweeps on one directory: while the first holds it (stopped with
 // SIGSTOP once it has taken the directory, so the second surely starts while
-// it runs), a second `run`, with or without --resume, exits 2 naming the first
+// it runs; before or after its first row is in results.csv: every check below
+// has the same outcome in both states, the next test holds the one before),
+// a second `run`, with or without --resume, exits 2 naming the first
 // one's pid and writes nothing; the first then ends with every key once.
 TEST(Resume, ASecondSweepOnTheSameDirectoryIsRefusedAndNothingIsDoubled)
 {
@@ -258,6 +263,30 @@ TEST(Resume, ASecondSweepOnTheSameDirectoryIsRefusedAndNothingIsDoubled)
     Out r = cli("run " + scen + " -j 1 --out " + out + " --resume");
     EXPECT_EQ(r.code, 0) << r.text;
     EXPECT_NE(r.text.find("(4 already recorded)"), std::string::npos) << r.text;
+}
+
+// The state the sweep above may be stopped in before its first row: the lock held, no
+// results.csv yet. repair names the sweep that holds the directory (not the missing file), so
+// the test above checks the same outcome wherever its sweep was stopped.
+TEST(Resume, RepairNamesTheSweepThatHoldsTheDirectoryBeforeItsFirstRow)
+{
+    TempDir d;
+    const std::string out = d / "held";
+    ASSERT_EQ(mkdir(out.c_str(), 0755), 0);
+    int fd = open((out + "/sweep.lock").c_str(), O_RDWR | O_CREAT, 0644);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(flock(fd, LOCK_EX | LOCK_NB), 0);
+    const std::string who = "pid " + std::to_string(getpid()) + "\nhost h\nstarted s\ncommand c\n";
+    ASSERT_EQ(write(fd, who.data(), who.size()), (ssize_t)who.size());
+    Out rep = cli("repair " + out + "/results.csv");
+    EXPECT_EQ(rep.code, 2) << rep.text;
+    EXPECT_NE(rep.text.find(out + " is being written by another sweep: pid " + std::to_string(getpid())),
+              std::string::npos) << rep.text;
+    close(fd);
+    // the lock released, the missing file is what repair names
+    rep = cli("repair " + out + "/results.csv");
+    EXPECT_EQ(rep.code, 2) << rep.text;
+    EXPECT_NE(rep.text.find("repair: cannot read " + out + "/results.csv"), std::string::npos) << rep.text;
 }
 
 // The directory records the scenario that wrote it (name, file, content

@@ -1,7 +1,7 @@
 // collsim tune: the decision files written from a sweep's results (analysis/tune.c), read
 // back as text: their origin, the threshold, ties, the bounds of the simulated range, and one
 // line naming the value for each bad input. That Open MPI and libcollsim_pmpi load them and run
-// what they name: tests/realmpi/tune.sh (label realmpi).
+// what they name: tests/realmpi/tune.sh; MPICH: tests/realmpi/tune_mpich.sh (label realmpi).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -63,6 +63,60 @@ TEST(CliTune, WritesBothFilesWithTheirOrigin)
     EXPECT_TRUE(has(ompi, "\n5  # np 5\n5\n0 0 0 0  # below the simulated sizes: Open MPI's own decision\n80 2 0 0  # 16 B per rank: 2 bruck")) << ompi;
     EXPECT_TRUE(has(ompi, "without an Open MPI 4.1 counterpart")) << ompi;
     EXPECT_TRUE(has(ompi, "allgather/sparbit")) << ompi;
+}
+
+// The library mappings live in algorithms/algorithms.def: the files of the fixture are, but for
+// the line naming collsim's version, those written when they lived in a file of analysis/.
+TEST(CliTune, TheOpenMpiRulesAndTheTableAreTheRecordedOnes)
+{
+    TmpDir d;
+    ASSERT_EQ(cli("tune " + fixture + " --scenario tune-small --out " + d.path).code, 0);
+    for (auto [file, recorded] : {std::pair{"/ompi-rules.conf", "/tune-ompi-rules.conf"},
+                                  std::pair{"/collsim-decisions.txt", "/tune-decisions.txt"}}) {
+        Out o = run_shell("sed 2d " + d.path + file + " | cmp - " + std::string(COLLSIM_TEST_DATA_DIR) + recorded);
+        EXPECT_EQ(o.code, 0) << file << ": " << o.text;
+        EXPECT_TRUE(has(slurp(d.path + file), "\n# written by collsim ")) << file;
+    }
+}
+
+// MPICH 4.0's selection file: every collective MPICH may select, on intra- and
+// intercommunicators; per np and MPICH's message size the algorithm, MPICH's own choice
+// outside the simulated range; restricted algorithms behind their test. That MPICH loads it
+// and runs what it names: tests/realmpi/tune_mpich.sh.
+TEST(CliTune, TheMpichFileNamesAnAlgorithmForEveryCall)
+{
+    TmpDir d;
+    Out o = cli("tune " + fixture + " --scenario tune-small --out " + d.path);
+    ASSERT_EQ(o.code, 0) << o.text;
+    EXPECT_TRUE(has(o.text, "/mpich-selection.json, " + d.path + "/mpich-ch4-selection.json\n")) << o.text;
+    std::string j = slurp(d.path + "/mpich-selection.json");
+    EXPECT_TRUE(has(j, " * scenario tune-small, platform yahoo, mapping cyclic, model network; threshold 5%")) << j;
+    // the 44 collectives of MPICH 4.0's csel.c, each once
+    Out n = run_shell("grep -o '\"collective=[a-z_]*\"' " + d.path + "/mpich-selection.json | sort -u | wc -l");
+    EXPECT_EQ(n.text, "44\n");
+    n = run_shell("grep -c '^\"collective=' " + d.path + "/mpich-selection.json");
+    EXPECT_EQ(n.text, "44\n");
+    // braces balance outside the comments
+    n = run_shell("sed 's#/\\*.*\\*/##' " + d.path + "/mpich-selection.json | grep -v '^ \\*\\|^/\\*' | tr -cd '{}' | "
+                  "awk '{ for (i = 1; i <= length($0); i++) { d += substr($0, i, 1) == \"{\" ? 1 : -1; if (d < 0) bad = 1 } } END { print d, bad + 0 }'");
+    EXPECT_EQ(n.text, "0 0\n");
+    // allgather: MPICH compares bytes per rank x np; bruck at np 5 from 16 B (80) to below 1 KiB (5120)
+    EXPECT_TRUE(has(j, "\n      \"total_msg_size<=5119\": {\"algorithm=MPIR_Allgather_intra_brucks\": {}} /* 16 B per rank: ")) << j;
+    EXPECT_TRUE(has(j, "\n    \"comm_size<=4\": ")) << j;  // below np 5: MPICH's own
+    EXPECT_TRUE(has(j, "\n    \"comm_size<=7\": { /* np 5 */\n")) << j;
+    EXPECT_TRUE(has(j, "\n  \"comm_type=inter\": {\"algorithm=MPIR_Allgather_inter_local_gather_remote_bcast\": {}}")) << j;
+    // alltoall(v): MPI_IN_PLACE calls take MPICH's in-place algorithm
+    EXPECT_TRUE(has(j, "\"is_sendbuf_inplace=yes\": {\"algorithm=MPIR_Alltoallv_intra_pairwise_sendrecv_replace\": {}}")) << j;
+    // Rabenseifner's allreduce behind MPICH's restriction (built-in operation, count >= pof2)
+    EXPECT_TRUE(has(j, "{\"is_op_built_in=yes\": {\"count<pow2\": ")) << j;
+    EXPECT_TRUE(has(j, "\"count=any\": {\"algorithm=MPIR_Allreduce_intra_reduce_scatter_allgather\": {}}}, \"is_op_built_in=no\": ")) << j;
+    // sparbit has no MPICH counterpart: said at the end
+    EXPECT_TRUE(has(j, "without an MPICH 4.0 counterpart")) << j;
+    EXPECT_TRUE(has(j, " allgather/sparbit")) << j;
+    std::string ch4 = slurp(d.path + "/mpich-ch4-selection.json");
+    EXPECT_TRUE(has(ch4, "\"collective=allreduce\": {\"comm_type=intra\": {\"composition=MPIDI_Allreduce_intra_composition_beta\": {}}}")) << ch4;
+    n = run_shell("grep -c '^\"collective=' " + d.path + "/mpich-ch4-selection.json");
+    EXPECT_EQ(n.text, "17\n");
 }
 
 TEST(CliTune, TheThresholdAndTiesKeepTheLibrary)

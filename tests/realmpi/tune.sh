@@ -38,18 +38,18 @@ ompi)
   # ompi_trace.c forwards its calls by the x86-64 calling convention
   [ "$(uname -m)" = x86_64 ] || { echo "skipped: ompi_trace forwards calls on x86-64 only"; exit 77; }
   rules=$dir/ompi-rules.conf
-  # the numbers collsim writes (analysis/tune_libs.def) are Open MPI's own: each number's name as
+  # the numbers collsim writes (algorithms/algorithms.def) are Open MPI's own: each number's name as
   # this Open MPI's ompi_info enumerates coll_tuned_<coll>_algorithm
   ompi_info --param coll tuned --level 9 --parsable >"$dir/ompi_info" 2>&1
-  def=$(dirname "$0")/../../analysis/tune_libs.def
-  grep -o '^CS_TUNE_ALG(ompi, [a-z]*, [A-Za-z0-9:_]*, [1-9][0-9]*, "[a-z_]*"' "$def" |
-    sed 's/^CS_TUNE_ALG(ompi, \([a-z]*\), \([A-Za-z0-9:_]*\), \([0-9]*\), "\([a-z_]*\)"/\1 \2 \3 \4/' >"$dir/numbers"
-  [ "$(wc -l <"$dir/numbers")" -ge 30 ] || { echo "FAIL: tune_libs.def read: $(wc -l <"$dir/numbers") numbers"; fail=1; }
+  def=$(dirname "$0")/../../algorithms/algorithms.def
+  grep -o '^COLLSIM_LIB_ALG(ompi, [a-z]*, [A-Za-z0-9:_]*, [1-9][0-9]*, "[a-z_]*"' "$def" |
+    sed 's/^COLLSIM_LIB_ALG(ompi, \([a-z]*\), \([A-Za-z0-9:_]*\), \([0-9]*\), "\([a-z_]*\)"/\1 \2 \3 \4/' >"$dir/numbers"
+  [ "$(wc -l <"$dir/numbers")" -ge 30 ] || { echo "FAIL: algorithms.def read: $(wc -l <"$dir/numbers") numbers"; fail=1; }
   while read -r coll alg number name; do
     grep -q "^mca:coll:tuned:param:coll_tuned_${coll}_algorithm:enumerator:value:$number:$name\$" "$dir/ompi_info" ||
-      { echo "FAIL: tune_libs.def: $coll/$alg is $number \"$name\"; ompi_info: $(grep "coll_tuned_${coll}_algorithm:enumerator:value:$number:" "$dir/ompi_info")"; fail=1; }
+      { echo "FAIL: algorithms.def: $coll/$alg is $number \"$name\"; ompi_info: $(grep "coll_tuned_${coll}_algorithm:enumerator:value:$number:" "$dir/ompi_info")"; fail=1; }
   done <"$dir/numbers"
-  echo "$(wc -l <"$dir/numbers") algorithm numbers of tune_libs.def as ompi_info names them"
+  echo "$(wc -l <"$dir/numbers") algorithm numbers of algorithms.def as ompi_info names them"
   run "$dir/fixed.out" -x OMPI_TRACE_FILE="$dir/fixed.trace" -x LD_PRELOAD="$lib"
   data_ok "$dir/fixed.out" "Open MPI's own decisions"
   run "$dir/rules.out" -x OMPI_TRACE_FILE="$dir/rules.trace" -x LD_PRELOAD="$lib" \

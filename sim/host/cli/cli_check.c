@@ -195,10 +195,15 @@ int cs_cmd_repair(int argc, char **argv)
     snprintf(lockfile, sizeof lockfile, "%s/" CS_OUTDIR_LOCK, dir);
     struct stat st;
     int lock = -1;
-    if (stat(path, &st))
-        return bad("repair: cannot read %s: %s", path, strerror(errno));
+    /* the lock first: a sweep holds it before its first row is in the file */
     if (!stat(lockfile, &st) && (lock = cs_outdir_lock(dir, &e)) < 0)
         return die(&e);
+    if (stat(path, &st)) {
+        const int err = errno;
+        if (lock >= 0)
+            close(lock);
+        return bad("repair: cannot read %s: %s", path, strerror(err));
+    }
     cs_result *rows;
     size_t n;
     long torn;

@@ -61,7 +61,8 @@ static const struct {
     {"tune", "  tune RESULTS.csv [--out DIR] [--platform P] [--mapping M] [--model M]\n"
              "        [--threshold PCT] [--scenario NAME]\n"
              "                                from the best algorithms: collsim's decision table\n"
-             "                                (COLLSIM_<COLL>=auto:FILE) and Open MPI's rules file\n"
+             "                                (COLLSIM_<COLL>=auto:FILE), Open MPI's rules file\n"
+             "                                and MPICH's selection files\n"
              "                                (default DIR: the results' directory + /tune;\n"
              "                                threshold: least gain over the library, default 5)\n"},
     {"postal", "  postal --platform NAME|FILE [--nodes A,B] [--sizes LIST]\n"
