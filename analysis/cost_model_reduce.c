@@ -1,6 +1,7 @@
-/* Cost models of the broadcasts, allreduces and reduces (Thakur, Rabenseifner, Gropp
- * 2005, Section 4; Chan et al. 2007, Sections 4-5; Patarasuk and Yuan 2009),
- * m the vector in bytes, under the Hockney model with the reduction's
+/* Cost models of the broadcasts, allreduces, reduces and reduce-scatters
+ * (Thakur, Rabenseifner, Gropp 2005, Section 4; Chan et al. 2007, Sections
+ * 4-5; Patarasuk and Yuan 2009), m the vector in bytes (a reduce-scatter's
+ * block, below), under the Hockney model with the reduction's
  * arithmetic: a combination of b bytes costs γ(b) = cs_local_work(c, b),
  * what the full model charges for it (a copy of its bytes: one call plus
  * b over the platform's copy bandwidth at that size; 0 under the
@@ -236,4 +237,83 @@ double reduce_rabenseifner(int p, long m, const cs_cost_params *c)
 double allreduce_reduce_bcast(int p, long m, const cs_cost_params *c)
 {
     return reduce_binomial(p, m, c) + bcast_binomial(p, m, c);
+}
+
+/* ---- reduce-scatter: m the block (recvcount's bytes), n = p m the vector;
+ * the schedules of algorithms/reduce_scatter/ on equal blocks ---- */
+
+/* γ(n) (the copy into the working vector) + the fold (α + n β + γ(n) first,
+ * α + m β last) + halving: step k sends and combines n / 2^k, + γ(m) (the
+ * block out): log2(p) α + ((p-1)/p) n β + ((p-1)/p) n γ on a power of two */
+static double rs_halving_d(int p, double m, const cs_cost_params *c)
+{
+    if (m <= 0)
+        return 0;
+    const double n = p * m, out = cs_local_work(c, m);
+    if (p <= 1)
+        return out;
+    const long q = floor_pow2(p);
+    double t = cs_local_work(c, n) + out;
+    if (p > q)
+        t += msg(c, n) + cs_local_work(c, n) + msg(c, m);
+    for (long d = 2; d <= q; d <<= 1)
+        t += msg(c, n / d) + cs_local_work(c, n / d);
+    return t;
+}
+
+/* γ(m) in + (p-1)(α + m β + γ(m)) + γ(m) out */
+static double rs_pairwise_d(int p, double m, const cs_cost_params *c)
+{
+    if (m <= 0)
+        return 0;
+    const double g = cs_local_work(c, m);
+    return p <= 1 ? g : 2 * g + (p - 1) * (msg(c, m) + g);
+}
+
+/* γ(n) in + (p-1)(α + m β + γ(m)) + γ(m) out */
+static double rs_ring_d(int p, double m, const cs_cost_params *c)
+{
+    if (m <= 0)
+        return 0;
+    const double g = cs_local_work(c, m);
+    return p <= 1 ? g : cs_local_work(c, p * m) + (p - 1) * (msg(c, m) + g) + g;
+}
+
+/* the binomial reduce of n to rank 0 (its result's copy included), the
+ * root's binomial scatter (the subtree of rank mask gets blocks [mask,
+ * min(2 mask, p))), γ(m) out */
+static double rs_reduce_scatterv_d(int p, double m, const cs_cost_params *c)
+{
+    if (m <= 0)
+        return 0;
+    const double g = cs_local_work(c, m);
+    if (p <= 1)
+        return g;
+    const double n = p * m, gn = cs_local_work(c, n);
+    double t = ceil_log2(p) * (msg(c, n) + gn) + gn + g;
+    for (long mask = 1; mask < p; mask <<= 1)
+        t += msg(c, ((mask < p - mask ? 2 * mask : p) - mask) * m);
+    return t;
+}
+
+double rs_halving(int p, long m, const cs_cost_params *c) { return rs_halving_d(p, (double)m, c); }
+double rs_pairwise(int p, long m, const cs_cost_params *c) { return rs_pairwise_d(p, (double)m, c); }
+double rs_ring(int p, long m, const cs_cost_params *c) { return rs_ring_d(p, (double)m, c); }
+double rs_reduce_scatterv(int p, long m, const cs_cost_params *c)
+{
+    return rs_reduce_scatterv_d(p, (double)m, c);
+}
+
+/* reduce_scatter: the same on equal blocks of the distribution's mean
+ * (c->mean_block, or half the largest block m: the uniform distribution's) */
+static double mean_of(long m, const cs_cost_params *c)
+{
+    return c->mean_block > 0 ? c->mean_block : m / 2.0;
+}
+double rsv_halving(int p, long m, const cs_cost_params *c) { return rs_halving_d(p, mean_of(m, c), c); }
+double rsv_pairwise(int p, long m, const cs_cost_params *c) { return rs_pairwise_d(p, mean_of(m, c), c); }
+double rsv_ring(int p, long m, const cs_cost_params *c) { return rs_ring_d(p, mean_of(m, c), c); }
+double rsv_reduce_scatterv(int p, long m, const cs_cost_params *c)
+{
+    return rs_reduce_scatterv_d(p, mean_of(m, c), c);
 }

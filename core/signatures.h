@@ -27,7 +27,7 @@
 #define COLLSIM_CORE_SIGNATURES_H
 
 #define CS_SIGNATURES(X) X(block) X(v) X(inter) X(interv) X(rooted) X(onebuf) X(reduction)     \
-    X(rooted_reduction) X(p2p)
+    X(rooted_reduction) X(vreduction) X(p2p)
 
 /* block: MPI_Allgather's and MPI_Alltoall's (a send buffer, count and type,
  * a receive buffer, count and type, a communicator) */
@@ -128,6 +128,19 @@
 #define CS_SIG_rooted_reduction_GROUPS 0
 #define CS_SIG_rooted_reduction_OP 1
 #define CS_SIG_rooted_reduction_NATIVE 1
+
+/* vreduction: MPI_Reduce_scatter's (the reduction arguments with a count
+ * per process: recvcounts[j] elements of the reduced vector go to rank j,
+ * the same array on every process; the counts from --dist, --seed) */
+#define COLLSIM_SIG_vreduction_ARGS                                                                \
+    const void *sendbuf, void *recvbuf, const int *recvcounts, MPI_Datatype datatype, MPI_Op op,  \
+        MPI_Comm comm
+#define COLLSIM_SIG_vreduction_MPI_ARGS COLLSIM_SIG_vreduction_ARGS
+#define COLLSIM_SIG_vreduction_MPI_CALL sendbuf, recvbuf, recvcounts, datatype, op, comm
+#define CS_SIG_vreduction_VARIABLE 1
+#define CS_SIG_vreduction_GROUPS 0
+#define CS_SIG_vreduction_OP 1
+#define CS_SIG_vreduction_NATIVE 1
 
 /* p2p: no collective, the driver's ping-pong between ranks 0 and 1
  * (sim/driver/pingpong.c); no algorithm of its own, no entry point */

@@ -592,6 +592,25 @@ static int serve_rooted_reduction(int c, reduce_fn lib, const void *sb, void *rb
     return lib(sb, rb, count, t, op, root, comm);
 }
 
+/* vreduction (MPI_Reduce_scatter): as a reduction, the largest count as the
+ * size (the same on every process: recvcounts is) */
+typedef int (*reduce_scatter_fn)(const void *, void *, const int *, MPI_Datatype, MPI_Op,
+                                 MPI_Comm);
+static int serve_vreduction(int c, reduce_scatter_fn lib, const void *sb, void *rb,
+                            const int *counts, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
+{
+    const collsim_alg *a;
+    int err, p = 0, largest = 0;
+    if (comm != MPI_COMM_NULL && counts && !is_inter(comm) &&
+        PMPI_Comm_size(comm, &p) == MPI_SUCCESS)
+        for (int j = 0; j < p; j++)
+            largest = counts[j] > largest ? counts[j] : largest;
+    if ((a = enter(c, sb == MPI_IN_PLACE, largest, t, comm)) &&
+        !leave(c, err = a->vreduction(sb, rb, counts, t, op, comm)))
+        return err;
+    return lib(sb, rb, counts, t, op, comm);
+}
+
 /* ---- the wrappers: MPI_<entry> of each collective whose pmpi is own, with
  * its kind's entry-point arguments (core/signatures.h), handed to the kind's
  * serve function with the library's PMPI_<entry> ---- */

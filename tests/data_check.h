@@ -155,6 +155,19 @@ template <typename Ps> void expect_each_p_ok(tw_run_spec s, const Ps &ps)
     }
 }
 
+// One case of s at np processes (no sweep) that must not pass, its first problem naming `named`
+// (a wrong result, an MPI error, or SMPI's own abort).
+inline void expect_case_fails(tw_run_spec s, int np, const char *named)
+{
+    s.np_list = nullptr;
+    s.np = np;
+    Checked c = run_checked(s);
+    EXPECT_GT(c.rows, 0u) << s.coll << "/" << s.alg;
+    EXPECT_EQ(c.ok, 0u) << s.coll << "/" << s.alg;
+    EXPECT_NE(c.first_problem.find(named), std::string::npos)
+        << s.coll << "/" << s.alg << ": " << c.first_problem;
+}
+
 // COLLSIM_FAULT=3:5:7 (or `fault`) flips one received byte: the check must
 // name it (at 13 bytes per block; at 4 bytes the offset lies outside the block).
 inline void expect_fault_named(tw_run_spec s, const char *fault = "3:5:7",

@@ -164,7 +164,7 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
         {"bench --platform yahoo --np 129 --alg ring", "129 processes do not fit on platform 'yahoo' (16 nodes, 128 cores in all)"},
         {"bench --platform yahoo --np 4 --alg ring --sizes 1:x", "size list: cannot read '1:x'"},
         {"bench --platform yahoo --np 4 --alg ring --map block", "unknown mapping 'block' (valid: sequential, cyclic)"},
-        {"bench --platform yahoo --np 4 --alg ring --coll scan", "unknown collective 'scan' (valid: allgather, alltoall, alltoallv, inter_allgather, inter_allgatherv, gather, scatter, bcast, allreduce, reduce, pingpong)"},
+        {"bench --platform yahoo --np 4 --alg ring --coll scan", "unknown collective 'scan' (valid: allgather, alltoall, alltoallv, inter_allgather, inter_allgatherv, gather, scatter, bcast, allreduce, reduce, reduce_scatter_block, reduce_scatter, pingpong)"},
         {"bench --platform yahoo --np 4 --alg binomial --coll gather --root 4",
          "--root 4 at 4 processes: the root must be a rank, 0..3"},
         {"bench --platform yahoo --np 4 --alg ring --root 1", "--root applies to gather, scatter, bcast, reduce only, not allgather"},
@@ -197,7 +197,7 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
          "inter_allgather has no native:... baseline: SMPI 3.32 has no intercommunicators"},
         {"bench --platform yahoo --np 8 --coll inter_allgather --alg kang_segmented --groups 5:3 "
          "--in-place", "--in-place is not supported for inter_allgather (only for allgather, "
-         "alltoall, gather, scatter, allreduce, reduce)"},
+         "alltoall, gather, scatter, allreduce, reduce, reduce_scatter_block, reduce_scatter)"},
         // sizes per node: divided by an explicit --ppn, exactly
         {"bench --platform yahoo --np 8 --coll inter_allgather --alg kang_segmented --groups 5:3 "
          "--size-unit node --sizes 64", "--size-unit node (sizes per node) needs the ranks per node: "
@@ -252,9 +252,9 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
          "unknown datatype 'float' (valid: byte, int, double)"},
         {"bench --platform yahoo --np 4 --alg spread_out --coll alltoallv --in-place",
          "--in-place is not supported for alltoallv (only for allgather, alltoall, gather, "
-         "scatter, allreduce, reduce; the algorithms take MPI_IN_PLACE, but an in-place alltoallv needs symmetric "
+         "scatter, allreduce, reduce, reduce_scatter_block, reduce_scatter; the algorithms take MPI_IN_PLACE, but an in-place alltoallv needs symmetric "
          "block sizes, which --dist does not give)"},
-        {"bench --platform yahoo --np 4 --alg ring --seed 3", "--seed applies to alltoallv only, not allgather"},
+        {"bench --platform yahoo --np 4 --alg ring --seed 3", "--seed applies to alltoallv, reduce_scatter only, not allgather"},
         {"bench --platform yahoo --np 4 --alg ring --warmup", "--warmup needs a value"},
         {"bench --platform yahoo --np 4 --alg ring --frobnicate", "unknown option '--frobnicate'"},
         {"bench --platform fattree-32k --np 32768 --alg ring --sizes 1M", "use --fold"},

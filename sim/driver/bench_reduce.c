@@ -1,10 +1,14 @@
 /* The reduction kinds' hooks (bench_sig.h; core/signatures.h, reduction:
- * MPI_Allreduce's arguments and --op; rooted_reduction: MPI_Reduce's, the
- * same and the root). Check mode computes the reduced values: element i of
- * rank r's send buffer is x(r, i), a fixed function of both (below), and
- * every process's result (a reduce: the root's) must be
+ * MPI_Allreduce's arguments and --op, and MPI_Reduce_scatter_block's, whose
+ * send buffer holds p blocks (send per_rank); rooted_reduction:
+ * MPI_Reduce's, the same and the root; vreduction: MPI_Reduce_scatter's,
+ * a count per rank from --dist and --seed). Check mode computes the reduced
+ * values: element i of rank r's send buffer is x(r, i), a fixed function of
+ * both (below), and the reduced vector is
  * x(0, i) op x(1, i) op ... op x(p-1, i), combined in rank order (MPI's
- * order for a non-commutative operation). The values make the operation
+ * order for a non-commutative operation): every process's result for an
+ * allreduce, the root's for a reduce, block r of it (recvcount elements, or
+ * recvcounts[r]) on rank r for a reduce-scatter. The values make the operation
  * exact in any order where it is commutative: integers of at most 1000 in
  * magnitude for MPI_SUM, quarter-integers for doubles. matmul, the
  * non-commutative user operation, reads each 4-byte element as a 2x2 matrix
@@ -20,6 +24,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "distributions.h"
 
 enum { OP_SUM, OP_MAX, OP_BXOR, OP_MATMUL };
 
@@ -142,6 +147,66 @@ static const unsigned char *expected(int op, int tsize, int p, long count)
     return expect.data;
 }
 
+/* reduce_scatter's counts for p ranks and blocks of up to max elements:
+ * recvcounts[j] is the distribution's block (0, j), the same array on every
+ * rank; start[j] where block j begins in the vector (start[p]: its length).
+ * Computed once per (p, max) and kept for the whole run (ranks share them
+ * under SMPI): a rank may still be inside a call with one size's counts
+ * while another computes the next size's. */
+typedef struct rs_counts_entry {
+    struct rs_counts_entry *next;
+    int p;
+    long max;
+    int *counts;
+    long *start;
+} rs_counts_entry;
+
+static const rs_counts_entry *rs_counts(const driver_opts *o, int p, long max)
+{
+    static rs_counts_entry *kept;
+    for (const rs_counts_entry *e = kept; e; e = e->next)
+        if (e->p == p && e->max == max)
+            return e;
+    rs_counts_entry *e = malloc(sizeof *e);
+    if (e) {
+        e->counts = malloc(sizeof(int) * (size_t)p);
+        e->start = malloc(sizeof(long) * ((size_t)p + 1));
+    }
+    if (!e || !e->counts || !e->start) {
+        fprintf(stderr, "collsim-driver: cannot allocate reduce_scatter's counts (%d ranks)\n", p);
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+    e->p = p, e->max = max, e->start[0] = 0, e->next = kept;
+    for (int j = 0; j < p; j++) {
+        e->counts[j] = (int)cs_dist_block(&o->vdist, o->seed, 0, j, max);
+        e->start[j + 1] = e->start[j] + e->counts[j];
+    }
+    kept = e;
+    return e;
+}
+
+/* What a size reduces: `total` elements of every rank's send buffer, this
+ * rank's result `n` of them from element `at` of the reduced vector. */
+typedef struct {
+    long total, at, n;
+} red_part;
+
+static red_part part_of(const bench_ctx *b, long bytes)
+{
+    const long count = bytes / b->tsize;
+    red_part r = {count, 0, count};
+    if (b->o->desc->props->sig == CS_SIG_vreduction) {
+        const rs_counts_entry *e = rs_counts(b->o, b->p, count);
+        r.total = e->start[b->p];
+        r.at = e->start[b->rank];
+        r.n = e->counts[b->rank];
+    } else if (b->o->desc->props->send_blocks_per_rank) { /* reduce_scatter_block */
+        r.total = count * b->p;
+        r.at = count * b->rank;
+    }
+    return r;
+}
+
 /* the operation and datatype must go together (cs_op_dtypes) */
 static int red_buffers(const driver_opts *o, int wrank, int wsize, long *maxbytes,
                        size_t *sendbytes, size_t *recvbytes)
@@ -159,6 +224,11 @@ static int red_buffers(const driver_opts *o, int wrank, int wsize, long *maxbyte
 static void red_info(const driver_opts *o, char *out, size_t len)
 {
     snprintf(out, len, " op=%s", o->op ? o->op : "sum");
+}
+
+static void vred_info(const driver_opts *o, char *out, size_t len)
+{
+    snprintf(out, len, " op=%s dist=%s seed=%lu", o->op ? o->op : "sum", o->vdist.name, o->seed);
 }
 
 /* a reduce: only the root's receive buffer holds a result */
@@ -183,19 +253,22 @@ static void red_release(bench_ctx *b)
 
 static void red_fill(const bench_ctx *b, long bytes)
 {
-    const long count = bytes / b->tsize;
+    const long count = part_of(b, bytes).total;
     for (long i = 0; i < count; i++)
         value(op_index(b->o->op), b->tsize, b->rank, i, b->sendbuf + (size_t)i * (size_t)b->tsize);
 }
 
-/* the complement of the result; MPI_IN_PLACE: the rank's own values */
+/* the complement of the result; MPI_IN_PLACE: the rank's own values (a
+ * reduce-scatter's: all p blocks) */
 static void red_poison(const bench_ctx *b, long bytes, int in_place)
 {
+    const red_part r = part_of(b, bytes);
+    const long ts = b->tsize;
     if (in_place)
-        memcpy(b->recvbuf, b->sendbuf, (size_t)bytes);
+        memcpy(b->recvbuf, b->sendbuf, (size_t)(r.total * ts));
     else if (!b->o->fold && has_result(b)) {
-        const unsigned char *e = expected(op_index(b->o->op), b->tsize, b->p, bytes / b->tsize);
-        for (long k = 0; k < bytes; k++)
+        const unsigned char *e = expected(op_index(b->o->op), b->tsize, b->p, r.total) + r.at * ts;
+        for (long k = 0; k < r.n * ts; k++)
             b->recvbuf[k] = (unsigned char)~e[k];
     }
 }
@@ -206,12 +279,18 @@ static int red_call(const bench_ctx *b, int count, int in_place)
                               b->o->mpi_dtype, b->op, b->comm);
 }
 
+static int vred_call(const bench_ctx *b, int count, int in_place)
+{
+    return b->o->fn.vreduction(in_place ? MPI_IN_PLACE : b->sendbuf, b->recvbuf,
+                               rs_counts(b->o, b->p, count)->counts, b->o->mpi_dtype, b->op, b->comm);
+}
+
 /* the result is one block (0) */
 static void red_fault(const bench_ctx *b, long bytes)
 {
     const driver_opts *o = b->o;
     if (b->rank == o->fault_rank && o->fault_block == 0 && o->fault_offset >= 0 &&
-        o->fault_offset < bytes)
+        o->fault_offset < part_of(b, bytes).n * b->tsize)
         b->recvbuf[o->fault_offset] ^= 0x5a;
 }
 
@@ -224,27 +303,27 @@ static void print_hex(FILE *f, const unsigned char *v, int n)
 static check_result red_verify(const bench_ctx *b, long bytes, int in_place)
 {
     const int op = op_index(b->o->op), ts = b->tsize;
-    const long count = bytes / ts;
+    const red_part r = part_of(b, bytes);
     unsigned char x[8];
     check_result cr = {0, 0, 0, 0, 0, 0};
     if (!in_place)
-        for (long i = 0; i < count && !cr.bad; i++) {
+        for (long i = 0; i < r.total && !cr.bad; i++) {
             value(op, ts, b->rank, i, x);
             cr = first_difference(b->sendbuf + i * ts, x, 0, ts, 1);
             cr.offset += i * ts;
         }
     if (cr.bad || !has_result(b))
         return cr;
-    const unsigned char *e = expected(op, ts, b->p, count);
-    cr = first_difference(b->recvbuf, e, 0, bytes, 0);
+    const unsigned char *e = expected(op, ts, b->p, r.total) + r.at * ts;
+    cr = first_difference(b->recvbuf, e, 0, r.n * ts, 0);
     if (!cr.bad)
         return cr;
     /* name the element, and a reversed order */
     const long i = cr.offset / ts;
     unsigned char rev[8];
-    value(op, ts, b->p - 1, i, rev);
-    for (int r = b->p - 2; r >= 0; r--) {
-        value(op, ts, r, i, x);
+    value(op, ts, b->p - 1, r.at + i, rev);
+    for (int k = b->p - 2; k >= 0; k--) {
+        value(op, ts, k, r.at + i, x);
         combine(op, ts, rev, x);
     }
     const unsigned char *got = b->recvbuf + i * ts;
@@ -253,17 +332,22 @@ static check_result red_verify(const bench_ctx *b, long bytes, int in_place)
     print_hex(stderr, got, ts);
     fprintf(stderr, ", expected ");
     print_hex(stderr, e + i * ts, ts);
+    if (r.at || r.n != r.total)
+        fprintf(stderr, " (element %ld of the reduced vector)", r.at + i);
     fprintf(stderr, " (ranks 0..%d in order)%s\n", b->p - 1,
             memcmp(got, rev, (size_t)ts) ? ""
                                         : ": it is the ranks' values combined in reverse order");
     return cr;
 }
 
-/* a reduce-scatter's and an allgather's worth: every process receives
- * (p-1)/p of the vector twice (Patarasuk and Yuan's lower bound) */
+/* an allreduce: a reduce-scatter's and an allgather's worth, every process
+ * receives (p-1)/p of the vector twice (Patarasuk and Yuan's lower bound); a
+ * reduce-scatter: every process its block from each of the p-1 others */
 static long long red_data_bytes(const bench_ctx *b, long bytes, int count)
 {
     (void)count;
+    if (b->o->desc->props->send_blocks_per_rank)
+        return (long long)(b->p - 1) * part_of(b, bytes).total * b->tsize;
     return 2LL * (b->p - 1) * bytes;
 }
 
@@ -301,6 +385,11 @@ const drv_sig drv_sig_rooted_reduction = {
     .run = bench_comm, .buffers = red_buffers, .info = rred_info, .legend = rred_legend,
     .prepare = red_prepare, .release = red_release, .fill = red_fill, .poison = red_poison,
     .call = rred_call, .fault = red_fault, .verify = red_verify, .data_bytes = rred_data_bytes};
+
+const drv_sig drv_sig_vreduction = {
+    .run = bench_comm, .buffers = red_buffers, .info = vred_info, .prepare = red_prepare,
+    .release = red_release, .fill = red_fill, .poison = red_poison, .call = vred_call,
+    .fault = red_fault, .verify = red_verify, .data_bytes = red_data_bytes};
 
 const drv_sig drv_sig_reduction = {
     .run = bench_comm, .buffers = red_buffers, .info = red_info, .prepare = red_prepare,

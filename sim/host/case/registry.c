@@ -108,6 +108,18 @@ const char *const *cs_native_algorithms(const char *coll)
 
 const char *const *cs_native_selectors(void) { return selectors; }
 
+const char *cs_native_option(const char *coll, char *out, size_t len)
+{
+    const cs_coll_props *p = cs_coll_find(coll);
+    size_t n = 0;
+    for (const char *m = p ? p->mpi : coll; *m && n + 1 < len; m++)
+        out[n++] = (char)(*m >= 'A' && *m <= 'Z' ? *m - 'A' + 'a' : *m);
+    out[n] = 0;
+    if (n > 6 && !strcmp(out + n - 6, "_block"))
+        out[n - 6] = 0;
+    return out;
+}
+
 static int in_list(const char *const *list, const char *s)
 {
     for (; list && *list; list++)
@@ -155,7 +167,9 @@ int cs_resolve_alg(const char *coll, const char *spec, cs_alg_sel *out, cs_err *
             return 0;
         }
         if (in_list(cs_native_algorithms(coll), n)) {
-            snprintf(out->cfg, sizeof out->cfg, "smpi/%s:%s", coll, n);
+            char opt[64];
+            snprintf(out->cfg, sizeof out->cfg, "smpi/%s:%s",
+                     cs_native_option(coll, opt, sizeof opt), n);
             return 0;
         }
     } else {

@@ -117,6 +117,11 @@ int cs_collective_variable(const char *coll);
 /* SMPI 3.32 built-in algorithm names for a collective, and the library
  * decision logics of smpi/coll-selector. NULL-terminated. */
 const char *const *cs_native_algorithms(const char *coll);
+/* The SMPI option that selects one of them, smpi/<it>: the collective's MPI
+ * entry point in lower case, less a "_block" suffix (SMPI 3.32 runs
+ * MPI_Reduce_scatter_block as MPI_Reduce_scatter with equal counts, under
+ * smpi/reduce_scatter), written into out. */
+const char *cs_native_option(const char *coll, char *out, size_t len);
 const char *const *cs_native_selectors(void);
 
 typedef struct {

@@ -1,5 +1,7 @@
 #include "smpirun.h"
 
+#include "registry.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -58,8 +60,10 @@ int cs_smpi_option_refused(const char *name, const char *value, cs_err *err)
 int cs_smpi_option_conflicts(const char *option, const char *coll, const char *alg, cs_err *err)
 {
     size_t len = strcspn(option, ":");
-    if (strncmp(alg, "native:", 7) || strncmp(option, "smpi/", 5) || len != 5 + strlen(coll) ||
-        strncmp(option + 5, coll, len - 5))
+    char own[64];
+    cs_native_option(coll, own, sizeof own);
+    if (strncmp(alg, "native:", 7) || strncmp(option, "smpi/", 5) || len != 5 + strlen(own) ||
+        strncmp(option + 5, own, len - 5))
         return 0;
     return cs_fail(err, "option %.*s would replace the algorithm of %s/%s (the row would name an "
                         "algorithm SMPI did not run); it selects what a collsim algorithm's inner "
