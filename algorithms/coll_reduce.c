@@ -95,16 +95,17 @@ int coll_fold_out(const coll_fold *f, int rank, void *recvbuf, int count, MPI_Da
     return MPI_Recv(recvbuf, count, type, rank + 1, COLL_TAG_ALLREDUCE, comm, MPI_STATUS_IGNORE);
 }
 
-int coll_halving_reduce_scatter(const coll_fold *f, void *buf, void *tmp, int count,
-                                MPI_Datatype type, size_t elem, MPI_Op op, int tag, MPI_Comm comm,
-                                int *lo, int *hi, int *mask)
+int coll_halving_reduce_scatter(const coll_fold *f, const coll_rank_map *map, void *buf,
+                                void *tmp, int count, MPI_Datatype type, size_t elem, MPI_Op op,
+                                int tag, MPI_Comm comm, int *lo, int *hi, int *mask)
 {
     const int pof2 = f->pof2, nr = f->newrank;
     int err = MPI_SUCCESS;
     *lo = 0, *hi = pof2, *mask = 1;
 #define SEG(i) coll_seg_start(count, pof2, (i))
     for (; err == MPI_SUCCESS && nr >= 0 && *mask < pof2; *mask <<= 1) {
-        const int dst = coll_fold_real(f, nr ^ *mask), mid = *lo + (*hi - *lo) / 2;
+        const int dst = map ? map->rank_of(map->ctx, f, nr ^ *mask) : coll_fold_real(f, nr ^ *mask);
+        const int mid = *lo + (*hi - *lo) / 2;
         const int lower = nr < (nr ^ *mask);
         const int keep_lo = lower ? *lo : mid, keep_hi = lower ? mid : *hi;
         const int send_lo = lower ? mid : *lo, send_hi = lower ? *hi : mid;

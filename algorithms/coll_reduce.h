@@ -98,6 +98,14 @@ static inline long coll_bcast_seg(long chunk, int count, long j)
 int coll_bcast_scatter(void *buffer, int count, MPI_Datatype type, size_t elem, long chunk,
                        int root, int vr, int p, MPI_Comm comm);
 
+/* Which process a schedule rank is: by default coll_fold_real's (the rank in
+ * the communicator); a caller whose schedule ranks stand for other
+ * processes (the hierarchical allreduce's region leaders) passes its own. */
+typedef struct {
+    int (*rank_of)(const void *ctx, const coll_fold *f, int newrank);
+    const void *ctx;
+} coll_rank_map;
+
 /* The reduce-scatter by recursive vector halving and distance doubling of
  * Rabenseifner's schedules (Rabenseifner 2004; Thakur, Rabenseifner, Gropp
  * 2005, Section 4), on the fold's pof2 processes (newrank >= 0), over pof2
@@ -105,10 +113,11 @@ int coll_bcast_scatter(void *buffer, int count, MPI_Datatype type, size_t elem, 
  * keeps the half of its current segment range on its side of its partner
  * (2^k away; the lower rank keeps the lower half), sends the other half and
  * combines the half it receives (into tmp first, count elements of
- * scratch). On return [*lo, *hi) is the one segment it holds reduced and
- * *mask pof2 (the gathers that follow retrace the steps from *mask / 2). */
-int coll_halving_reduce_scatter(const coll_fold *f, void *buf, void *tmp, int count,
-                                MPI_Datatype type, size_t elem, MPI_Op op, int tag, MPI_Comm comm,
-                                int *lo, int *hi, int *mask);
+ * scratch). Partners through map (NULL: coll_fold_real). On return [*lo,
+ * *hi) is the one segment it holds reduced and *mask pof2 (the gathers that
+ * follow retrace the steps from *mask / 2). */
+int coll_halving_reduce_scatter(const coll_fold *f, const coll_rank_map *map, void *buf,
+                                void *tmp, int count, MPI_Datatype type, size_t elem, MPI_Op op,
+                                int tag, MPI_Comm comm, int *lo, int *hi, int *mask);
 
 #endif

@@ -36,6 +36,12 @@ static int leader_rank(const leaders *l, int newrank)
     return coll_loc_rank_of(l->info, coll_fold_real(&l->f, newrank), 0);
 }
 
+/* the same as coll_halving_reduce_scatter's rank map (ctx: the region table) */
+static int leader_of(const void *info, const coll_fold *f, int newrank)
+{
+    return coll_loc_rank_of(info, coll_fold_real(f, newrank), 0);
+}
+
 /* binomial reduce of recvbuf to local rank 0 of the region communicator */
 static int region_reduce(void *buf, void *tmp, int count, MPI_Datatype type, MPI_Op op,
                          const coll_loc_info *info)
@@ -93,21 +99,11 @@ static int leaders_halving(const leaders *l, void *buf, void *tmp, int count, si
                            MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
     const int pof2 = l->f.pof2, nr = l->f.newrank;
-    int lo = 0, hi = pof2, mask = 1, err = MPI_SUCCESS;
+    const coll_rank_map map = {leader_of, l->info};
+    int lo = 0, hi = pof2, mask = 1;
+    int err = coll_halving_reduce_scatter(&l->f, &map, buf, tmp, count, type, elem, op,
+                                          COLL_TAG_ALLREDUCE, comm, &lo, &hi, &mask);
 #define SEG(i) coll_seg_start(count, pof2, (i))
-    for (; err == MPI_SUCCESS && mask < pof2; mask <<= 1) {
-        const int dst = leader_rank(l, nr ^ mask), mid = lo + (hi - lo) / 2, low = nr < (nr ^ mask);
-        const int klo = low ? lo : mid, khi = low ? mid : hi, slo = low ? mid : lo, shi = low ? hi : mid;
-        err = MPI_Sendrecv(coll_elems(buf, SEG(slo), elem), (int)(SEG(shi) - SEG(slo)), type, dst,
-                           COLL_TAG_ALLREDUCE, coll_elems(tmp, SEG(klo), elem),
-                           (int)(SEG(khi) - SEG(klo)), type, dst, COLL_TAG_ALLREDUCE, comm,
-                           MPI_STATUS_IGNORE);
-        if (err == MPI_SUCCESS)
-            err = coll_reduce_local(coll_elems(tmp, SEG(klo), elem), coll_elems(buf, SEG(klo), elem),
-                                    (int)(SEG(khi) - SEG(klo)), type, op);
-        lo = klo;
-        hi = khi;
-    }
     for (mask >>= 1; err == MPI_SUCCESS && mask > 0; mask >>= 1) {
         const int dst = leader_rank(l, nr ^ mask), width = hi - lo, low = nr < (nr ^ mask);
         const int olo = low ? hi : lo - width;

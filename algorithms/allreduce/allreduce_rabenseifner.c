@@ -37,7 +37,7 @@ int collsim_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, int count
     /* [lo, hi): the segments this process is responsible for */
     int lo = 0, hi = 0, mask = 0;
     if (err == MPI_SUCCESS)
-        err = coll_halving_reduce_scatter(&f, recvbuf, tmp, count, datatype, elem, op,
+        err = coll_halving_reduce_scatter(&f, NULL, recvbuf, tmp, count, datatype, elem, op,
                                           COLL_TAG_ALLREDUCE, comm, &lo, &hi, &mask);
     /* allgather: the steps backwards, each doubling the range held */
 #define SEG(i) coll_seg_start(count, pof2, (i))

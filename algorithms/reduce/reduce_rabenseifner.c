@@ -46,7 +46,7 @@ int collsim_reduce_rabenseifner(const void *sendbuf, void *recvbuf, int count,
     const int nroot = froot.newrank >= 0 ? froot.newrank : coll_fold_of(root + 1, p).newrank;
     int lo = 0, hi = 0, mask = 0; /* [lo, hi): the segments this process holds */
     if (err == MPI_SUCCESS)
-        err = coll_halving_reduce_scatter(&f, work, tmp, count, datatype, elem, op, COLL_TAG_REDUCE,
+        err = coll_halving_reduce_scatter(&f, NULL, work, tmp, count, datatype, elem, op, COLL_TAG_REDUCE,
                                           comm, &lo, &hi, &mask);
 #define SEG(i) coll_seg_start(count, pof2, (i))
     /* the gather: the steps backwards; a process whose bit differs from the
