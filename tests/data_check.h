@@ -15,6 +15,7 @@
 
 extern "C" {
 #include "numlist.h"
+#include "registry.h"
 }
 
 struct Checked {
@@ -40,6 +41,20 @@ inline Checked run_checked(const tw_run_spec &spec)
     }
     tw_free_rows(rows);
     return c;
+}
+
+// Whether a reduction algorithm takes a non-commutative operation (algorithms.def's restriction
+// says "commutative operations only" otherwise).
+inline bool takes_non_commutative(const std::string &coll, const std::string &alg)
+{
+    size_t n;
+    const cs_alg_info *r = cs_registry(&n);
+    for (size_t i = 0; i < n; i++)
+        if (coll == r[i].collective && alg == r[i].name)
+            return std::string(r[i].restriction).find("commutative operations only") ==
+                   std::string::npos;
+    ADD_FAILURE() << coll << "/" << alg << " is not in algorithms.def";
+    return false;
 }
 
 // A test parameter as a gtest name: every character but letters and digits '_'.

@@ -54,19 +54,6 @@ void expect_ps_ok(tw_run_spec s, const char *ps, const std::string &what)
     EXPECT_EQ(c.ok, c.rows) << what << ": " << c.first_problem;
 }
 
-// whether the algorithm takes a non-commutative operation (algorithms.def's
-// restriction says "commutative operations only" otherwise)
-bool takes_non_commutative(const std::string &coll, const std::string &alg)
-{
-    size_t n;
-    const cs_alg_info *r = cs_registry(&n);
-    for (size_t i = 0; i < n; i++)
-        if (coll == r[i].collective && alg == r[i].name)
-            return std::string(r[i].restriction).find("commutative operations only") ==
-                   std::string::npos;
-    return false;
-}
-
 using AlgMapping = std::tuple<std::string, std::string>;
 class BcastEveryP : public ::testing::TestWithParam<AlgMapping> {};
 class AllreduceEveryP : public ::testing::TestWithParam<AlgMapping> {};

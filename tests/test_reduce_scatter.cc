@@ -40,18 +40,6 @@ std::vector<std::string> cases_of(std::initializer_list<const char *> colls)
     return v;
 }
 
-bool takes_non_commutative(const std::string &coll, const std::string &alg)
-{
-    size_t n;
-    const cs_alg_info *r = cs_registry(&n);
-    for (size_t i = 0; i < n; i++)
-        if (coll == r[i].collective && alg == r[i].name)
-            return std::string(r[i].restriction).find("commutative operations only") ==
-                   std::string::npos;
-    ADD_FAILURE() << coll << "/" << alg << " is not in algorithms.def";
-    return false;
-}
-
 // one run: a passing row per (p, size)
 void expect_ok(tw_run_spec s, const char *model, const char *ps, const std::string &what)
 {

@@ -19,7 +19,9 @@
  *   non-commutative user operation (the left operand: the result is rank
  *   0's), which an algorithm that needs a commutative one refuses with
  *   MPI_ERR_OP (called directly) or hands to the library (PMPI layer);
- *   reduce the same to the first and the last rank (in place at the root).
+ *   reduce the same to the first and the last rank (in place at the root);
+ *   reduce_scatter_block and reduce_scatter (uneven blocks, empty ones among them) the same,
+ *   every rank's block, the rest of its receive buffer untouched.
  * Then, on MPI_COMM_WORLD: alltoall and alltoallv with MPI_IN_PLACE (uneven,
  * symmetric blocks for alltoallv); with --intercomm (not under SMPI 3.32, which
  * has no MPI_Intercomm_create), an intercommunicator of the two halves:
@@ -65,6 +67,8 @@ typedef int (*rooted_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datat
 typedef int (*bcast_fn)(void *, int, MPI_Datatype, int, MPI_Comm);
 typedef int (*allreduce_fn)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
 typedef int (*reduce_fn)(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm);
+typedef int (*reduce_scatter_fn)(const void *, void *, const int *, MPI_Datatype, MPI_Op,
+                                 MPI_Comm);
 typedef struct {
     const char *name; /* for messages */
     block_fn allgather, alltoall;
@@ -74,6 +78,8 @@ typedef struct {
     bcast_fn bcast;
     allreduce_fn allreduce;
     reduce_fn reduce;
+    allreduce_fn reduce_scatter_block; /* MPI_Allreduce's signature, p blocks sent */
+    reduce_scatter_fn reduce_scatter;
 } colls;
 
 /* n ints with a hole after each: a vector, resized to span its holes */
@@ -423,6 +429,58 @@ static void check_reduce(tally *t, const colls *c, MPI_Comm comm, int q, int n, 
     MPI_Op_free(&left);
 }
 
+/* reduce_scatter_block (blocks of n) and reduce_scatter (uneven blocks, empty ones among
+ * them): sum, sum in place, the left operand (block r of rank 0's values on rank r); element
+ * i of rank r's block j is val(r, j, i) */
+static void check_reduce_scatter(tally *t, const colls *c, MPI_Comm comm, int q, int n)
+{
+    int r;
+    MPI_Comm_rank(comm, &r);
+    int *counts = malloc(sizeof(int) * (size_t)q), *start = malloc(sizeof(int) * (size_t)(q + 1));
+    start[0] = 0;
+    for (int j = 0; j < q; j++) {
+        counts[j] = n ? (7 * j + n) % 5 : 0;
+        start[j + 1] = start[j] + counts[j];
+    }
+    const int total = q * n > start[q] ? q * n : start[q];
+    int *buf = malloc(sizeof(int) * (size_t)(total + 1)), *out = malloc(sizeof(int) * (size_t)(total + 1));
+    MPI_Op left;
+    MPI_Op_create(left_op, 0, &left);
+    for (int v = 0; v < 2; v++) { /* v = 0: reduce_scatter_block, 1: reduce_scatter */
+        if (v == 0 ? !c->reduce_scatter_block : !c->reduce_scatter)
+            continue;
+        const char *what = v ? "reduce_scatter" : "reduce_scatter_block";
+        for (int variant = 0; variant < 3; variant++) { /* sum, sum in place, left */
+            const int mine = v ? counts[r] : n;
+            for (int j = 0; j < q; j++)
+                for (int i = 0; i < (v ? counts[j] : n); i++)
+                    buf[(v ? start[j] : j * n) + i] = val(r, j, i);
+            for (int i = 0; i < total; i++)
+                out[i] = variant == 1 ? buf[i] : SENTINEL;
+            const void *in = variant == 1 ? MPI_IN_PLACE : buf;
+            MPI_Op op = variant == 2 ? left : MPI_SUM;
+            int err = v ? c->reduce_scatter(in, out, counts, MPI_INT, op, comm)
+                        : c->reduce_scatter_block(in, out, n, MPI_INT, op, comm);
+            if (variant == 2 && c->direct && err == MPI_ERR_OP)
+                continue; /* an algorithm for commutative operations only */
+            expect(t, err == MPI_SUCCESS, what, q, n, err, variant);
+            for (int i = 0; i < mine && err == MPI_SUCCESS; i++) {
+                long want = 0;
+                for (int k = 0; k < q; k++)
+                    want += val(k, r, i);
+                expect(t, out[i] == (variant == 2 ? val(0, r, i) : want), what, q, n, variant, i);
+            }
+            for (int i = mine; variant != 1 && i < total; i++) /* the rest untouched */
+                expect(t, out[i] == SENTINEL, what, q, n, variant, i);
+        }
+    }
+    MPI_Op_free(&left);
+    free(counts);
+    free(start);
+    free(buf);
+    free(out);
+}
+
 static void check_reductions(tally *t, const colls *c, MPI_Comm comm, int q, int n)
 {
     int r;
@@ -459,6 +517,8 @@ static void check_reductions(tally *t, const colls *c, MPI_Comm comm, int q, int
     }
     if (c->reduce)
         check_reduce(t, c, comm, q, n, buf, out);
+    if (c->reduce_scatter_block || c->reduce_scatter)
+        check_reduce_scatter(t, c, comm, q, n);
     free(buf);
     free(out);
 }
@@ -485,7 +545,8 @@ static void run_all(tally *t, const colls *c, int intercomm, int some_q)
                 check_alltoallv(t, c, comm, q, counts[k], gap);
             if (c->gather || c->scatter)
                 check_rooted(t, c, comm, q, counts[k]);
-            if (c->bcast || c->allreduce || c->reduce)
+            if (c->bcast || c->allreduce || c->reduce || c->reduce_scatter_block ||
+                c->reduce_scatter)
                 check_reductions(t, c, comm, q, counts[k]);
         }
         MPI_Comm_free(&comm);
@@ -512,7 +573,7 @@ int main(int argc, char **argv)
     collsim_set_block_regions(3);
     for (int i = 0; i < collsim_alg_count(); i++) {
         const collsim_alg *a = collsim_alg_at(i);
-        colls c = {a->name, NULL, NULL, NULL, NULL, NULL, 1, NULL, NULL, NULL};
+        colls c = {a->name, NULL, NULL, NULL, NULL, NULL, 1, NULL, NULL, NULL, NULL, NULL};
         if (!strcmp(a->collective, "allgather"))
             c.allgather = a->block;
         else if (!strcmp(a->collective, "alltoall"))
@@ -527,6 +588,10 @@ int main(int argc, char **argv)
             c.allreduce = a->reduction;
         else if (!strcmp(a->collective, "reduce"))
             c.reduce = a->rooted_reduction;
+        else if (!strcmp(a->collective, "reduce_scatter_block"))
+            c.reduce_scatter_block = a->reduction;
+        else if (!strcmp(a->collective, "reduce_scatter"))
+            c.reduce_scatter = a->vreduction;
         else
             c.alltoallv = a->v;
         const long before = t.failed;
@@ -536,7 +601,7 @@ int main(int argc, char **argv)
     }
 #else
     colls c = {"MPI", MPI_Allgather, MPI_Alltoall, MPI_Alltoallv, MPI_Gather, MPI_Scatter, 0,
-               MPI_Bcast, MPI_Allreduce, MPI_Reduce};
+               MPI_Bcast, MPI_Allreduce, MPI_Reduce, MPI_Reduce_scatter_block, MPI_Reduce_scatter};
     run_all(&t, &c, intercomm, some_q);
 #endif
     long mine[2] = {t.checks, t.failed}, sum[2];

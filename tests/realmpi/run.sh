@@ -52,11 +52,12 @@ preload)
   names() { tr -d '\n' <"$def" | grep -oE "COLLSIM_ALG\($1, *[a-z0-9_]+" | sed 's/.*, *//'; }
   ag=$(names allgather) a2a=$(names alltoall) a2av=$(names alltoallv) ga=$(names gather) sc=$(names scatter)
   bc=$(names bcast) ar=$(names allreduce) rd=$(names reduce)
+  rsb=$(names reduce_scatter_block) rsv=$(names reduce_scatter)
   set -- $ag; nag=$#; set -- $a2a; na2a=$#; set -- $a2av; na2av=$#; set -- $ga; nga=$#; set -- $sc; nsc=$#
-  set -- $bc; nbc=$#; set -- $ar; nar=$#; set -- $rd; nrd=$#
+  set -- $bc; nbc=$#; set -- $ar; nar=$#; set -- $rd; nrd=$#; set -- $rsb; nrsb=$#; set -- $rsv; nrsv=$#
   [ "$nag" -ge 11 ] && [ "$na2a" -ge 6 ] && [ "$na2av" -ge 4 ] && [ "$nga" -ge 7 ] && [ "$nsc" -ge 7 ] &&
-    [ "$nbc" -ge 2 ] && [ "$nar" -ge 4 ] && [ "$nrd" -ge 2 ] ||
-    { echo "FAIL: registry read: $nag $na2a $na2av $nga $nsc $nbc $nar $nrd"; exit 1; }
+    [ "$nbc" -ge 2 ] && [ "$nar" -ge 4 ] && [ "$nrd" -ge 2 ] && [ "$nrsb" -ge 4 ] && [ "$nrsv" -ge 4 ] ||
+    { echo "FAIL: registry read: $nag $na2a $na2av $nga $nsc $nbc $nar $nrd $nrsb $nrsv"; exit 1; }
   # one launch per allgather, the alltoall(v)s, gathers and scatters cycled alongside: every
   # algorithm at least once, each launch on the first q of 12 ranks for q in 1..5, 8, 11, 12,
   # regions of 3 ranks
@@ -66,11 +67,13 @@ preload)
     gg=$(echo $ga | cut -d' ' -f$((i % nga + 1))); ss=$(echo $sc | cut -d' ' -f$((i % nsc + 1)))
     b=$(echo $bc | cut -d' ' -f$((i % nbc + 1))); r=$(echo $ar | cut -d' ' -f$((i % nar + 1)))
     d=$(echo $rd | cut -d' ' -f$((i % nrd + 1)))
+    sb=$(echo $rsb | cut -d' ' -f$((i % nrsb + 1))); sv=$(echo $rsv | cut -d' ' -f$((i % nrsv + 1)))
     run $np -x LD_PRELOAD="$so" -x COLLSIM_ALLGATHER=$g -x COLLSIM_ALLTOALL=alltoall/$t \
         -x COLLSIM_ALLTOALLV=$v -x COLLSIM_GATHER=$gg -x COLLSIM_SCATTER=$ss \
         -x COLLSIM_BCAST=$b -x COLLSIM_ALLREDUCE=$r -x COLLSIM_REDUCE=$d \
+        -x COLLSIM_REDUCE_SCATTER_BLOCK=$sb -x COLLSIM_REDUCE_SCATTER=reduce_scatter/$sv \
         -x COLLSIM_REGION_BLOCK=3 -x COLLSIM_REPORT=1 "$prog" --intercomm --some-q
-    what="preload allgather/$g alltoall/$t alltoallv/$v gather/$gg scatter/$ss bcast/$b allreduce/$r reduce/$d"
+    what="preload allgather/$g alltoall/$t alltoallv/$v gather/$gg scatter/$ss bcast/$b allreduce/$r reduce/$d reduce_scatter_block/$sb reduce_scatter/$sv"
     ok $rc "$what: exit status $rc"; has " checks, 0 failed"; ok $? "$what: data"
     # every call served, except those MPI lets no algorithm serve: one intercommunicator call
     # per process and collective (MPI_IN_PLACE alltoall(v)s are served: coll_adapt.h)
@@ -92,6 +95,10 @@ preload)
     ok $? "$what: allreduce served"
     echo "$out" | grep -qE "collsim_pmpi: reduce/$d: [0-9]+ calls served \(0 packed\), [0-9]+ to the library \(intercommunicator 0, MPI_IN_PLACE 0, count beyond an int 0, non-commutative operation [0-9]+, datatype with holes 0\)"
     ok $? "$what: reduce served"
+    for c in "reduce_scatter_block/$sb" "reduce_scatter/$sv"; do
+      echo "$out" | grep -qE "collsim_pmpi: $c: [0-9]+ calls served \(0 packed\), [0-9]+ to the library \(intercommunicator 0, MPI_IN_PLACE 0, count beyond an int 0, non-commutative operation [0-9]+, datatype with holes 0\)"
+      ok $? "$what: $c served"
+    done
     echo "$out" | grep -E "mpi_colls:|collsim_pmpi:" | sed "s|^|$np ranks: |"
     i=$((i + 1))
   done

@@ -46,6 +46,9 @@ char *scn_text_of(xmlNode *n)
     return s;
 }
 
+/* a v-collective: block sizes from <distribution> */
+static int is_variable(const cs_coll_props *c) { return c->variable; }
+
 /* The same file under two spellings (name="yahoo", file="../yahoo.xml"). */
 static int same_file(const char *a, const char *b)
 {
@@ -530,9 +533,9 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
         for (int i = 0; i < s->nalgs; i++)
             has_v |= cs_collective_variable(s->algs[i].collective);
         if (!rc && s->dist_line && !has_v)
-            rc = cs_fail(err, "%s:%ld: <distribution> sets the block sizes of alltoallv, and the "
-                              "scenario has no <collective name=\"alltoallv\">",
-                         path, s->dist_line);
+            rc = cs_fail(err, "%s:%ld: <distribution> sets the block sizes of %s, and the "
+                              "scenario has none of them",
+                         path, s->dist_line, cs_coll_join(" and ", which, sizeof which, is_variable));
     }
     xmlFreeDoc(doc);
     free(c.pf_lines);
