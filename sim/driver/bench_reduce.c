@@ -207,11 +207,14 @@ static red_part part_of(const bench_ctx *b, long bytes)
     return r;
 }
 
-/* the operation and datatype must go together (cs_op_dtypes) */
+/* the operation and datatype must go together (cs_op_dtypes); a reduce-scatter's
+ * MPI_IN_PLACE takes its input, p blocks, from the receive buffer */
 static int red_buffers(const driver_opts *o, int wrank, int wsize, long *maxbytes,
                        size_t *sendbytes, size_t *recvbytes)
 {
-    (void)wsize, (void)maxbytes, (void)sendbytes, (void)recvbytes;
+    (void)wsize, (void)maxbytes;
+    if (o->in_place && o->desc->props->send_blocks_per_rank && *recvbytes < *sendbytes)
+        *recvbytes = *sendbytes;
     const char *valid = cs_op_dtypes(o->op, o->dtype);
     if (!valid)
         return 0;
