@@ -480,7 +480,7 @@ TEST(AlltoallvCli, BenchesAndRejectsBadDistributions)
         {"bench --platform yahoo --np 4 --coll alltoallv --alg spread_out --seed -3",
          "--seed needs an integer >= 0 (got '-3')"},
         {"bench --platform yahoo --np 4 --coll alltoall --alg pairwise --dist uniform",
-         "a block-size distribution applies to alltoallv only, not alltoall"},
+         "a block-size distribution applies to alltoallv, reduce_scatter only, not alltoall"},
     };
     for (auto &c : bad) {
         Out o = cli(c.args);
