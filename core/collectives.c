@@ -59,8 +59,11 @@ int cs_coll_has_op(const cs_coll_props *c) { return c->op; }
 
 int cs_coll_send_blocks(const cs_coll_props *c, int p) { return c->send_blocks_per_rank ? p : 1; }
 
-int cs_coll_recv_blocks(const cs_coll_props *c, int p)
+int cs_coll_recv_blocks(const cs_coll_props *c, int p, int in_place)
 {
+    /* MPI_IN_PLACE into a reduce-scatter: the receive buffer holds the p blocks of input */
+    if (in_place && c->op && c->send_blocks_per_rank)
+        return p;
     /* a reduction's result is one vector (or a reduce-scatter's one block), a broadcast's one
      * block; the rest hold p blocks (a scatter's too: the data check sees a write beyond the
      * rank's block in the p - 1 blocks after it) */

@@ -76,7 +76,7 @@ int cs_coll_has_op(const cs_coll_props *c);         /* --op */
 /* The blocks (of the case's size) of a rank's send and receive buffers at p processes: what
  * the driver allocates (sized for the largest p) and the host's memory estimate counts. */
 int cs_coll_send_blocks(const cs_coll_props *c, int p);
-int cs_coll_recv_blocks(const cs_coll_props *c, int p);
+int cs_coll_recv_blocks(const cs_coll_props *c, int p, int in_place);
 
 /* The fewest processes a case of the collective may have (min_np), and why. */
 int cs_coll_min_np(const char *collective);

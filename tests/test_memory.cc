@@ -166,6 +166,15 @@ TEST(Memory, BuffersPerCollectiveAreWhatTheDriverAllocates)
             cs_case_memory_parts(&c, (long)mib4, &m);
             EXPECT_DOUBLE_EQ(m.buffers, mib4 * k.blocks * (fold ? 1 : k.np)) << k.coll << " fold " << fold;
         }
+    // MPI_IN_PLACE into a reduce-scatter: the receive buffer holds the p blocks of input
+    cs_case rs = estimate_case(64, "ring", "", 1);
+    snprintf(rs.alg.collective, sizeof rs.alg.collective, "reduce_scatter_block");
+    cs_mem_parts m;
+    cs_case_memory_parts(&rs, (long)mib4, &m);
+    EXPECT_DOUBLE_EQ(m.buffers, mib4 * (64 + 1));
+    rs.in_place = 1;
+    cs_case_memory_parts(&rs, (long)mib4, &m);
+    EXPECT_DOUBLE_EQ(m.buffers, mib4 * (64 + 64));
     // 64 ranks of a 1 MiB allreduce with real buffers: 134 MB, not 4.4 GB (p receive blocks)
     Out o = cli("bench --platform yahoo --np 64 --coll allreduce --alg recursive_doubling "
                 "--dtype int --sizes 1M --iters 1 --warmup 0 --memory 256M");

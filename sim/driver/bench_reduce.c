@@ -212,9 +212,7 @@ static red_part part_of(const bench_ctx *b, long bytes)
 static int red_buffers(const driver_opts *o, int wrank, int wsize, long *maxbytes,
                        size_t *sendbytes, size_t *recvbytes)
 {
-    (void)wsize, (void)maxbytes;
-    if (o->in_place && o->desc->props->send_blocks_per_rank && *recvbytes < *sendbytes)
-        *recvbytes = *sendbytes;
+    (void)wsize, (void)maxbytes, (void)sendbytes, (void)recvbytes;
     const char *valid = cs_op_dtypes(o->op, o->dtype);
     if (!valid)
         return 0;

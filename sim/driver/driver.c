@@ -321,7 +321,7 @@ static int alloc_buffers(const driver_opts *o, int wrank, int wsize, long maxbyt
                          unsigned char **sendbuf, unsigned char **recvbuf)
 {
     size_t sendbytes = (size_t)maxbytes * (size_t)send_blocks(o->desc, wsize),
-           recvbytes = (size_t)maxbytes * (size_t)cs_coll_recv_blocks(o->desc->props, wsize);
+           recvbytes = (size_t)maxbytes * (size_t)cs_coll_recv_blocks(o->desc->props, wsize, o->in_place);
     if (o->desc->sig->buffers &&
         o->desc->sig->buffers(o, wrank, wsize, &maxbytes, &sendbytes, &recvbytes))
         return -1;

@@ -67,7 +67,7 @@ double cs_case_memory_parts(const cs_case *c, long maxsize, cs_mem_parts *m)
     /* a background rank: an actor like the others (its buffer is folded) */
     m->ranks = BASE_BYTES + (c->np + nbg) * RANK_BYTES;
     /* folded buffers exist once; real ones once per rank (send and receive blocks) */
-    const double buffers = (double)maxsize * cs_collective_buffer_blocks(c->alg.collective, c->np);
+    const double buffers = (double)maxsize * cs_collective_buffer_blocks(c->alg.collective, c->np, c->in_place);
     m->buffers = c->fold ? buffers : buffers * c->np;
     /* alltoallv: every rank's p counts each way, 8 p bytes (with real buffers
      * also p displacements each way and a pristine copy of the four: 32 p

@@ -82,10 +82,10 @@ int cs_collective_valid(const char *coll, cs_err *err)
     return cs_fail(err, "unknown collective '%s' (valid: %s)", coll, cs_coll_names(", "));
 }
 
-int cs_collective_buffer_blocks(const char *coll, int np)
+int cs_collective_buffer_blocks(const char *coll, int np, int in_place)
 {
     const cs_coll_props *p = cs_coll_find(coll);
-    return p ? cs_coll_send_blocks(p, np) + cs_coll_recv_blocks(p, np) : 1 + np;
+    return p ? cs_coll_send_blocks(p, np) + cs_coll_recv_blocks(p, np, in_place) : 1 + np;
 }
 
 int cs_collective_in_place(const char *coll)

@@ -62,7 +62,7 @@ int cs_collective_valid(const char *coll, cs_err *err);
 /* Blocks in a rank's send and receive buffers together for np ranks, as the driver allocates
  * them (cs_coll_send_blocks + cs_coll_recv_blocks): 1 + np for an allgather, 2 np for an
  * alltoall, 2 for an allreduce. */
-int cs_collective_buffer_blocks(const char *coll, int np);
+int cs_collective_buffer_blocks(const char *coll, int np, int in_place);
 
 /* 1 when the driver can run the collective with MPI_IN_PLACE (allgather). */
 int cs_collective_in_place(const char *coll);
