@@ -231,7 +231,9 @@ static cs_platform_fit *models_fits(const report *r, const cs_platform_fit *fits
 static void models_formulas(const report *r, const strset *with, const strset *without)
 {
     FILE *md = r->md;
-    fprintf(md, "\n| algorithm | model (p ranks, m = p × bytes per rank) | source |\n|---|---|---|\n");
+    fprintf(md, "\n| algorithm | model (p ranks; m: p × bytes per rank for the allgathers, the "
+                "vector's bytes for bcast, reduce and allreduce, one rank's block for the "
+                "reduce-scatters; other symbols as the formula says) | source |\n|---|---|---|\n");
     for (size_t a = 0; a < with->n; a++) {
         const cs_cost_model *m = NULL;
         for (size_t k = 0; k < r->ng && !m; k++)
