@@ -30,6 +30,22 @@ inline Out run_shell(const std::string &command)
     return o;
 }
 
+// The directory bench names after a failed case ("files kept in DIR; ..."), "" when none.
+inline std::string kept_dir(const std::string &text)
+{
+    const std::string key = "files kept in ";
+    const size_t at = text.find(key);
+    if (at == std::string::npos)
+        return "";
+    return text.substr(at + key.size(), text.find(';', at) - at - key.size());
+}
+
+// Whether dir is a case directory of bench (so that a wrong parse removes nothing else).
+inline bool is_case_dir(const std::string &dir)
+{
+    return dir.rfind("/tmp/collsim-bench-", 0) == 0 && dir.find_first_of(" \n*'") == std::string::npos;
+}
+
 #ifdef COLLSIM_CLI_PATH
 inline Out cli(const std::string &args) { return run_shell(std::string(COLLSIM_CLI_PATH) + " " + args); }
 #endif

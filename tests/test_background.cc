@@ -318,12 +318,8 @@ TEST(BackgroundSim, StopsAlsoWhenTheMeasuredJobFails)
     EXPECT_NE(o.text.find("every rank done by"), std::string::npos) << o.text;
     EXPECT_NE(o.text.find("8 ranks (world 16..23)"), std::string::npos) << o.text;
     EXPECT_NE(o.text.find("rounds at"), std::string::npos) << o.text;
-    size_t at = o.text.find("files kept in ");
-    if (at != std::string::npos) { // the failed case's directory
-        std::string dir = o.text.substr(at + 14, o.text.find(';', at) - at - 14);
-        if (dir.find("/collsim-bench-") != std::string::npos)
-            run_shell("rm -rf '" + dir + "'");
-    }
+    if (is_case_dir(kept_dir(o.text))) // the failed case's directory
+        run_shell("rm -rf '" + kept_dir(o.text) + "'");
 }
 
 // run: <background> sweeps (quiet and loaded cases side by side), the

@@ -84,13 +84,9 @@ TEST(Cli, TimeoutIsCpuTimeAndIsRecordedAsSuch)
     EXPECT_EQ(o.code, 1) << o.text;
     EXPECT_NE(o.text.find("allgather/ring np=64 size 65536: timeout: over its limit of 1 CPU s"),
               std::string::npos) << o.text;
-    const size_t at = o.text.find("files kept in ");
-    ASSERT_NE(at, std::string::npos) << o.text;
-    std::string kept = o.text.substr(at + 14);
-    kept = kept.substr(0, kept.find(';'));
     // only the case directory bench named (a wrong parse must not remove anything else)
-    ASSERT_EQ(kept.rfind("/tmp/collsim-bench-", 0), 0u) << kept;
-    ASSERT_EQ(kept.find_first_of(" \n*"), std::string::npos) << kept;
+    const std::string kept = kept_dir(o.text);
+    ASSERT_TRUE(is_case_dir(kept)) << o.text;
     EXPECT_EQ(system(("rm -rf " + kept).c_str()), 0);
 }
 
@@ -104,13 +100,9 @@ TEST(Cli, RowsOfSizesThatEndedSurviveALaterKill)
     EXPECT_NE(o.text.find("\n1         "), std::string::npos) << o.text;
     EXPECT_EQ(o.text.find("size 1: timeout"), std::string::npos) << o.text;
     EXPECT_NE(o.text.find(": timeout: over its limit of 3 CPU s"), std::string::npos) << o.text;
-    const size_t at = o.text.find("files kept in ");
-    ASSERT_NE(at, std::string::npos) << o.text;
-    std::string kept = o.text.substr(at + 14);
-    kept = kept.substr(0, kept.find(';'));
     // only the case directory bench named (a wrong parse must not remove anything else)
-    ASSERT_EQ(kept.rfind("/tmp/collsim-bench-", 0), 0u) << kept;
-    ASSERT_EQ(kept.find_first_of(" \n*"), std::string::npos) << kept;
+    const std::string kept = kept_dir(o.text);
+    ASSERT_TRUE(is_case_dir(kept)) << o.text;
     EXPECT_EQ(system(("rm -rf " + kept).c_str()), 0);
 }
 
@@ -338,10 +330,8 @@ TEST(Cli, ASimgridAbortIsNamedByItsMessage)
         EXPECT_NE(o.text.find(c.want), std::string::npos) << o.text;
         EXPECT_EQ(o.text.find("->"), std::string::npos) << o.text;
         EXPECT_EQ(o.text.find("acktrace"), std::string::npos) << o.text;
-        if (o.text.find("files kept in ") != std::string::npos) {
-            std::string kept = o.text.substr(o.text.find("files kept in ") + 14);
-            kept = kept.substr(0, kept.find(';'));
-            EXPECT_EQ(system(("rm -rf " + kept).c_str()), 0);
+        if (is_case_dir(kept_dir(o.text))) {
+            EXPECT_EQ(system(("rm -rf " + kept_dir(o.text)).c_str()), 0);
         }
     }
 }

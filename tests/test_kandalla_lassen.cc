@@ -308,11 +308,9 @@ TEST(LassenFactors, NoCallbackWithoutTheProperties)
         Out o = cli("bench --platform " + std::string(dir) + "/" + file + " --np 2 --ppn 1 --coll "
                     "pingpong --alg send_recv --sizes 8");
         EXPECT_NE(o.code, 0) << o.text;
-        const std::string kept = "files kept in ";
-        const size_t at = o.text.find(kept);
-        if (at == std::string::npos)
+        const std::string d = kept_dir(o.text);
+        if (d.empty())
             return o.text;
-        const std::string d = o.text.substr(at + kept.size(), o.text.find(';', at) - at - kept.size());
         std::ifstream e(d + "/stderr.txt");
         std::string text((std::istreambuf_iterator<char>(e)), std::istreambuf_iterator<char>());
         tw_rmtree(d.c_str());
