@@ -12,7 +12,7 @@ int coll_reduce_local(const void *in, void *inout, int count, MPI_Datatype type,
         return err;
     if (coll_local_moves())
         err = MPI_Reduce_local(in, inout, count, type, op);
-    coll_local_charge((size_t)count * (size_t)size, 1);
+    coll_op_charge((size_t)count * (size_t)size);
     return err;
 }
 

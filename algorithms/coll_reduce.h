@@ -16,9 +16,9 @@
 /* ---- local work: the reduction arithmetic ----
  * inout[i] = in[i] op inout[i] for count elements (MPI_Reduce_local: in is
  * the left operand, which matters for a non-commutative op). Every
- * combination an algorithm makes goes through it, so that it is costed as
- * the copies are (coll_util.h's cost hook, bytes of inout and one call: the
- * simulation driver charges it at the platform's copy bandwidth,
+ * combination an algorithm makes goes through it, so that it is costed
+ * (coll_util.h's coll_op_charge with the bytes of inout, one call: the
+ * simulation driver charges it at the platform's reduction rate,
  * docs/running.md, "The cost model"); an algorithm never calls
  * MPI_Reduce_local itself (a test checks it). With local moves off (folded
  * buffers, coll_set_local_moves) the arithmetic is skipped on the host and

@@ -36,6 +36,16 @@ void coll_local_charge(size_t bytes, size_t calls)
         local_cost(bytes, calls);
 }
 
+static coll_op_cost_fn op_cost;
+
+void coll_set_op_cost(coll_op_cost_fn fn) { op_cost = fn; }
+
+void coll_op_charge(size_t bytes)
+{
+    if (op_cost && bytes)
+        op_cost(bytes);
+}
+
 void coll_copy(void *dst, const void *src, size_t bytes)
 {
     if (bytes == 0)

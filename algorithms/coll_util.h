@@ -32,6 +32,15 @@ void coll_set_local_cost(coll_local_cost_fn fn); /* NULL: no hook (the default) 
  * block that the host program chose not to move, see coll_set_local_moves). */
 void coll_local_charge(size_t bytes, size_t calls);
 
+/* The arithmetic of a reduction (coll_reduce.h's coll_reduce_local): a
+ * second hook, called with the bytes of the vector combined, one call each,
+ * so that a host program can cost combining apart from copying (the
+ * simulation driver charges it at the platform's reduction rate). NULL: no
+ * hook (the default). */
+typedef void (*coll_op_cost_fn)(size_t bytes);
+void coll_set_op_cost(coll_op_cost_fn fn);
+void coll_op_charge(size_t bytes);
+
 /* One copy of `bytes` bytes (memmove semantics: the areas may overlap), one
  * call. Payload and metadata alike. */
 void coll_copy(void *dst, const void *src, size_t bytes);

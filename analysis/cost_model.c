@@ -32,39 +32,61 @@ cs_cost_params cs_cost_params_hockney(const cs_hockney *h)
     return c;
 }
 
-int cs_cost_params_local_work(cs_cost_params *c, const char *copy_call, const char *copy_bw)
+/* "0:BW;SIZE:BW;..." into from[], bw[]: the number of pieces, or -1 */
+static int read_pieces(const char *text, long *from, double *bw)
+{
+    int n = 0;
+    char *end;
+    for (const char *q = text; q && *q && n < 8;) {
+        from[n] = strtol(q, &end, 10);
+        if (*end != ':' || (n ? from[n] <= from[n - 1] : from[0] != 0))
+            return -1;
+        bw[n] = strtod(end + 1, &end);
+        if ((*end && *end != ';') || !(bw[n] > 0))
+            return -1;
+        n++;
+        q = *end ? end + 1 : end;
+    }
+    return n;
+}
+
+int cs_cost_params_local_work(cs_cost_params *c, const char *copy_call, const char *copy_bw,
+                              const char *reduce_bw)
 {
     cs_cost_params t = *c;
     char *end;
     t.work_call = copy_call && *copy_call ? strtod(copy_call, &end) : 0;
     if (copy_call && *copy_call && (*end || t.work_call < 0))
         return -1;
-    t.nwork = 0;
-    for (const char *q = copy_bw; q && *q && t.nwork < 8;) {
-        t.work_from[t.nwork] = strtol(q, &end, 10);
-        if (*end != ':' || (t.nwork ? t.work_from[t.nwork] <= t.work_from[t.nwork - 1]
-                                    : t.work_from[0] != 0))
-            return -1;
-        t.work_bw[t.nwork] = strtod(end + 1, &end);
-        if ((*end && *end != ';') || !(t.work_bw[t.nwork] > 0))
-            return -1;
-        t.nwork++;
-        q = *end ? end + 1 : end;
-    }
-    if (!t.nwork)
+    t.nwork = read_pieces(copy_bw, t.work_from, t.work_bw);
+    t.nop = read_pieces(reduce_bw, t.op_from, t.op_bw);
+    if (t.nwork <= 0 || t.nop < 0)
         return -1;
     *c = t;
     return 0;
+}
+
+static double piece(int n, const long *from, const double *bw, double call, double bytes)
+{
+    int k = 0;
+    while (k + 1 < n && from[k + 1] <= bytes)
+        k++;
+    return call + bytes / bw[k];
 }
 
 double cs_local_work(const cs_cost_params *c, double bytes)
 {
     if (!c->nwork || bytes <= 0)
         return 0;
-    int k = 0;
-    while (k + 1 < c->nwork && c->work_from[k + 1] <= bytes)
-        k++;
-    return c->work_call + bytes / c->work_bw[k];
+    return piece(c->nwork, c->work_from, c->work_bw, c->work_call, bytes);
+}
+
+double cs_local_op(const cs_cost_params *c, double bytes)
+{
+    if (!c->nwork || bytes <= 0)
+        return 0;
+    return c->nop ? piece(c->nop, c->op_from, c->op_bw, c->work_call, bytes)
+                  : cs_local_work(c, bytes);
 }
 
 double cs_level_msg(const cs_level_cost *l, double bytes)

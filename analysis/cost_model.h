@@ -51,26 +51,30 @@ typedef struct {
     const int *region_of;
     int root;
     /* Local work under the full model (the platform's collsim.local.copy-*,
-     * sim/driver/cost.h): one call of b bytes costs work_call + b /
-     * work_bw[k], k the last piece with work_from[k] <= b. The reduction
-     * models charge each combination of b bytes so (their gamma: the
-     * arithmetic is costed as a copy of its bytes, docs/algorithms.md).
-     * nwork 0: nothing charged (the network-only model, or not known). */
-    int nwork;
-    long work_from[8];
-    double work_bw[8], work_call;
+     * sim/driver/cost.h): one copy call of b bytes costs work_call + b /
+     * work_bw[k], k the last piece with work_from[k] <= b. nwork 0: nothing
+     * charged (the network-only model, or not known). A combination of b
+     * bytes (the reduction models' gamma) costs work_call + b / op_bw[k] over
+     * op_from (the platform's collsim.local.reduce-bw); nop 0: as a copy. */
+    int nwork, nop;
+    long work_from[8], op_from[8];
+    double work_bw[8], op_bw[8], work_call;
     /* bcast/pipelined_chain: bytes per segment (the row's segment column);
      * 0: the default, 64 KiB */
     long segment;
 } cs_cost_params;
 
 /* Sets c's local work from the platform's strings: copy_call seconds ("":
- * 0) and copy_bw "0:BW;SIZE:BW;..." (bytes/s from SIZE bytes per call on).
- * 0, or -1 (c unchanged) when copy_bw does not read. */
-int cs_cost_params_local_work(cs_cost_params *c, const char *copy_call, const char *copy_bw);
+ * 0), copy_bw "0:BW;SIZE:BW;..." (bytes/s from SIZE bytes per call on) and
+ * reduce_bw in the same form ("" or NULL: combinations cost copies). 0, or
+ * -1 (c unchanged) when copy_bw or reduce_bw does not read. */
+int cs_cost_params_local_work(cs_cost_params *c, const char *copy_call, const char *copy_bw,
+                              const char *reduce_bw);
 
-/* What c charges for one local call of `bytes` bytes (0 without local work). */
+/* What c charges for one local copy call of `bytes` bytes (0 without local
+ * work), and for one combination of a `bytes` vector (γ). */
 double cs_local_work(const cs_cost_params *c, double bytes);
+double cs_local_op(const cs_cost_params *c, double bytes);
 
 /* One level, one regime, unknown regions: what a simulated ping-pong gives. */
 cs_cost_params cs_cost_params_hockney(const cs_hockney *h);

@@ -2,11 +2,11 @@
  * (Thakur, Rabenseifner, Gropp 2005, Section 4; Chan et al. 2007, Sections
  * 4-5; Patarasuk and Yuan 2009), m the vector in bytes (a reduce-scatter's
  * block, below), under the Hockney model with the reduction's
- * arithmetic: a combination of b bytes costs γ(b) = cs_local_work(c, b),
- * what the full model charges for it (a copy of its bytes: one call plus
- * b over the platform's copy bandwidth at that size; 0 under the
- * network-only model). The allreduces also pay the copy of the send buffer
- * into the receive buffer (not in place). Each model follows the code's
+ * arithmetic: a combination of b bytes costs γ(b) = cs_local_op(c, b),
+ * what the full model charges for it (one call plus b over the platform's
+ * reduction rate at that size; 0 under the network-only model), and a copy
+ * of b bytes κ(b) = cs_local_work(c, b) (the copy rate): the allreduces pay the
+ * copy of the send buffer into the receive buffer (not in place). Each model follows the code's
  * schedule message by message along its busiest path, so that each message
  * pays its own regime; with one regime and a constant γ per byte each sums
  * to the closed form of algorithms.def. */
@@ -113,10 +113,10 @@ double bcast_chain(int p, long m, const cs_cost_params *c)
  * of α + m β last */
 static double fold(int p, long m, const cs_cost_params *c)
 {
-    return p > floor_pow2(p) ? 2 * msg(c, (double)m) + cs_local_work(c, (double)m) : 0;
+    return p > floor_pow2(p) ? 2 * msg(c, (double)m) + cs_local_op(c, (double)m) : 0;
 }
 
-/* γ(m) (the copy in) + log2(p)(α + m β + γ(m)) + the fold */
+/* κ(m) (the copy in) + log2(p)(α + m β + γ(m)) + the fold */
 double allreduce_rd(int p, long m, const cs_cost_params *c)
 {
     if (m <= 0)
@@ -124,11 +124,11 @@ double allreduce_rd(int p, long m, const cs_cost_params *c)
     const double in = cs_local_work(c, (double)m);
     if (p <= 1)
         return in;
-    return in + ceil_log2(floor_pow2(p)) * (msg(c, (double)m) + cs_local_work(c, (double)m)) +
+    return in + ceil_log2(floor_pow2(p)) * (msg(c, (double)m) + cs_local_op(c, (double)m)) +
            fold(p, m, c);
 }
 
-/* γ(m) + 2 (p-1)(α + (m/p) β) + (p-1) γ(m/p): Patarasuk and Yuan's
+/* κ(m) + 2 (p-1)(α + (m/p) β) + (p-1) γ(m/p): Patarasuk and Yuan's
  * bandwidth-optimal 2 ((p-1)/p) m β */
 double allreduce_ring(int p, long m, const cs_cost_params *c)
 {
@@ -137,7 +137,7 @@ double allreduce_ring(int p, long m, const cs_cost_params *c)
     const double in = cs_local_work(c, (double)m), seg = (double)((m + p - 1) / p);
     if (p <= 1)
         return in;
-    return in + 2 * (p - 1) * msg(c, seg) + (p - 1) * cs_local_work(c, seg);
+    return in + 2 * (p - 1) * msg(c, seg) + (p - 1) * cs_local_op(c, seg);
 }
 
 /* halving: step k sends and combines m / 2^k; doubling: the same messages
@@ -147,12 +147,12 @@ static double halving_doubling(long q, long m, const cs_cost_params *c)
     double t = 0;
     for (long d = 2; d <= q; d <<= 1) {
         const double b = (double)m / d;
-        t += 2 * msg(c, b) + cs_local_work(c, b);
+        t += 2 * msg(c, b) + cs_local_op(c, b);
     }
     return t;
 }
 
-/* γ(m) + the fold + halving and doubling over 2^floor(log2 p) */
+/* κ(m) + the fold + halving and doubling over 2^floor(log2 p) */
 double allreduce_rabenseifner(int p, long m, const cs_cost_params *c)
 {
     if (m <= 0)
@@ -164,7 +164,7 @@ double allreduce_rabenseifner(int p, long m, const cs_cost_params *c)
 }
 
 /* s ranks in the largest region (the recorded placement's, else p_ℓ), R
- * regions: γ(m) + ceil(log2 s)(α_ℓ + m β_ℓ + γ(m)) for the reduce, the same
+ * regions: κ(m) + ceil(log2 s)(α_ℓ + m β_ℓ + γ(m)) for the reduce, the same
  * without γ for the broadcast, and the leaders' allreduce (recursive
  * doubling below 2048 bytes, else halving and doubling; the fold on R not
  * a power of two) over the network. Needs p_ℓ. */
@@ -195,17 +195,17 @@ double allreduce_hierarchical(int p, long m, const cs_cost_params *c)
         R = (p + s - 1) / s;
     }
     const int ls = ceil_log2(s);
-    double t = in + ls * (2 * cs_level_msg(&c->local, (double)m) + cs_local_work(c, (double)m));
+    double t = in + ls * (2 * cs_level_msg(&c->local, (double)m) + cs_local_op(c, (double)m));
     if (R > 1) {
         const long q = floor_pow2(R);
-        t += R > q ? 2 * msg(c, (double)m) + cs_local_work(c, (double)m) : 0;
-        t += m < 2048 ? ceil_log2(q) * (msg(c, (double)m) + cs_local_work(c, (double)m))
+        t += R > q ? 2 * msg(c, (double)m) + cs_local_op(c, (double)m) : 0;
+        t += m < 2048 ? ceil_log2(q) * (msg(c, (double)m) + cs_local_op(c, (double)m))
                       : halving_doubling(q, m, c);
     }
     return t;
 }
 
-/* the root's path: ceil(log2 p)(α + m β + γ(m)), then γ(m) for the result's
+/* the root's path: ceil(log2 p)(α + m β + γ(m)), then κ(m) for the result's
  * copy into the receive buffer (it arrives in scratch). A non-commutative
  * operation with a root other than 0 adds α + m β (not modelled: the model
  * does not know the operation). */
@@ -213,11 +213,11 @@ double reduce_binomial(int p, long m, const cs_cost_params *c)
 {
     if (m <= 0 || p <= 1)
         return m <= 0 ? 0 : cs_local_work(c, (double)m);
-    const double g = cs_local_work(c, (double)m);
-    return ceil_log2(p) * (msg(c, (double)m) + g) + g;
+    return ceil_log2(p) * (msg(c, (double)m) + cs_local_op(c, (double)m)) +
+           cs_local_work(c, (double)m);
 }
 
-/* γ(m) (the copy into the working vector) + the fold's first step (α + m β
+/* κ(m) (the copy into the working vector) + the fold's first step (α + m β
  * + γ(m)) + halving (reduce-scatter) and doubling (the gather to the root)
  * over 2^floor(log2 p): 2 log2(p) α + 2 ((p-1)/p) m β + ((p-1)/p) m γ on a
  * power of two. A root that sat out of the fold adds α + m β (not
@@ -229,7 +229,7 @@ double reduce_rabenseifner(int p, long m, const cs_cost_params *c)
     const double in = cs_local_work(c, (double)m);
     if (p <= 1)
         return in;
-    const double first = p > floor_pow2(p) ? msg(c, (double)m) + in : 0;
+    const double first = p > floor_pow2(p) ? msg(c, (double)m) + cs_local_op(c, (double)m) : 0;
     return in + first + halving_doubling(floor_pow2(p), m, c);
 }
 
@@ -242,8 +242,8 @@ double allreduce_reduce_bcast(int p, long m, const cs_cost_params *c)
 /* ---- reduce-scatter: m the block (recvcount's bytes), n = p m the vector;
  * the schedules of algorithms/reduce_scatter/ on equal blocks ---- */
 
-/* γ(n) (the copy into the working vector) + the fold (α + n β + γ(n) first,
- * α + m β last) + halving: step k sends and combines n / 2^k, + γ(m) (the
+/* κ(n) (the copy into the working vector) + the fold (α + n β + γ(n) first,
+ * α + m β last) + halving: step k sends and combines n / 2^k, + κ(m) (the
  * block out): log2(p) α + ((p-1)/p) n β + ((p-1)/p) n γ on a power of two */
 static double rs_halving_d(int p, double m, const cs_cost_params *c)
 {
@@ -255,33 +255,33 @@ static double rs_halving_d(int p, double m, const cs_cost_params *c)
     const long q = floor_pow2(p);
     double t = cs_local_work(c, n) + out;
     if (p > q)
-        t += msg(c, n) + cs_local_work(c, n) + msg(c, m);
+        t += msg(c, n) + cs_local_op(c, n) + msg(c, m);
     for (long d = 2; d <= q; d <<= 1)
-        t += msg(c, n / d) + cs_local_work(c, n / d);
+        t += msg(c, n / d) + cs_local_op(c, n / d);
     return t;
 }
 
-/* γ(m) in + (p-1)(α + m β + γ(m)) + γ(m) out */
+/* κ(m) in + (p-1)(α + m β + γ(m)) + κ(m) out */
 static double rs_pairwise_d(int p, double m, const cs_cost_params *c)
 {
     if (m <= 0)
         return 0;
     const double g = cs_local_work(c, m);
-    return p <= 1 ? g : 2 * g + (p - 1) * (msg(c, m) + g);
+    return p <= 1 ? g : 2 * g + (p - 1) * (msg(c, m) + cs_local_op(c, m));
 }
 
-/* γ(n) in + (p-1)(α + m β + γ(m)) + γ(m) out */
+/* κ(n) in + (p-1)(α + m β + γ(m)) + κ(m) out */
 static double rs_ring_d(int p, double m, const cs_cost_params *c)
 {
     if (m <= 0)
         return 0;
     const double g = cs_local_work(c, m);
-    return p <= 1 ? g : cs_local_work(c, p * m) + (p - 1) * (msg(c, m) + g) + g;
+    return p <= 1 ? g : cs_local_work(c, p * m) + (p - 1) * (msg(c, m) + cs_local_op(c, m)) + g;
 }
 
 /* the binomial reduce of n to rank 0 (its result's copy included), the
  * root's binomial scatter (the subtree of rank mask gets blocks [mask,
- * min(2 mask, p))), γ(m) out */
+ * min(2 mask, p))), κ(m) out */
 static double rs_reduce_scatterv_d(int p, double m, const cs_cost_params *c)
 {
     if (m <= 0)
@@ -289,8 +289,8 @@ static double rs_reduce_scatterv_d(int p, double m, const cs_cost_params *c)
     const double g = cs_local_work(c, m);
     if (p <= 1)
         return g;
-    const double n = p * m, gn = cs_local_work(c, n);
-    double t = ceil_log2(p) * (msg(c, n) + gn) + gn + g;
+    const double n = p * m;
+    double t = ceil_log2(p) * (msg(c, n) + cs_local_op(c, n)) + cs_local_work(c, n) + g;
     for (long mask = 1; mask < p; mask <<= 1)
         t += msg(c, ((mask < p - mask ? 2 * mask : p) - mask) * m);
     return t;

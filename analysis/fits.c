@@ -8,7 +8,8 @@
 #include "results.h"
 
 #define NFIELDS_V1 12 /* the header without the local-work columns */
-#define NFIELDS 14
+#define NFIELDS_V2 14 /* without the reduction rate */
+#define NFIELDS 15
 
 static void write_pair(FILE *f, const cs_postal *p)
 {
@@ -40,6 +41,8 @@ static void write_fit(FILE *f, const cs_platform_fit *x)
     cs_csv_write_field(f, x->copy_call);
     fputc(',', f);
     cs_csv_write_field(f, x->copy_bw);
+    fputc(',', f);
+    cs_csv_write_field(f, x->reduce_bw);
     fputc('\n', f);
 }
 
@@ -85,6 +88,8 @@ static int read_fit(char **fld, int nf, cs_platform_fit *x)
         snprintf(x->copy_call, sizeof x->copy_call, "%s", fld[12]);
         snprintf(x->copy_bw, sizeof x->copy_bw, "%s", fld[13]);
     }
+    if (nf > NFIELDS_V2)
+        snprintf(x->reduce_bw, sizeof x->reduce_bw, "%s", fld[14]);
     snprintf(x->platform, sizeof x->platform, "%s", fld[0]);
     snprintf(x->why, sizeof x->why, "%s", fld[11]);
     x->measured = !strcmp(fld[1], "ok");
@@ -113,6 +118,8 @@ int cs_fits_read(const char *path, cs_platform_fit **f, size_t *n, cs_err *err)
         if (++lineno == 1) {
             if (!strcmp(cs_skip_bom(line), CS_FITS_HEADER_V1))
                 nf = NFIELDS_V1;
+            else if (!strcmp(cs_skip_bom(line), CS_FITS_HEADER_V2))
+                nf = NFIELDS_V2;
             else if (strcmp(cs_skip_bom(line), CS_FITS_HEADER))
                 rc = cs_fail(err, "%s:1: not a platform fits file (expected the header '%s')",
                              path, CS_FITS_HEADER);
@@ -156,7 +163,9 @@ const cs_platform_fit *cs_fits_find(const cs_platform_fit *f, size_t n, const ch
     return NULL;
 }
 
-int cs_fits_local_work(const cs_platform_fit *f, cs_cost_params *c)
+int cs_fits_local_work(const cs_platform_fit *f, int arith_copy, cs_cost_params *c)
 {
-    return f && f->copy_bw[0] ? cs_cost_params_local_work(c, f->copy_call, f->copy_bw) : -1;
+    return f && f->copy_bw[0] ? cs_cost_params_local_work(c, f->copy_call, f->copy_bw,
+                                                          arith_copy ? "" : f->reduce_bw)
+                              : -1;
 }

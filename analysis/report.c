@@ -108,7 +108,7 @@ static void build_groups(report *r)
                     if (*q == ':')
                         *q = '_';
             }
-            if (!strcmp(x->model, "network")) { /* recorded network-only: -model-network */
+            if (x->model[0] && strcmp(x->model, "full")) { /* recorded other model: -model-NAME */
                 size_t used = strlen(g->slug);
                 snprintf(g->slug + used, sizeof g->slug - used, "-model-%s", x->model);
             }

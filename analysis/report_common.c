@@ -246,6 +246,8 @@ void group_title(const report *r, const group *g, char *buf, size_t len, int mul
     char extra[640] = "";
     if (!strcmp(g->model, "network"))
         snprintf(extra, sizeof extra, ", %s-only model", g->model);
+    else if (!strcmp(g->model, "full-arith-copy"))
+        snprintf(extra, sizeof extra, ", full model with the arithmetic at the copy rate");
     if (g->ppn)
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ", %d ranks per node",
                  g->ppn);

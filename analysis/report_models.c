@@ -67,8 +67,10 @@ double group_predict(const report *r, const group *g, const cs_result *x, const 
     group_groups(g, np, &c);
     if (x)
         c.segment = x->segment;
-    if (!strcmp(g->model, "full")) /* the arithmetic costs time under the full model only */
-        cs_fits_local_work(cs_fits_find(r->fits, r->nfits, g->platform), &c);
+    /* local work (copies, the arithmetic) costs time under the full models only */
+    if (!strcmp(g->model, "full") || !strcmp(g->model, "full-arith-copy"))
+        cs_fits_local_work(cs_fits_find(r->fits, r->nfits, g->platform),
+                           !strcmp(g->model, "full-arith-copy"), &c);
     int *reg = NULL;
     if (x && g->root_us_seen && x->placement[0]) {
         reg = cs_xmalloc(sizeof(int) * (size_t)np);

@@ -71,7 +71,8 @@ EOF_PREAMBLE
 #   copy-bw pieces by bytes per copy call, a proxy for the working set: from 0 B the L1 rate,
 #   from 32 KiB L2, from 256 KiB L3 (or MCDRAM), from 2 MiB memory with every core of the socket
 #   copying (a collective's ranks copy at once). Rates are bytes copied (likwid-bench counts
-#   read + write, so its figure / 2).
+#   read + write, so its figure / 2). reduce-bw the same pieces for a reduction's arithmetic:
+#   bytes of the vector combined (likwid's daxpy, two vectors read and one written, / 3).
 #   Overheads: o_s before a message leaves and o_r after it arrives are CPU time that the link
 #   latency already holds (latencies are end-to-end MPI figures): they cost time where the CPU
 #   is busy, e.g. a rank posting many messages at once (LogGP's gap) or receiving a burst;
@@ -80,19 +81,29 @@ local_work_props() {
   case "$1" in
     haswell-aries|haswell-edr)
       copy_src="kerncraft HaswellEP_E5-2695v3 likwid copy (sibling of the E5-2698 v3, same 2.3 GHz): L1 134.8, L2 32.1, L3 15.9, memory 35.57/16 cores GB/s counted read+write"
-      copy_call=4e-9 copy_bw="0:6.7e10;32768:1.6e10;262144:8.0e9;2097152:1.1e9" ;;
+      op_src="the same file's likwid daxpy (a[i] = a[i] + s b[i]: two vectors read and one written, the streams of MPI_Reduce_local's inout[i] = in[i] op inout[i]) at 14 cores: L1 119.8, L2 50.9, L3 24.0 GB/s per core, memory 52.7/16 cores GB/s, counted as three streams, so / 3"
+      copy_call=4e-9 copy_bw="0:6.7e10;32768:1.6e10;262144:8.0e9;2097152:1.1e9"
+      reduce_bw="0:4.0e10;32768:1.7e10;262144:8.0e9;2097152:1.1e9" ;;
     knl-aries)
       copy_src="KNL: memory from chapel-lang/chapel#6389 (nstream 410 GB/s at 64 threads: 3.2 GB/s copied per core); ASSUMED L1 16 B/cycle and L2 8 B/cycle copied at 1.3-1.4 GHz (no KNL in-cache figure found: a 2-wide core, half Haswell's per-cycle rate); call cost ASSUMED 10 ns, 2.5x a big core's; moves every copy-bound variant"
-      copy_call=1e-8 copy_bw="0:2.2e10;32768:1.1e10;1048576:3.2e9" ;;
+      op_src="MCDRAM: the nstream figure's 6.4 GB/s per core of traffic over three streams (2.1 GB/s combined); in cache ASSUMED the copy rate times the ratio measured on Haswell and Broadwell (0.6 in L1, 1 in L2: kerncraft daxpy against copy)"
+      copy_call=1e-8 copy_bw="0:2.2e10;32768:1.1e10;1048576:3.2e9"
+      reduce_bw="0:1.3e10;32768:1.1e10;1048576:2.1e9" ;;
     broadwell-opa|broadwell-40gbe)
       copy_src="kerncraft BroadwellEP_E5-2697v4_CoD likwid copy (sibling, 2.3 GHz) scaled to 2.1 GHz in cache: L1 127.7, L2 32.2, L3 18.8, memory 41.0/18 cores GB/s counted read+write"
-      copy_call=4e-9 copy_bw="0:5.8e10;32768:1.47e10;262144:8.6e9;2097152:1.14e9" ;;
+      op_src="the same file's likwid daxpy (two vectors read, one written: the streams of MPI_Reduce_local) at 18 cores, scaled to 2.1 GHz in cache: L1 92.2, L2 49.1, L3 29.5 GB/s per core, memory 63.0/18 cores GB/s, counted as three streams, so / 3"
+      copy_call=4e-9 copy_bw="0:5.8e10;32768:1.47e10;262144:8.6e9;2097152:1.14e9"
+      reduce_bw="0:2.8e10;32768:1.49e10;262144:9.0e9;2097152:1.17e9" ;;
     power9-edr)
       copy_src="ASSUMED Haswell-class per-core rates (kerncraft HaswellEP figures) and 1.7 GB/s per core from memory: no POWER9 copy figure was found; moves Bruck-type rotations by the same factor as on cori"
-      copy_call=4e-9 copy_bw="0:6.0e10;32768:1.8e10;262144:9.0e9;2097152:1.7e9" ;;
+      op_src="ASSUMED the copy rates times the ratio measured on Haswell and Broadwell (kerncraft daxpy against copy: 0.6 in L1, 1 beyond)"
+      copy_call=4e-9 copy_bw="0:6.0e10;32768:1.8e10;262144:9.0e9;2097152:1.7e9"
+      reduce_bw="0:3.6e10;32768:1.8e10;262144:9.0e9;2097152:1.7e9" ;;
     barcelona-ddr|harpertown-gbe)
       copy_src="ASSUMED (no copy figure found for the Opteron 8356, Xeon E5345 or L5420): L1 16 B/cycle copied (one 128-bit load and store per cycle) at 2.3-2.5 GHz, L2 a third of it, memory 0.6 GB/s per core with every core copying (a shared front-side bus or 4 sockets of DDR2); a 2007-era core's call cost twice a current one's"
-      copy_call=8e-9 copy_bw="0:3.7e10;32768:1.2e10;2097152:6.0e8" ;;
+      op_src="ASSUMED the copy rates times the ratio measured on Haswell and Broadwell (kerncraft daxpy against copy: 0.6 in L1, 1 beyond)"
+      copy_call=8e-9 copy_bw="0:3.7e10;32768:1.2e10;2097152:6.0e8"
+      reduce_bw="0:2.2e10;32768:1.2e10;2097152:6.0e8" ;;
     *) echo "local_work_props: unknown processor '$1'" >&2; return 2 ;;
   esac
   o_sys_r=
@@ -123,9 +134,12 @@ local_work_props() {
     <!-- The full model (sim/driver/cost.h; platforms/README.md, "Local work and overheads").
       Copy: $copy_src; call cost: 3.1-3.8 ns per 32-128 B memcpy (llvm/llvm-project#70049, glibc in
       skywind3000/FastMemcpy#4)${copy_call:+, here $copy_call s}.
+      Reduction arithmetic (bytes of the vector combined per second, one copy call each): $op_src;
+      moves every reduction, most where vectors fit in L1.
       Overheads: $o_src. -->
     <prop id="collsim.local.copy-call" value="$copy_call"/>
     <prop id="collsim.local.copy-bw" value="$copy_bw"/>
+    <prop id="collsim.local.reduce-bw" value="$reduce_bw"/>
     <prop id="collsim.overhead.send" value="$o_sys"/>
     <prop id="collsim.overhead.recv" value="${o_sys_r:-$o_sys}"/>
     <prop id="collsim.overhead.send.$node_level" value="$o_node"/>

@@ -21,6 +21,7 @@ extern "C" {
 struct Checked {
     size_t rows = 0, ok = 0;
     std::string first_problem; // the first row that did not pass, described
+    std::vector<cs_result> all; // the rows, in the order the run wrote them
 };
 
 inline Checked run_checked(const tw_run_spec &spec)
@@ -31,6 +32,7 @@ inline Checked run_checked(const tw_run_spec &spec)
     Checked c;
     EXPECT_EQ(tw_run(&spec, &rows, &n, err, sizeof err), 0) << err;
     c.rows = n;
+    c.all.assign(rows, rows + n);
     for (size_t i = 0; i < n; i++) {
         if (std::string(rows[i].status) == "ok")
             c.ok++;

@@ -204,15 +204,11 @@ TEST(LocalWorkVariants, BruckVariantsOnThetaDifferByTheirLocalWork)
             s.fold = 1;
             s.iters = 2;
             s.model = models[m];
-            cs_result *rows = nullptr;
-            size_t n = 0;
-            char err[4096];
-            ASSERT_EQ(tw_run(&s, &rows, &n, err, sizeof err), 0) << err;
-            ASSERT_EQ(n, 1u);
-            EXPECT_STREQ(rows[0].status, "ok") << alg << " " << rows[0].note;
-            EXPECT_STREQ(rows[0].model, models[m]);
-            t[m][alg] = rows[0].avg_us;
-            tw_free_rows(rows);
+            const Checked c = run_checked(s);
+            ASSERT_EQ(c.rows, 1u);
+            EXPECT_EQ(c.ok, 1u) << alg << " " << c.first_problem;
+            EXPECT_STREQ(c.all[0].model, models[m]);
+            t[m][alg] = c.all[0].avg_us;
         }
     for (const auto &[alg, us] : t[0])
         EXPECT_EQ(us, t[0]["bruck_basic"]) << alg << ": one schedule, one network-only time";

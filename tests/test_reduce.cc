@@ -204,8 +204,8 @@ TEST(ReduceFault, FlippedByteAndReversedOrderAreNamed)
 }
 
 // The cost models against values computed by hand from the schedules
-// (α = 2 us, β = 1 ns/B; γ: 10 ns per call and 0.1 ns/B, 0.2 ns/B from 1000
-// bytes on).
+// (α = 2 us, β = 1 ns/B; a copy κ: 10 ns per call and 0.1 ns/B, 0.2 ns/B from
+// 1000 bytes on; γ = κ without a reduction rate, then a rate of its own).
 TEST(ReduceModels, FormulasByHand)
 {
     cs_hockney h = {2e-6, 1e-9};
@@ -235,8 +235,9 @@ TEST(ReduceModels, FormulasByHand)
     EXPECT_NEAR(t("reduce", "rabenseifner", 8, 1000), 2 * (3 * 2e-6 + 875e-9), 1e-15);
     EXPECT_NEAR(t("reduce", "rabenseifner", 6, 1000), 3e-6 + 2 * (2 * 2e-6 + 750e-9), 1e-15);
     EXPECT_NEAR(t("allreduce", "reduce_bcast", 8, 1000), 6 * 3e-6, 1e-15);
-    ASSERT_EQ(cs_cost_params_local_work(&c, "1e-8", "0:1e10;1000:5e9"), 0);
+    ASSERT_EQ(cs_cost_params_local_work(&c, "1e-8", "0:1e10;1000:5e9", ""), 0);
     EXPECT_NEAR(cs_local_work(&c, 500), 1e-8 + 500 / 1e10, 1e-18);
+    EXPECT_EQ(cs_local_op(&c, 500), cs_local_work(&c, 500)); // no reduction rate: a copy
     EXPECT_NEAR(cs_local_work(&c, 1000), 1e-8 + 1000 / 5e9, 1e-18);
     const double g1000 = 2.1e-7, g500 = 6e-8, g250 = 3.5e-8;
     // reduce: 3 steps of (α + m β + γ(m)) and the result's copy
@@ -264,12 +265,63 @@ TEST(ReduceModels, FormulasByHand)
     EXPECT_NEAR(t("allreduce", "hierarchical", 8, 4096),
                 g4096 + 2 * (2 * (0.5e-6 + 4096 * 0.5e-9) + g4096) + 2 * (2e-6 + 2048e-9) + g2048,
                 1e-15);
-    EXPECT_EQ(cs_cost_params_local_work(&c, "x", "0:1e10"), -1);
-    EXPECT_EQ(cs_cost_params_local_work(&c, "", "100:1e10"), -1); // must start at 0
+    EXPECT_EQ(cs_cost_params_local_work(&c, "x", "0:1e10", ""), -1);
+    EXPECT_EQ(cs_cost_params_local_work(&c, "", "100:1e10", ""), -1); // must start at 0
+    EXPECT_EQ(cs_cost_params_local_work(&c, "", "0:1e10", "5:1e9"), -1);
+    EXPECT_EQ(cs_cost_params_local_work(&c, "", "0:1e10", "0:0"), -1);
+    // a reduction rate of its own: combinations γ at 0.25 ns/B, 0.5 ns/B from 1000 B on,
+    // copies κ as before (the copy in, the result's copy out)
+    c.ppn = 0;
+    ASSERT_EQ(cs_cost_params_local_work(&c, "1e-8", "0:1e10;1000:5e9", "0:4e9;1000:2e9"), 0);
+    const double k1000 = 2.1e-7, o1000 = 1e-8 + 1000 / 2e9, o500 = 1e-8 + 500 / 4e9,
+                 o250 = 1e-8 + 250 / 4e9;
+    EXPECT_NEAR(cs_local_op(&c, 1000), o1000, 1e-18);
+    EXPECT_NEAR(cs_local_work(&c, 1000), k1000, 1e-18);
+    EXPECT_NEAR(t("reduce", "binomial", 8, 1000), 3 * (3e-6 + o1000) + k1000, 1e-15);
+    EXPECT_NEAR(t("allreduce", "recursive_doubling", 6, 1000),
+                k1000 + 2 * (3e-6 + o1000) + 2 * 3e-6 + o1000, 1e-15);
+    EXPECT_NEAR(t("allreduce", "ring", 4, 1000), k1000 + 6 * 2.25e-6 + 3 * o250, 1e-15);
+    EXPECT_NEAR(t("allreduce", "rabenseifner", 4, 1000),
+                k1000 + 2 * 2.5e-6 + o500 + 2 * 2.25e-6 + o250, 1e-15);
+    // p 6: the copy in, the fold's first step (α + m β + γ(m)), halving and the gather
+    EXPECT_NEAR(t("reduce", "rabenseifner", 6, 1000),
+                k1000 + 3e-6 + o1000 + 2 * 2.5e-6 + o500 + 2 * 2.25e-6 + o250, 1e-15);
 }
 
-// platforms.csv carries the local-work costs the models read; a file of the
-// older header, without them, still reads (no γ then)
+// The driver charges each combination at the platform's reduction rate, the
+// copies at the copy rate: two ranks of Yahoo, recursive doubling (each rank
+// copies its vector in, exchanges it and combines once). Under full-arith-copy
+// the combination costs a copy: the difference is exactly γ - κ of the vector
+// in L1 (8 ns + 1024 B at 22 GB/s against 37 GB/s), and nothing from 32 KiB on,
+// where Yahoo's two rates are equal.
+TEST(ReduceArithmetic, ChargedAtThePlatformsReductionRate)
+{
+    double us[2][2];
+    const char *models[2] = {"full", "full-arith-copy"};
+    for (int m = 0; m < 2; m++) {
+        tw_run_spec s = sweep_spec("allreduce", "recursive_doubling", "sequential", "1024,65536", 600);
+        s.np = 2;
+        s.np_list = nullptr;
+        s.warmup = 0;
+        s.dtype = "int";
+        s.op = "sum";
+        s.fold = 1;
+        s.iters = 2;
+        s.model = models[m];
+        const Checked c = run_checked(s);
+        ASSERT_EQ(c.rows, 2u);
+        EXPECT_EQ(c.ok, c.rows) << c.first_problem;
+        for (const cs_result &r : c.all) {
+            EXPECT_STREQ(r.model, models[m]);
+            us[m][r.bytes == 1024 ? 0 : 1] = r.avg_us;
+        }
+    }
+    EXPECT_NEAR(us[0][0] - us[1][0], 1e6 * (1024 / 2.2e10 - 1024 / 3.7e10), 1e-9);
+    EXPECT_EQ(us[0][1], us[1][1]);
+}
+
+// platforms.csv carries the local-work costs the models read; files of the
+// older headers, without the reduction rate or without any, still read
 TEST(ReduceModels, FitsFileKeepsTheCopyCostsAndReadsTheOlderHeader)
 {
     char dir[256];
@@ -280,6 +332,7 @@ TEST(ReduceModels, FitsFileKeepsTheCopyCostsAndReadsTheOlderHeader)
     snprintf(f.why, sizeof f.why, "not measured");
     snprintf(f.copy_call, sizeof f.copy_call, "8e-9");
     snprintf(f.copy_bw, sizeof f.copy_bw, "0:3.7e10;32768:1.2e10");
+    snprintf(f.reduce_bw, sizeof f.reduce_bw, "0:2.2e10;32768:1e10");
     cs_err e;
     ASSERT_EQ(cs_fits_write(path.c_str(), &f, 1, &e), 0) << e.msg;
     cs_platform_fit *got;
@@ -288,14 +341,25 @@ TEST(ReduceModels, FitsFileKeepsTheCopyCostsAndReadsTheOlderHeader)
     ASSERT_EQ(n, 1u);
     cs_hockney h = {1e-6, 1e-9};
     cs_cost_params c = cs_cost_params_hockney(&h);
-    ASSERT_EQ(cs_fits_local_work(&got[0], &c), 0);
+    ASSERT_EQ(cs_fits_local_work(&got[0], 0, &c), 0);
     EXPECT_NEAR(cs_local_work(&c, 32768), 8e-9 + 32768 / 1.2e10, 1e-18);
+    EXPECT_NEAR(cs_local_op(&c, 32768), 8e-9 + 32768 / 1e10, 1e-18);
+    cs_cost_params a = cs_cost_params_hockney(&h); // the full-arith-copy model
+    ASSERT_EQ(cs_fits_local_work(&got[0], 1, &a), 0);
+    EXPECT_NEAR(cs_local_op(&a, 32768), 8e-9 + 32768 / 1.2e10, 1e-18);
+    free(got);
+    std::ofstream(path) << CS_FITS_HEADER_V2 "\nyahoo,error,,,,,,,,,,why,8e-9,0:3.7e10\n";
+    ASSERT_EQ(cs_fits_read(path.c_str(), &got, &n, &e), 0) << e.msg;
+    ASSERT_EQ(n, 1u);
+    cs_cost_params b = cs_cost_params_hockney(&h);
+    ASSERT_EQ(cs_fits_local_work(&got[0], 0, &b), 0);
+    EXPECT_NEAR(cs_local_op(&b, 100), 8e-9 + 100 / 3.7e10, 1e-18); // no rate: the copy's
     free(got);
     std::ofstream(path) << CS_FITS_HEADER_V1 "\nyahoo,error,,,,,,,,,,why\n";
     ASSERT_EQ(cs_fits_read(path.c_str(), &got, &n, &e), 0) << e.msg;
     ASSERT_EQ(n, 1u);
     cs_cost_params d = cs_cost_params_hockney(&h);
-    EXPECT_EQ(cs_fits_local_work(&got[0], &d), -1);
+    EXPECT_EQ(cs_fits_local_work(&got[0], 0, &d), -1);
     EXPECT_EQ(cs_local_work(&d, 32768), 0.0);
     free(got);
     tw_rmtree(dir);

@@ -142,7 +142,7 @@ TEST(ReduceScatterModels, FormulasByHand)
     c.mean_block = 30;
     EXPECT_NEAR(t("reduce_scatter", "ring", 8, 200), t(b, "ring", 8, 30), 1e-18);
     c.mean_block = 0;
-    ASSERT_EQ(cs_cost_params_local_work(&c, "1e-8", "0:1e10;1000:5e9"), 0);
+    ASSERT_EQ(cs_cost_params_local_work(&c, "1e-8", "0:1e10;1000:5e9", ""), 0);
     const double g100 = 1e-8 + 1e-8, g800 = 1e-8 + 800 / 1e10, g400 = 1e-8 + 400 / 1e10,
                  g200 = 1e-8 + 200 / 1e10;
     // halving: the copy in (800 B), 3 steps each combining what it received, the block out
@@ -157,6 +157,16 @@ TEST(ReduceScatterModels, FormulasByHand)
     // the block out
     EXPECT_NEAR(t(b, "reduce_scatterv", 8, 100),
                 3 * (2.8e-6 + g800) + g800 + 3 * 2e-6 + 700e-9 + g100, 1e-15);
+    // a reduction rate of its own (0.25 ns/B): the combinations take it, the copies do not
+    ASSERT_EQ(cs_cost_params_local_work(&c, "1e-8", "0:1e10;1000:5e9", "0:4e9"), 0);
+    const double o100 = 1e-8 + 100 / 4e9, o400 = 1e-8 + 400 / 4e9, o200 = 1e-8 + 200 / 4e9,
+                 o800 = 1e-8 + 800 / 4e9;
+    EXPECT_NEAR(t(b, "recursive_halving", 8, 100),
+                g800 + 3 * 2e-6 + 700e-9 + o400 + o200 + o100 + g100, 1e-15);
+    EXPECT_NEAR(t(b, "pairwise", 8, 100), 2 * g100 + 7 * (2.1e-6 + o100), 1e-15);
+    EXPECT_NEAR(t(b, "ring", 5, 100), g500 + 4 * (2.1e-6 + o100) + g100, 1e-15);
+    EXPECT_NEAR(t(b, "reduce_scatterv", 8, 100),
+                3 * (2.8e-6 + o800) + g800 + 3 * 2e-6 + 700e-9 + g100, 1e-15);
 }
 
 // SMPI's built-ins through the same check: every p of a short list in one sweep (the

@@ -188,6 +188,11 @@ TEST(Scenario, ListsRefuseDuplicates)
          "dup.xml:7: <ppn>: ranks-per-node list lists 2 twice"},
         {"  <platform name=\"quartz\"/>\n" + rest + ring + "  <region>node socket node</region>\n",
          "dup.xml:7: <region>: 'node' listed twice"},
+        {"  <platform name=\"yahoo\"/>\n" + rest + ring +
+             "  <models>full full-arith-copy network full-arith-copy</models>\n",
+         "dup.xml:7: <models>: 'full-arith-copy' listed twice"},
+        {"  <platform name=\"yahoo\"/>\n" + rest + ring + "  <models>full gamma</models>\n",
+         "dup.xml:7: <models>: unknown model 'gamma' (valid: full, full-arith-copy, network)"},
     };
     for (auto &c : cases) {
         std::string e = scenario_error(dir, c.body);

@@ -26,6 +26,8 @@ static int installed;            /* the full model is on */
 static double copy_call;         /* s per copy call */
 static piecewise copy_bw;        /* bytes/s by bytes per call (a[]) */
 static int have_copy;
+static piecewise op_bw;          /* reduction: bytes combined/s by bytes per call */
+static int have_op;              /* else the arithmetic is charged at copy_bw */
 static piecewise o_send[COLL_LOC_FILE_MAX_LEVELS + 1], o_recv[COLL_LOC_FILE_MAX_LEVELS + 1];
 static int per_level;            /* some level has its own overheads */
 static int have_overhead;
@@ -108,10 +110,11 @@ static int read_overheads(const char *dir, piecewise *table, char *err, size_t e
 }
 
 static void local_cost(size_t bytes, size_t calls);
+static void op_cost(size_t bytes);
 
-int cost_init(int full, char *err, size_t errsize)
+int cost_init(int model, char *err, size_t errsize)
 {
-    if (!full || ranks) /* ranks share this file: the first reads the platform */
+    if (model == COST_MODEL_NETWORK || ranks) /* ranks share this file: the first reads it */
         return 0;
     PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
     ranks = calloc((size_t)world_size, sizeof *ranks);
@@ -134,6 +137,13 @@ int cost_init(int full, char *err, size_t errsize)
                                  err, errsize))
             return -1;
         have_copy = 1;
+        const char *op = prop("collsim.local.reduce-bw");
+        if (op && model == COST_MODEL_FULL) {
+            if (cost_parse_piecewise("collsim.local.reduce-bw", op, "SIZE:BYTES_PER_SECOND",
+                                     &op_bw, err, errsize))
+                return -1;
+            have_op = 1;
+        }
     }
     const int s = read_overheads("send", o_send, err, errsize);
     const int r = s < 0 ? -1 : read_overheads("recv", o_recv, err, errsize);
@@ -147,6 +157,7 @@ int cost_init(int full, char *err, size_t errsize)
                 have_overhead ? "" : "collsim.overhead.*",
                 !have_copy && !have_overhead ? "they stay" : "it stays");
     coll_set_local_cost(local_cost);
+    coll_set_op_cost(op_cost);
     installed = 1;
     return 0;
 }
@@ -169,6 +180,14 @@ double cost_copy_seconds(size_t bytes, size_t calls)
     return (double)calls * copy_call + (double)bytes / copy_bw.a[k];
 }
 
+double cost_op_seconds(size_t bytes)
+{
+    if (!have_op)
+        return cost_copy_seconds(bytes, 1);
+    const int k = piece_of(&op_bw, (double)bytes);
+    return copy_call + (double)bytes / op_bw.a[k];
+}
+
 /* Work that starts now, on the rank's CPU, after what it is busy with. */
 static void occupy(rank_state *s, double seconds)
 {
@@ -182,6 +201,13 @@ static void local_cost(size_t bytes, size_t calls)
     rank_state *s = cost_me_if_on();
     if (s)
         occupy(s, cost_copy_seconds(bytes, calls));
+}
+
+static void op_cost(size_t bytes)
+{
+    rank_state *s = cost_me_if_on();
+    if (s)
+        occupy(s, cost_op_seconds(bytes));
 }
 
 void cost_add(double seconds)

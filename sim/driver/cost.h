@@ -5,6 +5,8 @@
  *   - every byte it moves in its own memory: the algorithms' copy helpers
  *     (coll_util.h) report bytes and calls, charged
  *       calls x copy-call + bytes / copy-bw(bytes per call);
+ *   - every combination of a reduction (coll_reduce.h's coll_reduce_local,
+ *     coll_util.h's op hook), charged copy-call + bytes / reduce-bw(bytes);
  *   - packing a non-contiguous datatype (MPI_Pack / MPI_Unpack, and a send
  *     or receive of a derived datatype, which SMPI packs into a contiguous
  *     buffer): each contiguous piece a copy call, the bytes at copy-bw; the
@@ -30,6 +32,9 @@
  *   collsim.local.copy-call   seconds per copy call
  *   collsim.local.copy-bw     bytes/s, piecewise by bytes per call:
  *                             "0:BW0;SIZE1:BW1;..." (SIZE: from this many bytes)
+ *   collsim.local.reduce-bw   the same for a reduction's arithmetic (bytes of
+ *                             the vector combined per second; one call costs
+ *                             copy-call); absent: the copy rate
  *   collsim.overhead.send[.LEVEL], collsim.overhead.recv[.LEVEL]
  *                             "START:OFFSET:PERBYTE;..." (SMPI's smpi/os
  *                             format: from START bytes, OFFSET s + PERBYTE s/B);
@@ -44,15 +49,32 @@
 
 #include <mpi.h>
 #include <stddef.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* After coll_loc_file_init(); `full` non-zero installs the model (every rank
- * calls it; the first call reads the platform). Returns 0, or -1 with a
- * message in err for a malformed property (naming it and its value). */
-int cost_init(int full, char *err, size_t errsize);
+/* The models (the `model` case field, core/case_fields.def): the network
+ * alone; the full model; the full model with the reduction arithmetic
+ * charged at the copy rate (collsim.local.reduce-bw ignored: the full model
+ * as it was before the platforms gave a reduction rate). */
+enum { COST_MODEL_NETWORK, COST_MODEL_FULL, COST_MODEL_FULL_ARITH_COPY };
+
+/* A model's name to its enum value, or -1. */
+static inline int cost_model_of(const char *name)
+{
+    return !strcmp(name, "network")           ? COST_MODEL_NETWORK
+           : !strcmp(name, "full")            ? COST_MODEL_FULL
+           : !strcmp(name, "full-arith-copy") ? COST_MODEL_FULL_ARITH_COPY
+                                              : -1;
+}
+
+/* After coll_loc_file_init(); a model other than COST_MODEL_NETWORK installs
+ * it (every rank calls it; the first call reads the platform). Returns 0, or
+ * -1 with a message in err for a malformed property (naming it and its
+ * value). */
+int cost_init(int model, char *err, size_t errsize);
 
 /* The calling rank's MPI_COMM_WORLD rank (under SMPI, kept per simulated
  * process: MPI_Comm_rank costs a group search at each call). */
@@ -106,8 +128,11 @@ int cost_parse_piecewise(const char *key, const char *text, const char *two, cos
                          char *err, size_t errsize);
 
 /* The model's parameters at a size (the host's calibrate prints them the
- * same way; exposed for tests). */
+ * same way; exposed for tests): a copy, and a reduction's arithmetic over a
+ * vector of `bytes` (one call; at the copy rate when the platform gives no
+ * collsim.local.reduce-bw or under COST_MODEL_FULL_ARITH_COPY). */
 double cost_copy_seconds(size_t bytes, size_t calls);
+double cost_op_seconds(size_t bytes);
 
 #ifdef __cplusplus
 }

@@ -442,8 +442,15 @@ int main(int argc, char **argv)
         return 2;
     }
     /* the network factors per level (cost.h) before any rank's first message */
-    if (cost_init(!strcmp(o.model, "full"), loc_err, sizeof loc_err) ||
-        cost_factors_init(!strcmp(o.model, "full"), wrank, loc_err, sizeof loc_err)) {
+    const int model = cost_model_of(o.model);
+    if (model < 0) {
+        if (wrank == 0)
+            fprintf(stderr, "collsim-driver: --model '%s': unknown (valid: full, "
+                            "full-arith-copy, network)\n", o.model);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    if (cost_init(model, loc_err, sizeof loc_err) ||
+        cost_factors_init(model != COST_MODEL_NETWORK, wrank, loc_err, sizeof loc_err)) {
         if (wrank == 0)
             fprintf(stderr, "collsim-driver: %s\n", loc_err);
         MPI_Abort(MPI_COMM_WORLD, 3);

@@ -179,6 +179,7 @@ void cs_postal_platform_fit(const cs_platform *pf, cs_platform_fit *out)
     snprintf(out->platform, sizeof out->platform, "%s", pf->name);
     snprintf(out->copy_call, sizeof out->copy_call, "%s", pf->copy_call);
     snprintf(out->copy_bw, sizeof out->copy_bw, "%s", pf->copy_bw);
+    snprintf(out->reduce_bw, sizeof out->reduce_bw, "%s", pf->reduce_bw);
     cs_err e;
     if (cs_postal_pairs(pf, NULL, &out->intra, &out->inter, &out->has_inter, &e))
         snprintf(out->why, sizeof out->why, "%s", e.msg);

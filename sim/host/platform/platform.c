@@ -294,7 +294,8 @@ static int walk(cs_platform *pf, walk_ctx *w, xmlNode *first, int depth, cs_err 
                         : depth > 1 ? NULL
                         : !xmlStrcmp(id, (const xmlChar *)"collsim.local.copy-call") ? &pf->copy_call
                         : !xmlStrcmp(id, (const xmlChar *)"collsim.local.copy-bw") ? &pf->copy_bw
-                                                                                  : NULL;
+                        : !xmlStrcmp(id, (const xmlChar *)"collsim.local.reduce-bw") ? &pf->reduce_bw
+                                                                                    : NULL;
             if (to) {
                 xmlChar *v = xmlGetProp(n, (const xmlChar *)"value");
                 free(*to);
@@ -547,6 +548,7 @@ int cs_platform_load(const char *path, cs_platform *pf, cs_err *err)
     pf->description = cs_xstrdup("");
     pf->copy_call = cs_xstrdup("");
     pf->copy_bw = cs_xstrdup("");
+    pf->reduce_bw = cs_xstrdup("");
     pf->name = cs_platform_name_of(path);
 
     xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
@@ -598,5 +600,6 @@ void cs_platform_free(cs_platform *pf)
     free(pf->description);
     free(pf->copy_call);
     free(pf->copy_bw);
+    free(pf->reduce_bw);
     memset(pf, 0, sizeof *pf);
 }

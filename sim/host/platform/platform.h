@@ -39,9 +39,10 @@ typedef struct {
     char *path;        /* the file */
     char *name;        /* file name without directory and .xml */
     char *description; /* <prop id="collsim/description"> of the top zone, or "" */
-    /* the top zone's collsim.local.copy-call and collsim.local.copy-bw as
-     * written ("" when absent): the full model's cost of local work */
-    char *copy_call, *copy_bw;
+    /* the top zone's collsim.local.copy-call, collsim.local.copy-bw and
+     * collsim.local.reduce-bw as written ("" when absent): the full model's
+     * cost of local work */
+    char *copy_call, *copy_bw, *reduce_bw;
     cs_node *nodes;
     int nnodes;
     long total_cores;

@@ -72,7 +72,7 @@ typedef struct {
     long host_specs_line;
     /* <models>: what costs simulated time (case_fields.def, model), swept;
      * nmodels == 0: the default (full) only */
-    char models[2][16];
+    char models[3][16];
     int nmodels;
     long models_line;
     cs_alg_sel *algs; /* each with its collective */

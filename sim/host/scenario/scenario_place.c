@@ -75,8 +75,10 @@ int scn_parse_models(scn_ctx *c, cs_scenario *s, xmlNode *n)
     int rc = 0;
     for (char *tok = strtok_r(text, " \t\r\n", &save); tok && !rc;
          tok = strtok_r(NULL, " \t\r\n", &save)) {
-        if (strcmp(tok, "full") && strcmp(tok, "network"))
-            rc = cs_fail(c->err, "%s:%ld: <models>: unknown model '%s' (valid: full, network)",
+        if (strcmp(tok, "full") && strcmp(tok, "full-arith-copy") && strcmp(tok, "network"))
+            rc = cs_fail(c->err,
+                         "%s:%ld: <models>: unknown model '%s' (valid: full, full-arith-copy, "
+                         "network)",
                          c->path, line, tok);
         for (int i = 0; i < s->nmodels && !rc; i++)
             if (!strcmp(s->models[i], tok))
@@ -85,7 +87,7 @@ int scn_parse_models(scn_ctx *c, cs_scenario *s, xmlNode *n)
             snprintf(s->models[s->nmodels++], sizeof s->models[0], "%s", tok);
     }
     if (!rc && !s->nmodels)
-        rc = cs_fail(c->err, "%s:%ld: <models> is empty (valid: full, network)", c->path, line);
+        rc = cs_fail(c->err, "%s:%ld: <models> is empty (valid: full, full-arith-copy, network)", c->path, line);
     free(text);
     return rc;
 }
