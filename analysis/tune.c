@@ -8,11 +8,12 @@
 #include "best.h"
 #include "case_fields.h"
 #include "collectives.h"
+#include "distributions.h"
 #include "results.h"
 #include "tune_mpich.h"
 
 /* ---- what each library names (algorithms.def) ---- */
-enum { SIZE_total, SIZE_one, SIZE_count, SIZE_none };
+enum { SIZE_total, SIZE_one, SIZE_sum, SIZE_count, SIZE_none };
 static const struct {
     const char *lib, *coll;
     int id, size;
@@ -371,6 +372,38 @@ static void unnamed(FILE *f, const plan *pl, int (*value)(const char *coll, cons
         fprintf(f, " none");
 }
 
+/* The size a library's rules compare for a row's call (algorithms.def's
+ * size kinds), in bytes, count for `count`; 0 for `none`. `sum`: the row's
+ * blocks as the driver draws them (its dist and seed; none recorded: the
+ * driver's uniform), each at most the row's bytes. */
+static long long lib_bytes(const cs_result *r, int kind)
+{
+    const long long bytes = r->bytes;
+    char dt[64];
+    column_text(r, CS_RC_dtype, dt, sizeof dt);
+    const int tsize = cs_dtype_size(dt);
+    switch (kind) {
+    case SIZE_total:
+        return bytes * r->np;
+    case SIZE_sum: {
+        cs_dist d;
+        char err[256];
+        long long sum = 0;
+        if (tsize <= 0 || cs_dist_parse(r->dist[0] ? r->dist : "uniform", &d, err, sizeof err))
+            return bytes * r->np; /* refused when the rows are read */
+        for (int j = 0; j < r->np; j++)
+            sum += cs_dist_block(&d, r->seed, 0, j, (long)(bytes / tsize));
+        return sum * tsize;
+    }
+    case SIZE_count:
+        return (tsize > 0 ? bytes / tsize : bytes) * r->np;
+    case SIZE_none:
+        return 0;
+    default:
+        return bytes;
+    }
+}
+
 static void write_ompi_choice(FILE *f, const char *coll, unsigned long long size, const choice *c,
                               const char *label)
 {
@@ -387,9 +420,10 @@ static void write_ompi(FILE *f, const void *arg)
                   "--mca coll_tuned_dynamic_rules_filename FILE");
     fprintf(f, "# Per collective (its Open MPI id), per communicator size (the rule of the largest "
                "size <= the communicator's), per message size (Open MPI's: bytes per rank x np "
-               "for\n# allgather, alltoall, gather, scatter; the buffer's bytes for bcast and "
-               "allreduce; alltoallv only its first rule): algorithm, fan-in/out, segment size. "
-               "0: Open MPI's own decision.\n");
+               "for\n# allgather, alltoall, gather, scatter, reduce_scatter_block; the buffer's "
+               "bytes for bcast, allreduce, reduce; the sum of the blocks' bytes for "
+               "reduce_scatter;\n# alltoallv only its first rule): algorithm, fan-in/out, segment "
+               "size. 0: Open MPI's own decision.\n");
     /* which of the best rows the file could not name */
     size_t ncoll = 0, from = 0, to = 0;
     while (next_coll(pl, &from, &to))
@@ -425,19 +459,18 @@ static void write_ompi(FILE *f, const void *arg)
                 i = j;
                 continue;
             }
-            const unsigned long long scale = size_kind == SIZE_total ? (unsigned long long)np : 1;
-            const unsigned long long first = (unsigned long long)pl->points[i].rows[0]->bytes * scale;
+            const unsigned long long first = (unsigned long long)lib_bytes(pl->points[i].rows[0], size_kind);
             fprintf(f, "%d  # np %d\n%zu\n", np, np, (j - i) + 1 + (first > 0));
             if (first > 0)
                 fprintf(f, "0 0 0 0  # below the simulated sizes: Open MPI's own decision\n");
             for (size_t k = i; k < j; k++) {
                 char label[96];
                 snprintf(label, sizeof label, "%ld B per rank", pl->points[k].rows[0]->bytes);
-                write_ompi_choice(f, coll, (unsigned long long)pl->points[k].rows[0]->bytes * scale,
+                write_ompi_choice(f, coll, (unsigned long long)lib_bytes(pl->points[k].rows[0], size_kind),
                                   &pl->ompi[k], label);
             }
             fprintf(f, "%llu 0 0 0  # beyond the largest simulated size: Open MPI's own decision\n",
-                    (unsigned long long)pl->points[j - 1].rows[0]->bytes * scale + 1);
+                    (unsigned long long)lib_bytes(pl->points[j - 1].rows[0], size_kind) + 1);
             i = j;
         }
         fprintf(f, "%d  # beyond the largest simulated np: Open MPI's own decision\n1\n0 0 0 0\n",
@@ -473,19 +506,11 @@ static void mpich_leaf(FILE *f, const char *coll, const choice *c, const char *l
     fprintf(f, " /* %s: %s%s%s */", label, c->why, *note ? "; " : "", note);
 }
 
-/* MPICH's size of a call of `bytes` per rank on np ranks, as its rules
- * compare it (at most INT_MAX: MPICH reads the value with atoi). */
-static long long mpich_size(const cs_result *r, int kind, int np)
+/* MPICH's size of a call, as its rules compare it (at most INT_MAX: MPICH
+ * reads the value with atoi). */
+static long long mpich_size(const cs_result *r, int kind)
 {
-    long long v = r->bytes;
-    if (kind == SIZE_total)
-        v *= np;
-    else if (kind == SIZE_count) {
-        char dt[64];
-        column_text(r, CS_RC_dtype, dt, sizeof dt);
-        const int size = cs_dtype_size(dt);
-        v = (size > 0 ? v / size : v) * np;
-    }
+    const long long v = lib_bytes(r, kind);
     return v > 2147483647LL ? 2147483647LL : v;
 }
 
@@ -522,7 +547,7 @@ static void mpich_body(FILE *f, const void *arg)
             continue;
         }
         fprintf(f, "{ /* np %d */\n", np);
-        const long long first = mpich_size(pl->points[i].rows[0], a->size_kind, np);
+        const long long first = mpich_size(pl->points[i].rows[0], a->size_kind);
         long long prev = -1; /* the last bound written: MPICH's sizes end at INT_MAX */
         if (first > 0) {
             fprintf(f, "      \"%s<=%lld\": ", key, prev = first - 1);
@@ -530,8 +555,8 @@ static void mpich_body(FILE *f, const void *arg)
             fprintf(f, ", /* below the simulated sizes: MPICH's own decision */\n");
         }
         for (size_t k = i; k < j; k++) {
-            const long long up = k + 1 < j ? mpich_size(pl->points[k + 1].rows[0], a->size_kind, np) - 1
-                                           : mpich_size(pl->points[k].rows[0], a->size_kind, np);
+            const long long up = k + 1 < j ? mpich_size(pl->points[k + 1].rows[0], a->size_kind) - 1
+                                           : mpich_size(pl->points[k].rows[0], a->size_kind);
             char label[96];
             snprintf(label, sizeof label, "%ld B per rank", pl->points[k].rows[0]->bytes);
             if (up <= prev) { /* not told apart from the rule before in MPICH's int sizes */
@@ -562,9 +587,10 @@ static void write_mpich(FILE *f, const void *arg)
     fprintf(f, " * MPICH reads this file instead of its whole built-in selection, so it names an "
                "algorithm for every collective on every communicator:\n"
                " * per collective on an intracommunicator, per communicator size (comm_size<=N), "
-               "per message size (MPICH's: total_msg_size, bytes per rank x np for allgather,\n"
-               " * elements per rank x np for gather and scatter; avg_msg_size, bytes of the buffer "
-               "or block for bcast, allreduce, reduce, alltoall; alltoallv by np only) the\n"
+               "per message size (MPICH's: total_msg_size, bytes per rank x np for allgather and\n"
+               " * reduce_scatter_block, the sum of the blocks' bytes for reduce_scatter, elements "
+               "per rank x np for gather and scatter; avg_msg_size, bytes of the buffer\n"
+               " * or block for bcast, allreduce, reduce, alltoall; alltoallv by np only) the\n"
                " * algorithm collsim chose, or MPICH 4.0's own choice on a flat communicator; "
                "MPI_IN_PLACE alltoall(v) calls, intercommunicators and the collectives\n"
                " * collsim does not tune: one MPICH algorithm that serves every such call.\n */\n");
@@ -645,6 +671,18 @@ int cs_tune(const cs_tune_opts *o, FILE *summary, cs_err *e)
             (o->mapping && strcmp(r->mapping, o->mapping)) ||
             (o->model && strcmp(cs_result_model(r), o->model)))
             continue;
+        /* the blocks of a row whose size the libraries take as their sum */
+        cs_dist d;
+        char derr[512];
+        const int lc = lib_coll("ompi", r->collective);
+        if (lc >= 0 && lib_colls[lc].size == SIZE_sum && r->dist[0] &&
+            cs_dist_parse(r->dist, &d, derr, sizeof derr)) {
+            cs_fail(e, "tune: %s: %s at np %d, %ld bytes: dist: %s", o->results, r->collective,
+                    r->np, r->bytes, derr);
+            free(rows);
+            free(all);
+            return -1;
+        }
         rows[m++] = r;
     }
     int rc = -1;
@@ -655,7 +693,8 @@ int cs_tune(const cs_tune_opts *o, FILE *summary, cs_err *e)
                 o->results, o->platform ? "platform " : "any platform",
                 o->platform ? o->platform : "", o->mapping ? ", mapping " : "",
                 o->mapping ? o->mapping : "", o->model ? ", model " : "", o->model ? o->model : "",
-                "", "allgather, alltoall, alltoallv, gather, scatter, bcast, allreduce");
+                "", "allgather, alltoall, alltoallv, gather, scatter, bcast, allreduce, reduce, "
+                    "reduce_scatter_block, reduce_scatter");
         goto out;
     }
     if (!only_value(rows, m, CS_RC_platform, "--platform", o->results, platform, sizeof platform, e) ||

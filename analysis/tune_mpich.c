@@ -63,6 +63,21 @@ static const mpich_coll colls[] = {
      "{\"is_op_built_in=yes\": {\"count<pow2\": " A("Reduce_intra_binomial") ", \"count=any\": "
      A("Reduce_intra_reduce_scatter_gather") "}, \"is_op_built_in=no\": " A("Reduce_intra_binomial") "}",
      NULL, "Reduce_inter_local_reduce_remote_send"},
+    /* MPICH 4.0.2's tree compares total_msg_size < 524288, which its search evaluates as `<` */
+    {"reduce_scatter",
+     "\"is_commutative=yes\": {\"total_msg_size<=524287\": " A("Reduce_scatter_intra_recursive_halving")
+     ", \"total_msg_size=any\": " A("Reduce_scatter_intra_pairwise") "}, \"is_commutative=no\": "
+     "{\"is_block_regular=yes\": {\"comm_size=pow2\": " A("Reduce_scatter_intra_noncommutative")
+     ", \"comm_size=any\": " A("Reduce_scatter_intra_recursive_doubling") "}, \"is_block_regular=no\": "
+     A("Reduce_scatter_intra_recursive_doubling") "}",
+     NULL, "Reduce_scatter_inter_remote_reduce_local_scatter"},
+    {"reduce_scatter_block",
+     "\"is_commutative=yes\": {\"total_msg_size<=524287\": "
+     A("Reduce_scatter_block_intra_recursive_halving") ", \"total_msg_size=any\": "
+     A("Reduce_scatter_block_intra_pairwise") "}, \"is_commutative=no\": {\"comm_size=pow2\": "
+     A("Reduce_scatter_block_intra_noncommutative") ", \"comm_size=any\": "
+     A("Reduce_scatter_block_intra_recursive_doubling") "}",
+     NULL, "Reduce_scatter_block_inter_remote_reduce_local_scatter"},
     /* the others: one algorithm that serves every call (any operation,
      * block sizes and process count) */
     {"allgatherv", "\"algorithm=MPIR_Allgatherv_intra_ring\": {}", NULL,
@@ -74,10 +89,6 @@ static const mpich_coll colls[] = {
     {"gatherv", "\"algorithm=MPIR_Gatherv_allcomm_linear\": {}", NULL, NULL},
     {"scatterv", "\"algorithm=MPIR_Scatterv_allcomm_linear\": {}", NULL, NULL},
     {"scan", "\"algorithm=MPIR_Scan_intra_recursive_doubling\": {}", NULL, NULL},
-    {"reduce_scatter", "\"algorithm=MPIR_Reduce_scatter_intra_recursive_doubling\": {}", NULL,
-     "Reduce_scatter_inter_remote_reduce_local_scatter"},
-    {"reduce_scatter_block", "\"algorithm=MPIR_Reduce_scatter_block_intra_recursive_doubling\": {}",
-     NULL, "Reduce_scatter_block_inter_remote_reduce_local_scatter"},
     {"neighbor_allgather", "\"algorithm=MPIR_Neighbor_allgather_allcomm_nb\": {}", NULL, NULL},
     {"neighbor_allgatherv", "\"algorithm=MPIR_Neighbor_allgatherv_allcomm_nb\": {}", NULL, NULL},
     {"neighbor_alltoall", "\"algorithm=MPIR_Neighbor_alltoall_allcomm_nb\": {}", NULL, NULL},
@@ -140,6 +151,10 @@ static const struct {
     {"MPIR_Allgather_intra_recursive_doubling", "comm_size=pow2", "comm_size=any", 0},
     {"MPIR_Allreduce_intra_reduce_scatter_allgather", "is_op_built_in=yes", "is_op_built_in=no", 1},
     {"MPIR_Reduce_intra_reduce_scatter_gather", "is_op_built_in=yes", "is_op_built_in=no", 1},
+    {"MPIR_Reduce_scatter_intra_recursive_halving", "is_commutative=yes", "is_commutative=no", 0},
+    {"MPIR_Reduce_scatter_intra_pairwise", "is_commutative=yes", "is_commutative=no", 0},
+    {"MPIR_Reduce_scatter_block_intra_recursive_halving", "is_commutative=yes", "is_commutative=no", 0},
+    {"MPIR_Reduce_scatter_block_intra_pairwise", "is_commutative=yes", "is_commutative=no", 0},
 };
 
 void cs_mpich_leaf(FILE *f, const char *coll, const char *name)

@@ -12,6 +12,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+extern "C" {
+#include "distributions.h"
+}
 
 namespace {
 
@@ -59,7 +62,7 @@ TEST(CliTune, WritesBothFilesWithTheirOrigin)
     EXPECT_FALSE(has(table, "\nalltoallv 5 16 ")) << table;
     // Open MPI's message size: allgather 16 B per rank x 5 ranks; the first rule at 0
     std::string ompi = slurp(d.path + "/ompi-rules.conf");
-    EXPECT_TRUE(has(ompi, "\n7  # collectives\n0  # allgather\n4  # communicator sizes\n1  # below the simulated np")) << ompi;
+    EXPECT_TRUE(has(ompi, "\n10  # collectives\n0  # allgather\n4  # communicator sizes\n1  # below the simulated np")) << ompi;
     EXPECT_TRUE(has(ompi, "\n5  # np 5\n5\n0 0 0 0  # below the simulated sizes: Open MPI's own decision\n80 2 0 0  # 16 B per rank: 2 bruck")) << ompi;
     EXPECT_TRUE(has(ompi, "without an Open MPI 4.1 counterpart")) << ompi;
     EXPECT_TRUE(has(ompi, "allgather/sparbit")) << ompi;
@@ -117,6 +120,49 @@ TEST(CliTune, TheMpichFileNamesAnAlgorithmForEveryCall)
     EXPECT_TRUE(has(ch4, "\"collective=allreduce\": {\"comm_type=intra\": {\"composition=MPIDI_Allreduce_intra_composition_beta\": {}}}")) << ch4;
     n = run_shell("grep -c '^\"collective=' " + d.path + "/mpich-ch4-selection.json");
     EXPECT_EQ(n.text, "17\n");
+}
+
+// The reductions (tests/data/tune-reductions.xml's rows of the fixture), each in its library's
+// measure: Open MPI 4.1 compares a reduce's buffer, a reduce_scatter_block's p blocks and a
+// reduce_scatter's blocks summed (coll_tuned_decision_dynamic.c); MPICH 4.0 the same totals as
+// total_msg_size (csel.c). That the libraries run what the files name: tests/realmpi/tune*.sh.
+TEST(CliTune, TheReductionsInEachLibrarysMeasure)
+{
+    TmpDir d;
+    ASSERT_EQ(cli("tune " + fixture + " --scenario tune-small --out " + d.path).code, 0);
+    std::string ompi = slurp(d.path + "/ompi-rules.conf");
+    // COLLTYPE_T 11, 12, 13; at np 5: reduce 16 B is 16, reduce_scatter_block's 16 B blocks 80
+    EXPECT_TRUE(has(ompi, "\n11  # reduce\n4  # communicator sizes\n")) << ompi;
+    EXPECT_TRUE(has(ompi, "\n16 5 0 0  # 16 B per rank: 5 binomial: ")) << ompi;
+    EXPECT_TRUE(has(ompi, "\n65536 7 0 0  # 65536 B per rank: 7 rabenseifner: ")) << ompi;
+    EXPECT_TRUE(has(ompi, "\n13  # reduce_scatter_block\n4  # communicator sizes\n")) << ompi;
+    EXPECT_TRUE(has(ompi, "\n80 3 0 0  # 16 B per rank: 3 recursive_halving: ")) << ompi;
+    EXPECT_TRUE(has(ompi, "\n12  # reduce_scatter\n4  # communicator sizes\n")) << ompi;
+    EXPECT_TRUE(has(ompi, "\n5120 3 0 0  # 1024 B per rank: 3 ring: ")) << ompi;
+    std::string j = slurp(d.path + "/mpich-selection.json");
+    // behind MPICH's own test: commutative operations only; MPICH's own choice restated
+    EXPECT_TRUE(has(j, "\n      \"total_msg_size<=5119\": {\"is_commutative=yes\": {\"algorithm=MPIR_Reduce_scatter_block_intra_recursive_halving\": {}}, \"is_commutative=no\": {\"is_commutative=yes\": {\"total_msg_size<=524287\": ")) << j;
+    EXPECT_TRUE(has(j, "\"is_commutative=no\": {\"is_block_regular=yes\": {\"comm_size=pow2\": {\"algorithm=MPIR_Reduce_scatter_intra_noncommutative\": {}}")) << j;
+    // reduce_scatter's blocks as the driver drew them: with --dist uniform the rule is at their sum
+    run_shell("sed 's/,reduce_scatter,\\([^,]*\\),,network,int,check,window:0,/,reduce_scatter,\\1,,network,int,check,uniform,/' " +
+              fixture + " >" + d.path + "/uniform.csv");
+    ASSERT_EQ(cli("tune " + d.path + "/uniform.csv --out " + d.path + "/u").code, 0);
+    cs_dist u;
+    char err[256];
+    ASSERT_EQ(cs_dist_parse("uniform", &u, err, sizeof err), 0);
+    long sum = 0;
+    for (int r = 0; r < 5; r++)
+        sum += cs_dist_block(&u, 1, 0, r, 1024 / 4) * 4;
+    EXPECT_LT(sum, 5 * 1024);
+    std::string uo = slurp(d.path + "/u/ompi-rules.conf");
+    EXPECT_TRUE(has(uo, "\n" + std::to_string(sum) + " 3 0 0  # 1024 B per rank: 3 ring: ")) << sum << uo;
+    EXPECT_TRUE(has(slurp(d.path + "/u/mpich-selection.json"), "\"total_msg_size<=" + std::to_string(sum - 1) + "\": ")) << sum;
+    // a distribution that does not read: one line naming it
+    run_shell("sed 's/,window:0,/,window:200,/' " + fixture + " >" + d.path + "/bad.csv");
+    Out o = cli("tune " + d.path + "/bad.csv --out " + d.path + "/b");
+    EXPECT_EQ(o.code, 2);
+    EXPECT_TRUE(has(o.text, "reduce_scatter at np 5, 16 bytes: dist: ")) << o.text;
+    EXPECT_TRUE(has(o.text, "window:200")) << o.text;
 }
 
 TEST(CliTune, TheThresholdAndTiesKeepTheLibrary)

@@ -1,6 +1,7 @@
 /* mpich_trace: a test library preloaded into an MPICH 4.0 program to see what
  * MPICH's algorithms do in each MPI_Allgather, MPI_Alltoall, MPI_Alltoallv,
- * MPI_Gather, MPI_Scatter, MPI_Bcast and MPI_Allreduce of the program.
+ * MPI_Gather, MPI_Scatter, MPI_Bcast, MPI_Allreduce, MPI_Reduce,
+ * MPI_Reduce_scatter_block and MPI_Reduce_scatter of the program.
  * Debian's MPICH exports none of its MPIR_<Coll>_intra_<algorithm> functions
  * (nm -D lists only the MPI_, PMPI_, MPIX_ and a few MPII_/MPIR_ symbols)
  * and prints nothing about its selection, so the algorithms are told apart
@@ -14,7 +15,8 @@
  * With MPICH_TRACE_DIR=DIR, each process writes DIR/rank.R (R its rank in
  * MPI_COMM_WORLD), one line per call it takes part in:
  * "COLLECTIVE P BYTES RECEIVES..." (P the communicator's size, BYTES one
- * rank's block: count x type size, 0 for alltoallv; RECEIVES the receives it
+ * rank's block: count x type size, 0 for alltoallv, reduce_scatter's
+ * largest; RECEIVES the receives it
  * posted in order, `-` when none). The same algorithm on the same call
  * posts the same receives on every rank; two of MPICH's algorithms differ on
  * some rank for most (P, BYTES) of more than two ranks. */
@@ -162,4 +164,30 @@ int MPI_Allreduce(const void *sb, void *rb, int count, MPI_Datatype t, MPI_Op op
 {
     begin();
     return end(PMPI_Allreduce(sb, rb, count, t, op, comm), "allreduce", comm, size_of(count, t));
+}
+
+int MPI_Reduce(const void *sb, void *rb, int count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm)
+{
+    begin();
+    return end(PMPI_Reduce(sb, rb, count, t, op, root, comm), "reduce", comm, size_of(count, t));
+}
+
+int MPI_Reduce_scatter_block(const void *sb, void *rb, int count, MPI_Datatype t, MPI_Op op,
+                             MPI_Comm comm)
+{
+    begin();
+    return end(PMPI_Reduce_scatter_block(sb, rb, count, t, op, comm), "reduce_scatter_block", comm,
+               size_of(count, t));
+}
+
+int MPI_Reduce_scatter(const void *sb, void *rb, const int *counts, MPI_Datatype t, MPI_Op op,
+                       MPI_Comm comm)
+{
+    int p, largest = 0;
+    begin();
+    const int err = PMPI_Reduce_scatter(sb, rb, counts, t, op, comm);
+    PMPI_Comm_size(comm, &p);
+    for (int j = 0; j < p; j++)
+        largest = counts[j] > largest ? counts[j] : largest;
+    return end(err, "reduce_scatter", comm, size_of(largest, t));
 }

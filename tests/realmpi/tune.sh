@@ -15,7 +15,8 @@ mode=$1 cli=$2 results=$3 lib=$4 prog=$5
 # the fixture's sizes (16, 1024, 65536 B), one below, one between and one beyond them; q = 1..8
 # (TUNE_NP, TUNE_SIZES: other ones, for results of other sizes, multiples of 4 bytes;
 # TUNE_OPTIONS: of collsim tune; TUNE_MIN, TUNE_MIN_PAIRS: the least calls Open MPI's file and
-# the least (collective, algorithm) pairs collsim's table must name, default 20 and 5)
+# the least (collective, algorithm) pairs collsim's table must name, default 20 and 5; TUNE_NAMED:
+# collectives each of which must have calls that run an algorithm the file names, default none)
 np=${TUNE_NP:-8}
 sizes=${TUNE_SIZES:-8 16 512 1024 65536 65540}
 dir=$(mktemp -d /tmp/collsim-tune-XXXXXX)
@@ -42,9 +43,9 @@ ompi)
   # this Open MPI's ompi_info enumerates coll_tuned_<coll>_algorithm
   ompi_info --param coll tuned --level 9 --parsable >"$dir/ompi_info" 2>&1
   def=$(dirname "$0")/../../algorithms/algorithms.def
-  grep -o '^COLLSIM_LIB_ALG(ompi, [a-z]*, [A-Za-z0-9:_]*, [1-9][0-9]*, "[a-z_]*"' "$def" |
-    sed 's/^COLLSIM_LIB_ALG(ompi, \([a-z]*\), \([A-Za-z0-9:_]*\), \([0-9]*\), "\([a-z_]*\)"/\1 \2 \3 \4/' >"$dir/numbers"
-  [ "$(wc -l <"$dir/numbers")" -ge 30 ] || { echo "FAIL: algorithms.def read: $(wc -l <"$dir/numbers") numbers"; fail=1; }
+  grep -o '^COLLSIM_LIB_ALG(ompi, [a-z_]*, [A-Za-z0-9:_]*, [1-9][0-9]*, "[a-z_-]*"' "$def" |
+    sed 's/^COLLSIM_LIB_ALG(ompi, \([a-z_]*\), \([A-Za-z0-9:_]*\), \([0-9]*\), "\([a-z_-]*\)"/\1 \2 \3 \4/' >"$dir/numbers"
+  [ "$(wc -l <"$dir/numbers")" -ge 55 ] || { echo "FAIL: algorithms.def read: $(wc -l <"$dir/numbers") numbers"; fail=1; }
   while read -r coll alg number name; do
     grep -q "^mca:coll:tuned:param:coll_tuned_${coll}_algorithm:enumerator:value:$number:$name\$" "$dir/ompi_info" ||
       { echo "FAIL: algorithms.def: $coll/$alg is $number \"$name\"; ompi_info: $(grep "coll_tuned_${coll}_algorithm:enumerator:value:$number:" "$dir/ompi_info")"; fail=1; }
@@ -58,12 +59,15 @@ ompi)
   # check RULES TRACE: every traced call against Open MPI 4.1's reading of RULES (largest communicator
   # size <= p, then largest message size <= the call's; the numbers of coll_tuned_<coll>_decision.c)
   check() {
-    awk -v fixed="$dir/fixed.trace" -v min="${TUNE_MIN:-20}" '
+    awk -v fixed="$dir/fixed.trace" -v min="${TUNE_MIN:-20}" -v need="${TUNE_NAMED:-}" '
       BEGIN {
         id["allgather"] = 0; id["allreduce"] = 2; id["alltoall"] = 3; id["alltoallv"] = 4
         id["bcast"] = 7; id["gather"] = 9; id["scatter"] = 15
+        id["reduce"] = 11; id["reduce_scatter"] = 12; id["reduce_scatter_block"] = 13
+        # reduce_scatter: the sum of the blocks, b x p for tune_calls equal ones
         kind["allgather"] = kind["alltoall"] = kind["gather"] = kind["scatter"] = "total"
-        kind["bcast"] = kind["allreduce"] = "one"; kind["alltoallv"] = "none"
+        kind["reduce_scatter"] = kind["reduce_scatter_block"] = "total"
+        kind["bcast"] = kind["allreduce"] = kind["reduce"] = "one"; kind["alltoallv"] = "none"
         split("basic_linear bruck recursivedoubling ring neighborexchange two_procs", f); for (i in f) fn["allgather", i] = f[i]
         split("basic_linear pairwise bruck linear_sync two_procs", f); for (i in f) fn["alltoall", i] = f[i]
         split("basic_linear pairwise", f); for (i in f) fn["alltoallv", i] = f[i]
@@ -71,6 +75,9 @@ ompi)
         split("basic_linear binomial linear_nb", f); for (i in f) fn["scatter", i] = f[i]
         split("basic_linear chain pipeline split_bintree bintree binomial knomial scatter_allgather scatter_allgather_ring", f); for (i in f) fn["bcast", i] = f[i]
         split("basic_linear nonoverlapping recursivedoubling ring ring_segmented redscat_allgather", f); for (i in f) fn["allreduce", i] = f[i]
+        split("basic_linear chain pipeline binary binomial in_order_binary redscat_gather", f); for (i in f) fn["reduce", i] = f[i]
+        split("nonoverlapping basic_recursivehalving ring butterfly", f); for (i in f) fn["reduce_scatter", i] = f[i]
+        split("basic_linear recursivedoubling recursivehalving butterfly", f); for (i in f) fn["reduce_scatter_block", i] = f[i]
         while ((getline l < fixed) > 0) { split(l, w, " "); own[w[1], w[2], w[3]] = w[4] }
       }
       FNR == NR { sub(/#.*/, ""); for (i = 1; i <= NF; i++) tok[++nt] = $i; next }
@@ -93,13 +100,15 @@ ompi)
           m = 1; for (k = 1; k <= nms[cid, s]; k++) if (ms[cid, s, k] <= size) m = k
           a = alg[cid, s, m]
         }
-        want = a ? "ompi_coll_base_" coll "_intra_" fn[coll, a] : own[coll, p, b]
+        want = a ? "ompi_coll_base_" coll (coll a == "reduce_scatter_block1" ? "_" : "_intra_") fn[coll, a] : own[coll, p, b]
         if (got != want) { printf "FAIL: %s on %d ranks, %d B: rule %d: want %s, Open MPI ran %s\n", coll, p, b, a, want, got; bad++ }
-        else if (a) named++; else kept++
+        else if (a) { named++; by[coll]++ } else kept++
         if (got != own[coll, p, b]) moved++
       }
       END { printf "%d calls as the file names them, %d kept Open MPI'"'"'s own decision as the file says, %d ran another algorithm than without the file, %d wrong\n", named, kept, moved, bad
-            exit bad ? 1 : (named < min || moved < min / 2) ? 2 : 0 }' "$1" "$2"
+            nneed = split(need, N, " "); per = ""; for (i = 1; i <= nneed; i++) { per = per " " N[i] " " (by[N[i]] + 0); if (!by[N[i]]) few = 1 }
+            if (nneed) printf "named calls per collective:%s\n", per
+            exit bad ? 1 : (named < min || moved < min / 2 || few) ? 2 : 0 }' "$1" "$2"
   }
   echo "Open MPI with $rules:"
   grep -v "^#" "$dir/summary" | awk '$6 != 0' | head -40
@@ -114,7 +123,7 @@ ompi)
 pmpi)
   table=$dir/collsim-decisions.txt
   env=""
-  for c in allgather alltoall alltoallv gather scatter bcast allreduce; do # those the table has
+  for c in allgather alltoall alltoallv gather scatter bcast allreduce reduce reduce_scatter_block reduce_scatter; do # those the table has
     grep -q "^$c " "$table" && env="$env -x COLLSIM_$(echo $c | tr a-z A-Z)=auto:$table"
   done
   run "$dir/pmpi.out" -x LD_PRELOAD="$lib" -x COLLSIM_REPORT=1 $env
@@ -137,7 +146,7 @@ pmpi)
       }' "$1" | sort
   }
   # what the report says: "collsim_pmpi: COLL/auto:FILE: the table's choices: ALG N, ..., library N;"
-  sed -n 's/^collsim_pmpi: \([a-z]*\)\/auto:[^:]*: the table.s choices: \(.*\);.*/\1 \2/p' "$dir/pmpi.out" |
+  sed -n 's/^collsim_pmpi: \([a-z_]*\)\/auto:[^:]*: the table.s choices: \(.*\);.*/\1 \2/p' "$dir/pmpi.out" |
     awk '{ c = $1; $1 = ""; n = split($0, part, ","); for (i = 1; i <= n; i++) { split(part[i], w, " "); if (w[2] > 0) print c, w[1], w[2] } }' |
     sort >"$dir/got"
   expect "$table" | awk '$3 > 0' >"$dir/want"
@@ -149,6 +158,10 @@ pmpi)
   pairs=${TUNE_MIN_PAIRS:-5}
   [ "$(awk '$2 != "library"' "$dir/want" | wc -l)" -ge "$pairs" ] ||
     { echo "FAIL: the table names fewer than $pairs of collsim's algorithms"; fail=1; }
+  for c in ${TUNE_NAMED:-}; do
+    awk -v c=$c '$1 == c && $2 != "library"' "$dir/got" | grep -q . ||
+      { echo "FAIL: no $c call ran one of collsim's algorithms"; fail=1; }
+  done
   # a wrong table: the rules of the algorithm that served most calls given to the library
   set -- $(awk '$2 != "library"' "$dir/got" | sort -k3 -n | tail -1)
   awk -v c="${1:-}" -v a="${2:-}" '$1 == c && $4 == a { $4 = "library" } { print }' "$table" >"$dir/wrong.txt"

@@ -1,9 +1,11 @@
 /* tune_calls: an MPI test program of its own for the decision tables
  * (`collsim tune`): on the first q ranks of MPI_COMM_WORLD for every q in
  * 1..np, one call of each of MPI_Allgather, MPI_Alltoall, MPI_Alltoallv,
- * MPI_Gather, MPI_Scatter (root 0), MPI_Bcast (root 0) and MPI_Allreduce
- * (MPI_SUM) per size given on the command line (bytes per rank's block, in
- * MPI_INT elements: a multiple of 4), every element checked against the
+ * MPI_Gather, MPI_Scatter (root 0), MPI_Bcast (root 0), MPI_Allreduce,
+ * MPI_Reduce (root 0), MPI_Reduce_scatter_block and MPI_Reduce_scatter (every
+ * rank's count the same; MPI_SUM) per size given on the command line (bytes
+ * per rank's block, or of the buffer, in MPI_INT elements: a multiple of 4),
+ * every element checked against the
  * collective's definition. What runs the calls is the environment's: the
  * library, libcollsim_pmpi with COLLSIM_<COLL>=auto:FILE, or Open MPI's
  * rules file. Prints "FAIL ..." lines and, on rank 0, "tune_calls: N checks,
@@ -77,6 +79,27 @@ static void calls(MPI_Comm comm, int bytes)
     MPI_Allreduce(s, d, n, MPI_INT, MPI_SUM, comm);
     for (int i = 0; i < n; i++)
         expect(d[i] == q * (q - 1) / 2 + q * i, "allreduce", q, bytes, i);
+
+    for (int i = 0; i < n; i++)
+        d[i] = -1;
+    MPI_Reduce(s, d, n, MPI_INT, MPI_SUM, 0, comm);
+    for (int i = 0; r == 0 && i < n; i++)
+        expect(d[i] == q * (q - 1) / 2 + q * i, "reduce", q, bytes, i);
+
+    /* the vector of p blocks: element k of rank r is r + k; block r (elements r n ..) to rank r */
+    for (int k = 0; k < n * q; k++)
+        s[k] = r + k;
+    MPI_Reduce_scatter_block(s, d, n, MPI_INT, MPI_SUM, comm);
+    for (int i = 0; i < n; i++)
+        expect(d[i] == q * (q - 1) / 2 + q * (r * n + i), "reduce_scatter_block", q, bytes, i);
+
+    for (int p = 0; p < q; p++)
+        cnt[p] = n;
+    for (int i = 0; i < n; i++)
+        d[i] = -1;
+    MPI_Reduce_scatter(s, d, cnt, MPI_INT, MPI_SUM, comm);
+    for (int i = 0; i < n; i++)
+        expect(d[i] == q * (q - 1) / 2 + q * (r * n + i), "reduce_scatter", q, bytes, i);
     free(s), free(d), free(cnt), free(dsp);
 }
 
@@ -105,7 +128,8 @@ int main(int argc, char **argv)
             MPI_Comm_free(&sub);
     }
     long mine[2] = {checks, failed}, sum[2];
-    MPI_Reduce(mine, sum, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    /* the tally past the layers under test (the tracers, libcollsim_pmpi): not one of the calls */
+    PMPI_Reduce(mine, sum, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (!world_rank)
         printf("tune_calls: %ld checks, %ld failed\n", sum[0], sum[1]);
     MPI_Finalize();
