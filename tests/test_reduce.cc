@@ -320,6 +320,40 @@ TEST(ReduceArithmetic, ChargedAtThePlatformsReductionRate)
     EXPECT_EQ(us[0][1], us[1][1]);
 }
 
+// A malformed or orphaned reduction rate stops the run with a message naming the property.
+TEST(ReduceArithmetic, BadRatesAreNamed)
+{
+    char dir[256];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    std::ifstream in(std::string(COLLSIM_SOURCE_DIR) + "/platforms/yahoo.xml");
+    const std::string yahoo((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string rate = "<prop id=\"collsim.local.reduce-bw\" value=\"0:2.2e10;32768:1.2e10;2097152:6.0e8\"/>";
+    const std::string copy = "<prop id=\"collsim.local.copy-bw\" value=\"0:3.7e10;32768:1.2e10;2097152:6.0e8\"/>";
+    ASSERT_NE(yahoo.find(rate), std::string::npos);
+    ASSERT_NE(yahoo.find(copy), std::string::npos);
+    struct { std::string from, to, want; } cases[] = {
+        {rate, "<prop id=\"collsim.local.reduce-bw\" value=\"0:fast\"/>", "collsim.local.reduce-bw"},
+        {copy, "", "collsim.local.reduce-bw without collsim.local.copy-bw"},
+    };
+    int k = 0;
+    for (const auto &c : cases) {
+        std::string x = yahoo;
+        x.replace(x.find(c.from), c.from.size(), c.to);
+        const std::string path = std::string(dir) + "/bad" + std::to_string(k++) + ".xml";
+        std::ofstream(path) << x;
+        tw_run_spec s = sweep_spec("allreduce", "recursive_doubling", "sequential", "1024", 600);
+        s.platform = path.c_str();
+        s.np = 2;
+        s.np_list = nullptr;
+        s.dtype = "int";
+        s.fold = 1;
+        const Checked r = run_checked(s);
+        EXPECT_EQ(r.ok, 0u) << c.want;
+        EXPECT_NE(r.first_problem.find(c.want), std::string::npos) << "[" << r.first_problem << "]";
+    }
+    tw_rmtree(dir);
+}
+
 // platforms.csv carries the local-work costs the models read; files of the
 // older headers, without the reduction rate or without any, still read
 TEST(ReduceModels, FitsFileKeepsTheCopyCostsAndReadsTheOlderHeader)

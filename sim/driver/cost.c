@@ -120,6 +120,12 @@ int cost_init(int model, char *err, size_t errsize)
     ranks = calloc((size_t)world_size, sizeof *ranks);
     PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
     const char *call = prop("collsim.local.copy-call"), *bw = prop("collsim.local.copy-bw");
+    if (prop("collsim.local.reduce-bw") && !bw) {
+        snprintf(err, errsize, "platform property collsim.local.reduce-bw without "
+                               "collsim.local.copy-bw (a combination costs copy-call plus its "
+                               "bytes at reduce-bw)");
+        return -1;
+    }
     if (call || bw) {
         char *end = NULL;
         copy_call = call ? strtod(call, &end) : 0;

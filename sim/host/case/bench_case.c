@@ -361,6 +361,27 @@ static int driver_diagnosis(const char *path, int np, long bytes, char *out, siz
     return found;
 }
 
+/* The driver's message before it stopped the run ("collsim-driver: ...", e.g. a
+ * malformed platform property), into out: 1, or 0 when there is none. SMPI 3.32
+ * may exit 0 after MPI_Abort, so it is read whatever the exit status. */
+static int driver_stopped(const char *path, char *out, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[1024];
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = 0;
+        if (!strncmp(line, "collsim-driver: ", 16)) {
+            snprintf(out, len, "%s", line + 16);
+            found = 1;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
 void cs_case_row(const cs_case *c, int np, long bytes, cs_result *r)
 {
     cs_result_init(r);
@@ -444,6 +465,8 @@ void cs_case_collect(const cs_case *c, const cs_case_place *pl, const char *work
                 else if (timed_out)
                     snprintf(r->note, sizeof r->note, "over its limit of %d CPU s; %s",
                              c->timeout_s, tail);
+                else if (driver_stopped(path, r->note, sizeof r->note))
+                    ; /* the driver's own reason */
                 else if (unread && exit_code == 0)
                     snprintf(r->note, sizeof r->note, "smpirun exited with 0, but its rows could "
                              "not be read: %s", rerr.msg);
