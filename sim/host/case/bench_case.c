@@ -338,33 +338,11 @@ static void error_tail(const char *path, char *out, size_t len)
         memcpy(out + len - 4, "...", 4);
 }
 
-/* The driver's own diagnosis of one size, from its error output: the text
- * after "collsim: ALG np=N size=S: " of the first such line (the data check
- * names rank, block and offset there); 0 when there is none. */
-static int driver_diagnosis(const char *path, int np, long bytes, char *out, size_t len)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    char key[64], line[1024];
-    snprintf(key, sizeof key, " np=%d size=%ld: ", np, bytes);
-    int found = 0;
-    while (!found && fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\r\n")] = 0;
-        const char *k = strstr(line, key);
-        if (k && !strncmp(line, "collsim: ", 9)) {
-            snprintf(out, len, "%s", k + strlen(key));
-            found = 1;
-        }
-    }
-    fclose(f);
-    return found;
-}
-
-/* The driver's message before it stopped the run ("collsim-driver: ...", e.g. a
- * malformed platform property), into out: 1, or 0 when there is none. SMPI 3.32
- * may exit 0 after MPI_Abort, so it is read whatever the exit status. */
-static int driver_stopped(const char *path, char *out, size_t len)
+/* The first line of the driver's error output that starts with `prefix` and
+ * holds `key` ("" for any): the text after the key (after the prefix for
+ * ""), into out; 0 when there is none. */
+static int driver_line(const char *path, const char *prefix, const char *key, char *out,
+                       size_t len)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -373,13 +351,32 @@ static int driver_stopped(const char *path, char *out, size_t len)
     int found = 0;
     while (!found && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = 0;
-        if (!strncmp(line, "collsim-driver: ", 16)) {
-            snprintf(out, len, "%s", line + 16);
+        const char *k = key[0] ? strstr(line, key) : line + strlen(prefix);
+        if (k && !strncmp(line, prefix, strlen(prefix))) {
+            snprintf(out, len, "%s", k + strlen(key));
             found = 1;
         }
     }
     fclose(f);
     return found;
+}
+
+/* The driver's own diagnosis of one size, from its error output: the text
+ * after "collsim: ALG np=N size=S: " of the first such line (the data check
+ * names rank, block and offset there); 0 when there is none. */
+static int driver_diagnosis(const char *path, int np, long bytes, char *out, size_t len)
+{
+    char key[64];
+    snprintf(key, sizeof key, " np=%d size=%ld: ", np, bytes);
+    return driver_line(path, "collsim: ", key, out, len);
+}
+
+/* The driver's message before it stopped the run ("collsim-driver: ...", e.g. a
+ * malformed platform property), into out: 1, or 0 when there is none. SMPI 3.32
+ * may exit 0 after MPI_Abort, so it is read whatever the exit status. */
+static int driver_stopped(const char *path, char *out, size_t len)
+{
+    return driver_line(path, "collsim-driver: ", "", out, len);
 }
 
 void cs_case_row(const cs_case *c, int np, long bytes, cs_result *r)
