@@ -1,12 +1,16 @@
 #!/bin/sh
 # generate-aries.sh - write a collsim Cray XC40 (Aries dragonfly) platform (SimGrid 3.32, DTD 4.1).
 #
-# usage: generate-aries.sh [-r adaptive|minimal] MACHINE OUTPUT [GROUPS]
+# usage: generate-aries.sh [-r adaptive|adaptive-bundles|minimal] MACHINE OUTPUT [GROUPS]
 #
 #   -r       routing model (default adaptive):
 #              adaptive  Aries' adaptive routing as aggregate links: each router's green and black
-#                        ports as one link its flows share, each group's global (blue) ports as one;
-#                        three route latencies (same router, same group, other group)
+#                        ports as one bundle its flows share, each group's global (blue) ports as
+#                        one; three route latencies (same router, same group, other group). The
+#                        bundles cannot bind (the node links bind first), so the file leaves them
+#                        out and gives each pair of routers one link with its route's latency
+#              adaptive-bundles  the same model with the bundles written out as links (zone
+#                        MACHINE-bundles): same rates, costlier for SimGrid's flow solver
 #              minimal   one static minimal route per router pair over explicit green, black and
 #                        blue links
 #   MACHINE  cori (Haswell, 32 cores/node) | cori-knl (KNL, 68 cores/node) | theta (KNL, 64 cores/node)
@@ -36,7 +40,7 @@
 set -eu
 
 usage() {
-  echo "usage: $0 [-r adaptive|minimal] cori|cori-knl|theta OUTPUT [GROUPS]" >&2
+  echo "usage: $0 [-r adaptive|adaptive-bundles|minimal] cori|cori-knl|theta OUTPUT [GROUPS]" >&2
   exit 2
 }
 
@@ -46,7 +50,7 @@ if [ "${1:-}" = "-r" ]; then
   routing=$2
   shift 2
 fi
-check_choice routing "$routing" adaptive minimal
+check_choice routing "$routing" adaptive adaptive-bundles minimal
 [ $# -eq 2 ] || [ $# -eq 3 ] || usage
 machine=$1
 out=$2
@@ -121,9 +125,25 @@ if [ "$routing" = minimal ]; then
     One-way time of s bytes = 2 x 0.65 us + 0.1 us per router-to-router link + (s + 16) / 8 GB/s
     (SMPI adds 16 bytes per message): 1.3 us for 8 bytes on one router and 100 ns more per extra
     router on the route (facts: \"latency\" row), at most 1.8 us (\"under 2 us between any pair\")."
-else
+elif [ "$routing" = adaptive ]; then
   rarg=""; zone="$machine"
   desc_routes="1.3 / 1.5 / 1.8 us same router / group / other group, 8 GB/s per node (adaptive routing as aggregate links)"
+  routes_note="    Routes (one-way; adaptive routing as aggregate links; every link SPLITDUPLEX = full duplex):
+      same node      : loopback                                              $lb_lat, $lb_bw
+      same router    : node link up, node link down                          1.3 us, 8 GB/s
+      same group     : + the pair link of the two routers (0.2 us)           1.5 us, 8 GB/s
+      other group    : + the pair link of the two routers (0.5 us)           1.8 us, 8 GB/s
+    A router's 15 green and 15 black ports form one bundle (157.5 GB/s), a group's 960 optical ports
+    another (4,500 GB/s): Aries spreads each packet adaptively over minimal and non-minimal paths, so a
+    flow is limited by the bundles, not by one cable, and the bundles cannot bind (a router's nodes
+    inject at most 32 GB/s, a group's 3,072 GB/s), so only the node links bind; the pair links carry
+    the route latencies (see their comment below). Latency: 1.3 us on one router, 1.5 us within a
+    group and 1.8 us between groups, the longest minimal route of each class (facts: \"latency\" row:
+    1.3 us + 100 ns per router hop, \"under 2 us between any pair\"); the per-pair minimal latencies
+    (1.4 .. 1.8 us) are in the minimal variant ($machine-minimal)."
+else
+  rarg="-r adaptive-bundles "; zone="$machine-bundles"
+  desc_routes="1.3 / 1.5 / 1.8 us same router / group / other group, 8 GB/s per node (adaptive routing as aggregate links, the bundles written out)"
   routes_note="    Routes (one-way; adaptive routing as aggregate links; every link SPLITDUPLEX = full duplex):
       same node      : loopback                                              $lb_lat, $lb_bw
       same router    : node link up, node link down                          1.3 us, 8 GB/s
@@ -223,7 +243,7 @@ function level(name, x, y, na, nb, note,    h) {
     PUB = PUB sprintf("    <prop id=\"collsim.published.%s.all\" value=\"%.2e 1.25e-10\"/>\n", name, 1.3e-6 + 1e-7 * h)
 }
 # the adaptive model's links and routes (M == "adaptive")
-function adaptive(    g, x, y, n, g1, g2, ROUTE) {
+function bundles(    g, x, y, n, g1, g2, ROUTE) {
     printf "\n"
     printf "    <!--\n"
     printf "      Local links: one per router, local-g<g>c<c>r<r>, its 15 green ports (one link to each other router of\n"
@@ -286,6 +306,56 @@ function adaptive(    g, x, y, n, g1, g2, ROUTE) {
         printf "    <zoneRoute src=\"%s\" dst=\"%s\" gw_src=\"%s-rtr\" gw_dst=\"%s-rtr\">\n%s    </zoneRoute>\n", rid(g1, int((x % 96) / 16), x % 16), rid(g2, int((y % 96) / 16), y % 16), rid(g1, int((x % 96) / 16), x % 16), rid(g2, int((y % 96) / 16), y % 16), ROUTE
     }
 }
+# The same capacities with the bundles left out, since they cannot bind (a router's 4 nodes inject
+# at most 32 GB/s against its 157.5 GB/s local link, a group's 384 nodes 3,072 GB/s against its
+# 4,500 GB/s global link): one link per pair of routers carries the route's latency and, as its
+# bandwidth, the bundles' share of SMPI's sharing weight (1 / bw = the sum of 1 / bw over them).
+function pairs(    x, y, n, g1, g2, id) {
+    printf "\n"
+    printf "    <!--\n"
+    printf "      Adaptive routing as aggregate links (platforms/README.md, \"Cray XC40 Aries platforms\"). A router's\n"
+    printf "      local link is its 15 green ports (one link to each other router of its chassis, facts: \"rank-1\" row) and\n"
+    printf "      15 black ports (3 links to its peer in each of the 5 other chassis, facts: \"rank-2\" row) as one bundle:\n"
+    printf "      30 x 5.25 GB/s = 157.5 GB/s per direction (facts: \"electrical link\" row), 0.1 us each way. A group's\n"
+    printf "      global link is its optical ports as one bundle: 96 routers x 10 ports x 3 lanes x 12.5 Gbps (facts:\n"
+    printf "      \"router ports\" row) = 4,500 GB/s per direction = 240 cables x 18.75 GB/s (facts: \"rank-3\" row), 0.15 us.\n"
+    printf "      Aries routes each packet adaptively over minimal and non-minimal paths (facts: \"adaptive routing\" row),\n"
+    printf "      so the flows leaving or entering a router or a group share its ports as one bundle. ASSUMPTIONS: ideal\n"
+    printf "      spreading; the second hop of a non-minimal path is not charged; 3 lanes per optical port and every\n"
+    printf "      optical port cabled (the facts give neither); one global bundle per group, not per pair of groups\n"
+    printf "      (the machine's %d groups are all joined, %d cables per pair, and adaptive routing takes a pair's\n", RG, K
+    printf "      traffic over %d of the group's 240 cables); the intermediate groups are idle.\n", K * (RG - 1)
+    printf "      The bundles cannot bind: a router's 4 nodes inject at most 4 x 8 = 32 GB/s and receive at most as\n"
+    printf "      much (against 157.5 GB/s), a group's 384 nodes 3,072 GB/s (against 4,500 GB/s). So this file leaves them\n"
+    printf "      out of SimGrid's flow solver, which otherwise re-solves every flow that crosses them at each event (the\n"
+    printf "      same model written with the bundles: generate-aries.sh -r adaptive-bundles). Each pair of routers has\n"
+    printf "      one link, pair-<router>-<router>, that carries its route's latency and, as its bandwidth, the bundles'\n"
+    printf "      term of SMPI's sharing weight (weight-S x the sum of 1 / bandwidth over a route's links):\n"
+    printf "        same group : latency=\"0.2us\" (two local links: 1.3 + 0.2 = 1.5 us, the longest minimal route within\n"
+    printf "                     a group, green then black, 2 router hops, \"about 100 ns per router hop\", facts: \"latency\"\n"
+    printf "                     row), bandwidth=\"78.75GBps\" (1 / (2 / 157.5 GB/s)).\n"
+    printf "        other group: latency=\"0.5us\" (two local and two global links: 1.3 + 0.2 + 0.3 = 1.8 us, the longest\n"
+    printf "                     minimal route between groups, 5 router hops; \"under 2 us between any pair\"),\n"
+    printf "                     bandwidth=\"76.0869565GBps\" (1 / (2 / 157.5 + 2 / 4,500 GB/s) = 1,750 / 23 GB/s).\n"
+    printf "      A pair link carries at most 32 GB/s (its source router's 4 nodes), so it does not bind either.\n"
+    printf "      ASSUMPTION: one latency per class, because adaptive routes mix paths of several lengths; it moves\n"
+    printf "      same-chassis and same-slot pairs by +0.1 us against their minimal route.\n"
+    printf "    -->\n"
+    n = G * 96
+    for (x = 0; x < n; x++) for (y = x + 1; y < n; y++) {
+        g1 = int(x / 96); g2 = int(y / 96)
+        printf "    <link id=\"pair-%s-%s\" bandwidth=\"%s\" latency=\"%s\" sharing_policy=\"SPLITDUPLEX\"/>\n", rid(g1, int((x % 96) / 16), x % 16), rid(g2, int((y % 96) / 16), y % 16), g1 == g2 ? "78.75GBps" : "76.0869565GBps", g1 == g2 ? "0.2us" : "0.5us"
+    }
+    printf "\n"
+    printf "    <!--\n"
+    printf "      Routes between router clusters (symmetrical: the way back is the pair link's other direction).\n"
+    printf "    -->\n"
+    for (x = 0; x < n; x++) for (y = x + 1; y < n; y++) {
+        g1 = int(x / 96); g2 = int(y / 96)
+        id = rid(g1, int((x % 96) / 16), x % 16) "-" rid(g2, int((y % 96) / 16), y % 16)
+        printf "    <zoneRoute src=\"%s\" dst=\"%s\" gw_src=\"%s-rtr\" gw_dst=\"%s-rtr\">\n      <link_ctn id=\"pair-%s\" direction=\"UP\"/>\n    </zoneRoute>\n", rid(g1, int((x % 96) / 16), x % 16), rid(g2, int((y % 96) / 16), y % 16), rid(g1, int((x % 96) / 16), x % 16), rid(g2, int((y % 96) / 16), y % 16), id
+    }
+}
 BEGIN {
     # calibration levels: the farthest router of group 1 from router 0 for the other-group pair
     far = 96; fh = -1
@@ -339,7 +409,11 @@ BEGIN {
     }
 
     if (M == "adaptive") {
-        adaptive()
+        pairs()
+        exit 0
+    }
+    if (M == "adaptive-bundles") {
+        bundles()
         exit 0
     }
 

@@ -200,6 +200,36 @@ TEST(AriesPlatforms, MinimalRingSharesOneGreenLink)
     EXPECT_NEAR(ring_max_us("cori-minimal"), 33615.19, 0.01);
 }
 
+// The adaptive files leave the router and group bundles out (they cannot bind) and give each pair
+// of routers one link with its route's latency; the same model with the bundles written out
+// (-r adaptive-bundles) predicts the same times. Two groups of theta, 512 ranks one per node
+// (sequential: nodes 0..511, so Bruck's steps cross routers and groups), 8 B and 64 KiB.
+TEST(AriesPlatforms, PairLinksGiveTheBundlesTimes)
+{
+    char dir[512];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    const std::string gen = "sh " + kData + "/../../platforms/generate-aries.sh ";
+    std::string rows[2];
+    int i = 0;
+    for (const char *r : {"adaptive", "adaptive-bundles"}) {
+        const std::string file = std::string(dir) + "/" + r + ".xml";
+        Out g = run_shell(gen + "-r " + r + " theta " + file + " 2");
+        ASSERT_EQ(g.code, 0) << g.text;
+        Out o = cli("bench --platform " + file + " --np 512 --ppn 1 --alg bruck --sizes 8,64K --fold "
+                    "--iters 1 --warmup 0");
+        ASSERT_EQ(o.code, 0) << o.text;
+        std::istringstream in(o.text);
+        std::string line;
+        while (std::getline(in, line))
+            if (!line.empty() && line[0] != '#')
+                rows[i] += line + "\n";
+        i++;
+    }
+    tw_rmtree(dir);
+    EXPECT_NE(rows[0].find("65536"), std::string::npos) << rows[0];
+    EXPECT_EQ(rows[0], rows[1]);
+}
+
 // ---- Kandalla et al. 2010: ranger (its Table 1) and the paper's testbed (Section 5.1) ----
 
 // Writes calib-flat.xml with one line replaced (or a line inserted after it).
