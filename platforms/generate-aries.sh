@@ -242,7 +242,7 @@ function level(name, x, y, na, nb, note,    h) {
     PROPS = PROPS sprintf("    <prop id=\"collsim.calibrate.%s\" value=\"node-%d node-%d\"/>\n", name, na, nb)
     PUB = PUB sprintf("    <prop id=\"collsim.published.%s.all\" value=\"%.2e 1.25e-10\"/>\n", name, 1.3e-6 + 1e-7 * h)
 }
-# the adaptive model's links and routes (M == "adaptive")
+# the adaptive model with its bundles written out as links (M == "adaptive-bundles")
 function bundles(    g, x, y, n, g1, g2, ROUTE) {
     printf "\n"
     printf "    <!--\n"
