@@ -433,40 +433,31 @@ EOF
   fi
 }
 
-# a node zone's links and routes: the sockets' links to the adapter one FATPIPE per direction
-# (--pcie duplex, the default) or one for both (--pcie shared, the files before it)
-pcie_links() {
+# a node zone's links to the adapter and their routes, into $pcie_links and $pcie_routes (no
+# subshell: this runs once per node): one FATPIPE per direction (--pcie duplex, the default) or
+# one for both (--pcie shared, the files before it)
+pcie_xml() {
   n=$1
-  cat <<EOF
-        <link id="node-$n-s0-loop" bandwidth="$loop_bw" latency="$loop_lat" sharing_policy="FATPIPE"/>
-        <link id="node-$n-s1-loop" bandwidth="$loop_bw" latency="$loop_lat" sharing_policy="FATPIPE"/>
-        <link id="node-$n-xbus" bandwidth="$xbus_bw" latency="$xbus_lat" sharing_policy="FATPIPE"/>
-EOF
-  for k in s0 s1; do
-    if [ "$pcie" = duplex ]; then
-      echo "        <link id=\"node-$n-$k-pcie-out\" bandwidth=\"$pcie_bw\" latency=\"$pcie_lat\" sharing_policy=\"FATPIPE\"/>"
-      echo "        <link id=\"node-$n-$k-pcie-in\" bandwidth=\"$pcie_bw\" latency=\"$pcie_lat\" sharing_policy=\"FATPIPE\"/>"
-    else
-      echo "        <link id=\"node-$n-$k-pcie\" bandwidth=\"$pcie_bw\" latency=\"$pcie_lat\" sharing_policy=\"FATPIPE\"/>"
-    fi
-  done
-  cat <<EOF
-        <route src="node-$n-s0" dst="node-$n-s0"><link_ctn id="node-$n-s0-loop"/></route>
-        <route src="node-$n-s1" dst="node-$n-s1"><link_ctn id="node-$n-s1-loop"/></route>
-        <route src="node-$n-s0" dst="node-$n-s1"><link_ctn id="node-$n-xbus"/></route>
-EOF
-  for k in s0 s1; do
-    if [ "$pcie" = duplex ]; then
-      echo "        <route src=\"node-$n-$k\" dst=\"node-$n-hca\" symmetrical=\"NO\"><link_ctn id=\"node-$n-$k-pcie-out\"/></route>"
-      echo "        <route src=\"node-$n-hca\" dst=\"node-$n-$k\" symmetrical=\"NO\"><link_ctn id=\"node-$n-$k-pcie-in\"/></route>"
-    else
-      echo "        <route src=\"node-$n-$k\" dst=\"node-$n-hca\"><link_ctn id=\"node-$n-$k-pcie\"/></route>"
-    fi
-  done
+  if [ "$pcie" = duplex ]; then
+    pcie_links="        <link id=\"node-$n-s0-pcie-out\" bandwidth=\"$pcie_bw\" latency=\"$pcie_lat\" sharing_policy=\"FATPIPE\"/>
+        <link id=\"node-$n-s0-pcie-in\" bandwidth=\"$pcie_bw\" latency=\"$pcie_lat\" sharing_policy=\"FATPIPE\"/>
+        <link id=\"node-$n-s1-pcie-out\" bandwidth=\"$pcie_bw\" latency=\"$pcie_lat\" sharing_policy=\"FATPIPE\"/>
+        <link id=\"node-$n-s1-pcie-in\" bandwidth=\"$pcie_bw\" latency=\"$pcie_lat\" sharing_policy=\"FATPIPE\"/>"
+    pcie_routes="        <route src=\"node-$n-s0\" dst=\"node-$n-hca\" symmetrical=\"NO\"><link_ctn id=\"node-$n-s0-pcie-out\"/></route>
+        <route src=\"node-$n-hca\" dst=\"node-$n-s0\" symmetrical=\"NO\"><link_ctn id=\"node-$n-s0-pcie-in\"/></route>
+        <route src=\"node-$n-s1\" dst=\"node-$n-hca\" symmetrical=\"NO\"><link_ctn id=\"node-$n-s1-pcie-out\"/></route>
+        <route src=\"node-$n-hca\" dst=\"node-$n-s1\" symmetrical=\"NO\"><link_ctn id=\"node-$n-s1-pcie-in\"/></route>"
+  else
+    pcie_links="        <link id=\"node-$n-s0-pcie\" bandwidth=\"$pcie_bw\" latency=\"$pcie_lat\" sharing_policy=\"FATPIPE\"/>
+        <link id=\"node-$n-s1-pcie\" bandwidth=\"$pcie_bw\" latency=\"$pcie_lat\" sharing_policy=\"FATPIPE\"/>"
+    pcie_routes="        <route src=\"node-$n-s0\" dst=\"node-$n-hca\"><link_ctn id=\"node-$n-s0-pcie\"/></route>
+        <route src=\"node-$n-s1\" dst=\"node-$n-hca\"><link_ctn id=\"node-$n-s1-pcie\"/></route>"
+  fi
 }
 
 node_zone() {
   n=$1
+  pcie_xml "$n"
   switch_prop=""
   [ "$model" = nested ] || switch_prop="
         <prop id=\"collsim.region.switch\" value=\"leaf-$((n / npl))\"/>"
@@ -476,7 +467,14 @@ node_zone() {
         <host id="node-$n-s0" speed="$speed" core="$cores"/>
         <host id="node-$n-s1" speed="$speed" core="$cores"/>
         <router id="node-$n-hca"/>
-$(pcie_links "$n")
+        <link id="node-$n-s0-loop" bandwidth="$loop_bw" latency="$loop_lat" sharing_policy="FATPIPE"/>
+        <link id="node-$n-s1-loop" bandwidth="$loop_bw" latency="$loop_lat" sharing_policy="FATPIPE"/>
+        <link id="node-$n-xbus" bandwidth="$xbus_bw" latency="$xbus_lat" sharing_policy="FATPIPE"/>
+$pcie_links
+        <route src="node-$n-s0" dst="node-$n-s0"><link_ctn id="node-$n-s0-loop"/></route>
+        <route src="node-$n-s1" dst="node-$n-s1"><link_ctn id="node-$n-s1-loop"/></route>
+        <route src="node-$n-s0" dst="node-$n-s1"><link_ctn id="node-$n-xbus"/></route>
+$pcie_routes
       </zone>
 EOF
 }
