@@ -201,6 +201,11 @@ EOF
       -v lb_bw="$lb_bw" -v lb_lat="$lb_lat" -v speed_note="$speed_note" -v cores_note="$cores_note" \
       -v lb_lat_note="$lb_lat_note" -v lb_bw_note="$lb_bw_note" -f - <<'AWK'
 function rid(g, c, r) { return "g" g "c" c "r" r }
+# router x's cluster (x = group * 96 + chassis * 16 + slot), and the route between routers x and y
+function router(x) { return rid(int(x / 96), int((x % 96) / 16), x % 16) }
+function zone_route(x, y, body) {
+    printf "    <zoneRoute src=\"%s\" dst=\"%s\" gw_src=\"%s-rtr\" gw_dst=\"%s-rtr\">\n%s    </zoneRoute>\n", router(x), router(y), router(x), router(y), body
+}
 # the links of a minimal route inside group g from router (c1,r1) to (c2,r2), appended to ROUTE;
 # returns the number of router-to-router links
 function intra(g, c1, r1, c2, r2,    n, a, b) {
@@ -299,18 +304,18 @@ function bundles(    g, x, y, n, g1, g2, ROUTE) {
     printf "    -->\n"
     for (x = 0; x < n; x++) for (y = x + 1; y < n; y++) {
         g1 = int(x / 96); g2 = int(y / 96)
-        ROUTE = sprintf("      <link_ctn id=\"local-%s\" direction=\"UP\"/>\n", rid(g1, int((x % 96) / 16), x % 16))
+        ROUTE = sprintf("      <link_ctn id=\"local-%s\" direction=\"UP\"/>\n", router(x))
         if (g1 != g2)
             ROUTE = ROUTE sprintf("      <link_ctn id=\"global-g%d\" direction=\"UP\"/>\n      <link_ctn id=\"global-g%d\" direction=\"DOWN\"/>\n", g1, g2)
-        ROUTE = ROUTE sprintf("      <link_ctn id=\"local-%s\" direction=\"DOWN\"/>\n", rid(g2, int((y % 96) / 16), y % 16))
-        printf "    <zoneRoute src=\"%s\" dst=\"%s\" gw_src=\"%s-rtr\" gw_dst=\"%s-rtr\">\n%s    </zoneRoute>\n", rid(g1, int((x % 96) / 16), x % 16), rid(g2, int((y % 96) / 16), y % 16), rid(g1, int((x % 96) / 16), x % 16), rid(g2, int((y % 96) / 16), y % 16), ROUTE
+        ROUTE = ROUTE sprintf("      <link_ctn id=\"local-%s\" direction=\"DOWN\"/>\n", router(y))
+        zone_route(x, y, ROUTE)
     }
 }
 # The same capacities with the bundles left out, since they cannot bind (a router's 4 nodes inject
 # at most 32 GB/s against its 157.5 GB/s local link, a group's 384 nodes 3,072 GB/s against its
 # 4,500 GB/s global link): one link per pair of routers carries the route's latency and, as its
 # bandwidth, the bundles' share of SMPI's sharing weight (1 / bw = the sum of 1 / bw over them).
-function pairs(    x, y, n, g1, g2, id) {
+function pairs(    x, y, n, same) {
     printf "\n"
     printf "    <!--\n"
     printf "      Adaptive routing as aggregate links (platforms/README.md, \"Cray XC40 Aries platforms\"). A router's\n"
@@ -343,18 +348,15 @@ function pairs(    x, y, n, g1, g2, id) {
     printf "    -->\n"
     n = G * 96
     for (x = 0; x < n; x++) for (y = x + 1; y < n; y++) {
-        g1 = int(x / 96); g2 = int(y / 96)
-        printf "    <link id=\"pair-%s-%s\" bandwidth=\"%s\" latency=\"%s\" sharing_policy=\"SPLITDUPLEX\"/>\n", rid(g1, int((x % 96) / 16), x % 16), rid(g2, int((y % 96) / 16), y % 16), g1 == g2 ? "78.75GBps" : "76.0869565GBps", g1 == g2 ? "0.2us" : "0.5us"
+        same = int(x / 96) == int(y / 96)
+        printf "    <link id=\"pair-%s-%s\" bandwidth=\"%s\" latency=\"%s\" sharing_policy=\"SPLITDUPLEX\"/>\n", router(x), router(y), same ? "78.75GBps" : "76.0869565GBps", same ? "0.2us" : "0.5us"
     }
     printf "\n"
     printf "    <!--\n"
     printf "      Routes between router clusters (symmetrical: the way back is the pair link's other direction).\n"
     printf "    -->\n"
-    for (x = 0; x < n; x++) for (y = x + 1; y < n; y++) {
-        g1 = int(x / 96); g2 = int(y / 96)
-        id = rid(g1, int((x % 96) / 16), x % 16) "-" rid(g2, int((y % 96) / 16), y % 16)
-        printf "    <zoneRoute src=\"%s\" dst=\"%s\" gw_src=\"%s-rtr\" gw_dst=\"%s-rtr\">\n      <link_ctn id=\"pair-%s\" direction=\"UP\"/>\n    </zoneRoute>\n", rid(g1, int((x % 96) / 16), x % 16), rid(g2, int((y % 96) / 16), y % 16), rid(g1, int((x % 96) / 16), x % 16), rid(g2, int((y % 96) / 16), y % 16), id
-    }
+    for (x = 0; x < n; x++) for (y = x + 1; y < n; y++)
+        zone_route(x, y, sprintf("      <link_ctn id=\"pair-%s-%s\" direction=\"UP\"/>\n", router(x), router(y)))
 }
 BEGIN {
     # calibration levels: the farthest router of group 1 from router 0 for the other-group pair
@@ -480,7 +482,7 @@ BEGIN {
             ROUTE = ROUTE sprintf("      <link_ctn id=\"blue-%d-%d-k%d\" direction=\"UP\"/>\n", g1, g2, k)
             intra(g2, int(b / 16), b % 16, c2, r2)
         }
-        printf "    <zoneRoute src=\"%s\" dst=\"%s\" gw_src=\"%s-rtr\" gw_dst=\"%s-rtr\">\n%s    </zoneRoute>\n", rid(g1, c1, r1), rid(g2, c2, r2), rid(g1, c1, r1), rid(g2, c2, r2), ROUTE
+        zone_route(x, y, ROUTE)
     }
 }
 AWK
