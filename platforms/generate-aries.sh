@@ -1,18 +1,23 @@
 #!/bin/sh
 # generate-aries.sh - write a collsim Cray XC40 (Aries dragonfly) platform (SimGrid 3.32, DTD 4.1).
 #
-# usage: generate-aries.sh [-r adaptive|adaptive-bundles|minimal] MACHINE OUTPUT [GROUPS]
+# usage: generate-aries.sh [-r adaptive|adaptive-bundles|minimal] [-l 2|3] MACHINE OUTPUT [GROUPS]
 #
 #   -r       routing model (default adaptive):
 #              adaptive  Aries' adaptive routing as aggregate links: each router's green and black
 #                        ports as one bundle its flows share, each group's global (blue) ports as
-#                        one; three route latencies (same router, same group, other group). The
-#                        bundles cannot bind (the node links bind first), so the file leaves them
-#                        out and gives each pair of routers one link with its route's latency
+#                        one. The bundles cannot bind (the node links bind first), so the file
+#                        leaves them out and gives each pair of routers one link with its route's
+#                        latency
 #              adaptive-bundles  the same model with the bundles written out as links (zone
 #                        MACHINE-bundles): same rates, costlier for SimGrid's flow solver
 #              minimal   one static minimal route per router pair over explicit green, black and
 #                        blue links
+#   -l       route latency classes of the adaptive models (default 2):
+#              2  one on a router (1.3 us), one between routers (1.5 us), within a group or not
+#              3  same router / same group / other group (1.3 / 1.5 / 1.8 us); zone MACHINE-3lat
+#                 (MACHINE-bundles-3lat): 0.3 us more between groups, and several times the
+#                 solver's work once a job spans groups (platforms/README.md, "Simulation cost")
 #   MACHINE  cori (Haswell, 32 cores/node) | cori-knl (KNL, 68 cores/node) | theta (KNL, 64 cores/node)
 #   OUTPUT   file to write ("-" = standard output)
 #   GROUPS   optional number of dragonfly groups to model (>= 1); default: the fewest full groups
@@ -40,17 +45,25 @@
 set -eu
 
 usage() {
-  echo "usage: $0 [-r adaptive|adaptive-bundles|minimal] cori|cori-knl|theta OUTPUT [GROUPS]" >&2
+  echo "usage: $0 [-r adaptive|adaptive-bundles|minimal] [-l 2|3] cori|cori-knl|theta OUTPUT [GROUPS]" >&2
   exit 2
 }
 
-routing=adaptive
-if [ "${1:-}" = "-r" ]; then
+routing=adaptive classes=2 larg=""
+while [ "${1:-}" = "-r" ] || [ "${1:-}" = "-l" ]; do
   [ $# -ge 2 ] || usage
-  routing=$2
+  case "$1" in
+    -r) routing=$2 ;;
+    -l) classes=$2 ;;
+  esac
   shift 2
-fi
+done
 check_choice routing "$routing" adaptive adaptive-bundles minimal
+check_choice "latency classes (-l)" "$classes" 2 3
+if [ "$classes" = 3 ]; then
+  [ "$routing" != minimal ] || { echo "$0: -l applies to the adaptive models; the minimal routes have one latency per pair of routers" >&2; exit 2; }
+  larg="-l 3 "
+fi
 [ $# -eq 2 ] || [ $# -eq 3 ] || usage
 machine=$1
 out=$2
@@ -125,39 +138,61 @@ if [ "$routing" = minimal ]; then
     One-way time of s bytes = 2 x 0.65 us + 0.1 us per router-to-router link + (s + 16) / 8 GB/s
     (SMPI adds 16 bytes per message): 1.3 us for 8 bytes on one router and 100 ns more per extra
     router on the route (facts: \"latency\" row), at most 1.8 us (\"under 2 us between any pair\")."
-elif [ "$routing" = adaptive ]; then
-  rarg=""; zone="$machine"
-  desc_routes="1.3 / 1.5 / 1.8 us same router / group / other group, 8 GB/s per node (adaptive routing as aggregate links)"
-  routes_note="    Routes (one-way; adaptive routing as aggregate links; every link SPLITDUPLEX = full duplex):
+else
+  # the adaptive models: route latency classes (-l), then the form (pair links or bundles)
+  if [ "$classes" = 2 ]; then
+    zsuf=""
+    desc_lat="1.3 / 1.5 us same router / other router"
+    lat_rows="      other router   : + the pair link of the two routers (0.2 us)           1.5 us, 8 GB/s"
+    brows="      other router   : + the source router's local link (out), the
+                       destination router's local link (in)                  1.5 us, 8 GB/s"
+    lat_note="Latency: 1.3 us on one router and 1.5 us between two routers, the longest minimal route within
+    a group (facts: \"latency\" row: 1.3 us + 100 ns per router hop). ASSUMPTION: 1.5 us between groups too,
+    whose minimal routes take 1.4 .. 1.8 us (\"under 2 us between any pair\"), because adaptive routing
+    mixes paths of several lengths at both levels; it moves routes between groups by up to -0.3 us, one
+    8-byte call at 32,768 ranks by -0.1 to -2.6%, and lets the ranks' steps end together (platforms/README.md,
+    \"Simulation cost\"); three classes: -l 3.
+    The per-pair minimal latencies are in the minimal variant ($machine-minimal)."
+  else
+    zsuf="-3lat"
+    desc_lat="1.3 / 1.5 / 1.8 us same router / group / other group"
+    lat_rows="      same group     : + the pair link of the two routers (0.2 us)           1.5 us, 8 GB/s
+      other group    : + the pair link of the two routers (0.5 us)           1.8 us, 8 GB/s"
+    brows="      same group     : + the source router's local link (out), the
+                       destination router's local link (in)                  1.5 us, 8 GB/s
+      other group    : + the source group's global link (out), the
+                       destination group's global link (in)                  1.8 us, 8 GB/s"
+    lat_note="Latency: 1.3 us on one router, 1.5 us within a group and 1.8 us between groups, the longest
+    minimal route of each class (facts: \"latency\" row: 1.3 us + 100 ns per router hop, \"under 2 us
+    between any pair\"); the per-pair minimal latencies (1.4 .. 1.8 us) are in the minimal variant
+    ($machine-minimal)."
+  fi
+  if [ "$routing" = adaptive ]; then
+    rarg="$larg"; zone="$machine$zsuf"
+    desc_routes="$desc_lat, 8 GB/s per node (adaptive routing as aggregate links)"
+    routes_note="    Routes (one-way; adaptive routing as aggregate links; every link SPLITDUPLEX = full duplex):
       same node      : loopback                                              $lb_lat, $lb_bw
       same router    : node link up, node link down                          1.3 us, 8 GB/s
-      same group     : + the pair link of the two routers (0.2 us)           1.5 us, 8 GB/s
-      other group    : + the pair link of the two routers (0.5 us)           1.8 us, 8 GB/s
+$lat_rows
     A router's 15 green and 15 black ports form one bundle (157.5 GB/s), a group's 960 optical ports
     another (4,500 GB/s): Aries spreads each packet adaptively over minimal and non-minimal paths, so a
     flow is limited by the bundles, not by one cable, and the bundles cannot bind (a router's nodes
     inject at most 32 GB/s, a group's 3,072 GB/s), so only the node links bind; the pair links carry
-    the route latencies (see their comment below). Latency: 1.3 us on one router, 1.5 us within a
-    group and 1.8 us between groups, the longest minimal route of each class (facts: \"latency\" row:
-    1.3 us + 100 ns per router hop, \"under 2 us between any pair\"); the per-pair minimal latencies
-    (1.4 .. 1.8 us) are in the minimal variant ($machine-minimal)."
-else
-  rarg="-r adaptive-bundles "; zone="$machine-bundles"
-  desc_routes="1.3 / 1.5 / 1.8 us same router / group / other group, 8 GB/s per node (adaptive routing as aggregate links, the bundles written out)"
-  routes_note="    Routes (one-way; adaptive routing as aggregate links; every link SPLITDUPLEX = full duplex):
+    the route latencies (see their comment below).
+    $lat_note"
+  else
+    rarg="-r adaptive-bundles $larg"; zone="$machine-bundles$zsuf"
+    desc_routes="$desc_lat, 8 GB/s per node (adaptive routing as aggregate links, the bundles written out)"
+    routes_note="    Routes (one-way; adaptive routing as aggregate links; every link SPLITDUPLEX = full duplex):
       same node      : loopback                                              $lb_lat, $lb_bw
       same router    : node link up, node link down                          1.3 us, 8 GB/s
-      same group     : + the source router's local link (out), the
-                       destination router's local link (in)                  1.5 us, 8 GB/s
-      other group    : + the source group's global link (out), the
-                       destination group's global link (in)                  1.8 us, 8 GB/s
+$brows
     A router's local link is its 15 green and 15 black ports as one link (157.5 GB/s), a group's
     global link its 960 optical ports as one (4,500 GB/s): Aries spreads each packet adaptively over
     minimal and non-minimal paths, so a flow is limited by the bundle, not by one cable (the links'
-    comments below). Latency: 1.3 us on one router, 1.5 us within a group and 1.8 us between groups,
-    the longest minimal route of each class (facts: \"latency\" row: 1.3 us + 100 ns per router hop,
-    \"under 2 us between any pair\"); the per-pair minimal latencies (1.4 .. 1.8 us) are in the
-    minimal variant ($machine-minimal)."
+    comments below).
+    $lat_note"
+  fi
 fi
 
 gen() {
@@ -197,7 +232,7 @@ $(unit_factors_config)
     <prop id="collsim/description" value="$desc, Aries dragonfly: $groups group(s) x 6 chassis x 16 routers x 4 nodes = $nodes nodes x $cores cores = $ranks ranks; $desc_routes"/>
 EOF
   if [ "$machine" = cori ]; then local_work_props haswell-aries; else local_work_props knl-aries; fi
-  awk -v M="$routing" -v G="$groups" -v K="$cables" -v RG="$real_groups" -v cores="$cores" -v speed="$speed" \
+  awk -v M="$routing" -v L="$classes" -v G="$groups" -v K="$cables" -v RG="$real_groups" -v cores="$cores" -v speed="$speed" \
       -v lb_bw="$lb_bw" -v lb_lat="$lb_lat" -v speed_note="$speed_note" -v cores_note="$cores_note" \
       -v lb_lat_note="$lb_lat_note" -v lb_bw_note="$lb_bw_note" -f - <<'AWK'
 function rid(g, c, r) { return "g" g "c" c "r" r }
@@ -238,12 +273,15 @@ function hops(x, y,    g1, i1, g2, i2, k, a, b, n) {
     n = intra(g1, int(i1 / 16), i1 % 16, int(a / 16), a % 16) + 1
     return n + intra(g2, int(b / 16), b % 16, int(i2 / 16), i2 % 16)
 }
-# the adaptive model's route latency class of routers x and y: 0 same router, 2 same group,
-# 5 other group (router-to-router links of the longest minimal route of the class)
-function cls(x, y) { return x == y ? 0 : (int(x / 96) == int(y / 96) ? 2 : 5) }
-function level(name, x, y, na, nb, note,    h) {
-    h = M == "minimal" ? hops(x, y) : cls(x, y)
-    printf "      %-13s: node-%d node-%d (%s - %s: %s), %d router(s)%s: %.1f us.\n", name, na, nb, rid(int(x / 96), int((x % 96) / 16), x % 16), rid(int(y / 96), int((y % 96) / 16), y % 16), note, h + 1, M == "minimal" ? "" : " on the class's longest minimal route", 1.3 + 0.1 * h
+# the route latency class of routers x and y in the three-class model: 0 same router, 2 same
+# group, 5 other group (router-to-router links of the longest minimal route of the class); the
+# adaptive models' class (-l): with two classes every route between routers is a same-group one
+function cls3(x, y) { return x == y ? 0 : (int(x / 96) == int(y / 96) ? 2 : 5) }
+function cls(x, y) { return L == 2 && x != y ? 2 : cls3(x, y) }
+function level(name, x, y, na, nb, note,    h, m) {
+    h = M == "minimal" ? hops(x, y) : cls3(x, y)
+    m = M == "minimal" ? h : cls(x, y)
+    printf "      %-13s: node-%d node-%d (%s - %s: %s), %d router(s)%s: %.1f us%s.\n", name, na, nb, rid(int(x / 96), int((x % 96) / 16), x % 16), rid(int(y / 96), int((y % 96) / 16), y % 16), note, h + 1, M == "minimal" ? "" : " on the class's longest minimal route", 1.3 + 0.1 * h, m == h ? "" : sprintf(" (this model: %.1f us)", 1.3 + 0.1 * m)
     PROPS = PROPS sprintf("    <prop id=\"collsim.calibrate.%s\" value=\"node-%d node-%d\"/>\n", name, na, nb)
     PUB = PUB sprintf("    <prop id=\"collsim.published.%s.all\" value=\"%.2e 1.25e-10\"/>\n", name, 1.3e-6 + 1e-7 * h)
 }
@@ -288,13 +326,20 @@ function bundles(    g, x, y, n, g1, g2, ROUTE) {
         printf "                          group's 240 cables, so the group's ports are what such traffic shares. ASSUMPTION: the\n"
         printf "                          intermediate groups (outside the modelled ones) are idle. A group's 384 nodes inject at\n"
         printf "                          most 384 x 8 = 3,072 GB/s, so on this quiet machine a global link does not bind.\n"
-        printf "      latency=\"0.15us\"    : each; an other-group route crosses two (out of one group, into another) and two\n"
-        printf "                          local links: 1.3 + 0.2 + 0.3 = 1.8 us, the longest minimal route between groups (5\n"
-        printf "                          router hops; facts: \"latency\" row, \"under 2 us between any pair\"), one latency for\n"
-        printf "                          the class as within a group.\n"
+        if (L == 2) {
+            printf "      latency=\"0us\"       : an other-group route takes the latency of a same-group one, 1.5 us. ASSUMPTION:\n"
+            printf "                          one latency between routers, within a group or not, because adaptive routing mixes\n"
+            printf "                          paths of several lengths at both levels (minimal routes between groups: 1.4 .. 1.8 us,\n"
+            printf "                          facts: \"latency\" row); it moves them by up to -0.3 us (three classes: -l 3).\n"
+        } else {
+            printf "      latency=\"0.15us\"    : each; an other-group route crosses two (out of one group, into another) and two\n"
+            printf "                          local links: 1.3 + 0.2 + 0.3 = 1.8 us, the longest minimal route between groups (5\n"
+            printf "                          router hops; facts: \"latency\" row, \"under 2 us between any pair\"), one latency for\n"
+            printf "                          the class as within a group.\n"
+        }
         printf "    -->\n"
         for (g = 0; g < G; g++)
-            printf "    <link id=\"global-g%d\" bandwidth=\"4500GBps\" latency=\"0.15us\" sharing_policy=\"SPLITDUPLEX\"/>\n", g
+            printf "    <link id=\"global-g%d\" bandwidth=\"4500GBps\" latency=\"%s\" sharing_policy=\"SPLITDUPLEX\"/>\n", g, L == 2 ? "0us" : "0.15us"
     }
     printf "\n"
     printf "    <!--\n"
@@ -339,8 +384,15 @@ function pairs(    x, y, n, same) {
     printf "        same group : latency=\"0.2us\" (two local links: 1.3 + 0.2 = 1.5 us, the longest minimal route within\n"
     printf "                     a group, green then black, 2 router hops, \"about 100 ns per router hop\", facts: \"latency\"\n"
     printf "                     row), bandwidth=\"78.75GBps\" (1 / (2 / 157.5 GB/s)).\n"
-    printf "        other group: latency=\"0.5us\" (two local and two global links: 1.3 + 0.2 + 0.3 = 1.8 us, the longest\n"
-    printf "                     minimal route between groups, 5 router hops; \"under 2 us between any pair\"),\n"
+    if (L == 2) {
+        printf "        other group: latency=\"0.2us\" (1.5 us, as within a group; ASSUMPTION: one latency between routers,\n"
+        printf "                     because adaptive routing mixes paths of several lengths at both levels; the minimal\n"
+        printf "                     routes between groups take 1.4 .. 1.8 us, 5 router hops at most, so this moves them by\n"
+        printf "                     up to -0.3 us; three classes, 1.8 us between groups: -l 3),\n"
+    } else {
+        printf "        other group: latency=\"0.5us\" (two local and two global links: 1.3 + 0.2 + 0.3 = 1.8 us, the longest\n"
+        printf "                     minimal route between groups, 5 router hops; \"under 2 us between any pair\"),\n"
+    }
     printf "                     bandwidth=\"76.0869565GBps\" (1 / (2 / 157.5 + 2 / 4,500 GB/s) = 1,750 / 23 GB/s).\n"
     printf "      A pair link carries at most 32 GB/s (its source router's 4 nodes), so it does not bind either.\n"
     printf "      ASSUMPTION: one latency per class, because adaptive routes mix paths of several lengths; it moves\n"
@@ -349,7 +401,7 @@ function pairs(    x, y, n, same) {
     n = G * 96
     for (x = 0; x < n; x++) for (y = x + 1; y < n; y++) {
         same = int(x / 96) == int(y / 96)
-        printf "    <link id=\"pair-%s-%s\" bandwidth=\"%s\" latency=\"%s\" sharing_policy=\"SPLITDUPLEX\"/>\n", router(x), router(y), same ? "78.75GBps" : "76.0869565GBps", same ? "0.2us" : "0.5us"
+        printf "    <link id=\"pair-%s-%s\" bandwidth=\"%s\" latency=\"%s\" sharing_policy=\"SPLITDUPLEX\"/>\n", router(x), router(y), same ? "78.75GBps" : "76.0869565GBps", same || L == 2 ? "0.2us" : "0.5us"
     }
     printf "\n"
     printf "    <!--\n"

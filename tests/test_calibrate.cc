@@ -149,10 +149,11 @@ TEST(Calibrate, OverheadsAreHeldWithinTheLatency)
 
 TEST(Calibrate, ThetaMatchesTheAriesFigures)
 {
-    // one simulated ping-pong per level on the real 768-node file
-    Out o = cli("calibrate theta --max-error 1");
+    // one simulated ping-pong per level on the real 768-node file: two route latency classes, so
+    // the other group's 1.5 us is 16.67% below the published longest minimal route (1.8 us)
+    Out o = cli("calibrate theta --max-error 17");
     ASSERT_EQ(o.code, 0) << o.text;
-    EXPECT_EQ(last_line(o.text).rfind("calibration: max relative error ", 0), 0u) << o.text;
+    EXPECT_EQ(last_line(o.text).rfind("calibration: max relative error 16.", 0), 0u) << o.text;
     EXPECT_NE(o.text.find("over 6 parameters"), std::string::npos) << o.text; // 3 published levels
     double a = 0, b = 0;
     ASSERT_TRUE(row(o.text, "same-router", "all", &a, &b)) << o.text;
@@ -161,6 +162,21 @@ TEST(Calibrate, ThetaMatchesTheAriesFigures)
     ASSERT_TRUE(row(o.text, "same-group", "all", &a, &b)) << o.text;
     EXPECT_NEAR(a, 1.5, 0.015);
     ASSERT_TRUE(row(o.text, "other-group", "all", &a, &b)) << o.text;
+    EXPECT_NEAR(a, 1.5, 0.015);
+    EXPECT_EQ(cli("calibrate theta --max-error 16").code, 1);
+
+    // the three-class variant (-l 3) matches every published level within 1%
+    char dir[512];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    const std::string file = std::string(dir) + "/theta-3lat.xml";
+    Out g = run_shell("sh " + kData + "/../../platforms/generate-aries.sh -l 3 theta " + file);
+    ASSERT_EQ(g.code, 0) << g.text;
+    Out t = cli("calibrate " + file + " --max-error 1");
+    tw_rmtree(dir);
+    ASSERT_EQ(t.code, 0) << t.text;
+    ASSERT_TRUE(row(t.text, "same-group", "all", &a, &b)) << t.text;
+    EXPECT_NEAR(a, 1.5, 0.015);
+    ASSERT_TRUE(row(t.text, "other-group", "all", &a, &b)) << t.text;
     EXPECT_NEAR(a, 1.8, 0.018);
 }
 
@@ -202,32 +218,37 @@ TEST(AriesPlatforms, MinimalRingSharesOneGreenLink)
 
 // The adaptive files leave the router and group bundles out (they cannot bind) and give each pair
 // of routers one link with its route's latency; the same model with the bundles written out
-// (-r adaptive-bundles) predicts the same times. Two groups of theta, 512 ranks one per node
-// (sequential: nodes 0..511, so Bruck's steps cross routers and groups), 8 B and 64 KiB.
+// (-r adaptive-bundles) predicts the same times, with two route latency classes (the default) and
+// with three (-l 3). Two groups of theta, 512 ranks one per node (sequential: nodes 0..511, so
+// Bruck's steps cross routers and groups), 8 B and 64 KiB.
 TEST(AriesPlatforms, PairLinksGiveTheBundlesTimes)
 {
     char dir[512];
     ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
     const std::string gen = "sh " + kData + "/../../platforms/generate-aries.sh ";
-    std::string rows[2];
-    int i = 0;
-    for (const char *r : {"adaptive", "adaptive-bundles"}) {
-        const std::string file = std::string(dir) + "/" + r + ".xml";
-        Out g = run_shell(gen + "-r " + r + " theta " + file + " 2");
-        ASSERT_EQ(g.code, 0) << g.text;
-        Out o = cli("bench --platform " + file + " --np 512 --ppn 1 --alg bruck --sizes 8,64K --fold "
-                    "--iters 1 --warmup 0");
-        ASSERT_EQ(o.code, 0) << o.text;
-        std::istringstream in(o.text);
-        std::string line;
-        while (std::getline(in, line))
-            if (!line.empty() && line[0] != '#')
-                rows[i] += line + "\n";
-        i++;
+    std::string rows[2][2];
+    for (int c = 0; c < 2; c++) {
+        int i = 0;
+        for (const char *r : {"adaptive", "adaptive-bundles"}) {
+            const std::string file = std::string(dir) + "/" + r + ".xml";
+            Out g = run_shell(gen + "-r " + r + (c ? " -l 3" : "") + " theta " + file + " 2");
+            ASSERT_EQ(g.code, 0) << g.text;
+            Out o = cli("bench --platform " + file + " --np 512 --ppn 1 --alg bruck --sizes 8,64K "
+                        "--fold --iters 1 --warmup 0");
+            ASSERT_EQ(o.code, 0) << o.text;
+            std::istringstream in(o.text);
+            std::string line;
+            while (std::getline(in, line))
+                if (!line.empty() && line[0] != '#')
+                    rows[c][i] += line + "\n";
+            i++;
+        }
+        EXPECT_NE(rows[c][0].find("65536"), std::string::npos) << rows[c][0];
+        EXPECT_EQ(rows[c][0], rows[c][1]) << (c ? "three classes" : "two classes");
     }
     tw_rmtree(dir);
-    EXPECT_NE(rows[0].find("65536"), std::string::npos) << rows[0];
-    EXPECT_EQ(rows[0], rows[1]);
+    // the third class (0.3 us more between groups) is slower
+    EXPECT_NE(rows[0][0], rows[1][0]);
 }
 
 // ---- Kandalla et al. 2010: ranger (its Table 1) and the paper's testbed (Section 5.1) ----

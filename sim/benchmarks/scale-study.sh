@@ -17,8 +17,9 @@
 #   --timeout S         CPU seconds before a run is stopped (default 1800); recorded as timeout
 #   --table             print the CSV as a Markdown table (ratios to `base`) and exit
 #
-# A candidate is a platform model (the generator's default model, or a named variant the
-# generator writes with --model) and a set of SMPI options. Candidates (name|model|options):
+# A candidate is a platform model (the generator's default model, or a named variant: what
+# generate-sockets.sh writes with --model NAME; generate-aries.sh's minimal, bundles, 3lat) and a
+# set of SMPI options. Candidates (name|model|options):
 candidates_table='
 base|default|
 optim-full|default|network/optim:Full
@@ -102,7 +103,13 @@ platform_file() { # NAME MODEL -> the file bench is given
     case "$p" in
       quartz) sh "$root/platforms/generate-sockets.sh" --model "$m" quartz 24 43 "$f" ;;
       lassen) sh "$root/platforms/generate-sockets.sh" --model "$m" lassen 18 57 "$f" ;;
-      cori | cori-knl | theta) sh "$root/platforms/generate-aries.sh" --model "$m" "$p" "$f" ;;
+      cori | cori-knl | theta)
+        case "$m" in # the generator's named variants
+          minimal) sh "$root/platforms/generate-aries.sh" -r minimal "$p" "$f" ;;
+          bundles) sh "$root/platforms/generate-aries.sh" -r adaptive-bundles "$p" "$f" ;;
+          3lat) sh "$root/platforms/generate-aries.sh" -l 3 "$p" "$f" ;;
+          *) echo "scale-study: no model '$m' for platform '$p' (valid: minimal, bundles, 3lat)" >&2; return 1 ;;
+        esac ;;
       *) echo "scale-study: no model '$m' for platform '$p'" >&2; return 1 ;;
     esac
   fi
