@@ -209,6 +209,29 @@ static int parse_value(const cs_field *f, void *obj, const char *flag, const cha
     return cs_fail(err, "%s: unknown value '%s' (valid: %s)", flag, v, want);
 }
 
+/* Every field's arg, in CS_F_ order: the valid words of WORD and CHOICE fields. */
+static const struct {
+    cs_field_kind kind;
+    const char *arg;
+} field_words[CS_NFIELDS] = {
+#define CS_CASE_FIELD(m, kind, arg, ...) [CS_F_##m] = {CS_FK_##kind, CS_ARG_##kind(arg)},
+#include "case_fields.def"
+#undef CS_CASE_FIELD
+};
+
+int cs_case_word(int field, const char *w, char *valid, size_t len)
+{
+    if (field < 0 || field >= CS_NFIELDS ||
+        (field_words[field].kind != CS_FK_WORD && field_words[field].kind != CS_FK_CHOICE)) {
+        if (valid && len)
+            valid[0] = 0;
+        return -1;
+    }
+    if (valid && len)
+        words_list(field_words[field].arg, valid, len);
+    return word_index(field_words[field].arg, w);
+}
+
 int cs_field_set(const cs_field *f, void *obj, const char *v, const char *what, cs_err *err)
 {
     char want[512];

@@ -259,6 +259,23 @@ TEST(Results, EveryCaseFieldColumnIsAResultsColumn)
     EXPECT_GE(columns, 10);
 }
 
+// A field's valid words for code outside the parsers (<models>, the driver's model lookup) come
+// from case_fields.def, in its order.
+TEST(Results, CaseWordsAreTheDefinitionsWords)
+{
+    char valid[256];
+    EXPECT_EQ(cs_case_word(CS_F_model, "network", valid, sizeof valid), 2);
+    EXPECT_STREQ(valid, "full, full-arith-copy, network");
+    EXPECT_EQ(cs_case_word(CS_F_model, "full", NULL, 0), 0);
+    EXPECT_EQ(cs_case_word(CS_F_model, "gamma", NULL, 0), -1);
+    EXPECT_EQ(cs_case_word(CS_F_model, "", NULL, 0), -1);
+    EXPECT_EQ(cs_case_word(CS_F_dtype, "int", valid, sizeof valid), 1);
+    EXPECT_STREQ(valid, "byte, int, double");
+    EXPECT_EQ(cs_case_word(CS_F_np, "1", valid, sizeof valid), -1); // not a field of words
+    EXPECT_STREQ(valid, "");
+    EXPECT_EQ(cs_case_word(-1, "full", NULL, 0), -1);
+}
+
 TEST(ResultsDeathTest, RowOfAColumnResultsLacksAborts)
 {
     cs_result r;

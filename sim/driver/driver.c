@@ -443,10 +443,13 @@ int main(int argc, char **argv)
     }
     /* the network factors per level (cost.h) before any rank's first message */
     const int model = cost_model_of(o.model);
-    if (model < 0) {
-        if (wrank == 0)
-            fprintf(stderr, "collsim-driver: --model '%s': unknown (valid: full, "
-                            "full-arith-copy, network)\n", o.model);
+    if (model < 0) { /* a word of case_fields.def that cost_model_of does not know */
+        if (wrank == 0) {
+            char valid[256];
+            cs_case_word(CS_F_model, o.model, valid, sizeof valid);
+            fprintf(stderr, "collsim-driver: --model '%s': no cost model of that name (the "
+                            "case fields list: %s)\n", o.model, valid);
+        }
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     if (cost_init(model, loc_err, sizeof loc_err) ||

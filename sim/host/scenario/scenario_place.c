@@ -71,15 +71,14 @@ int scn_parse_models(scn_ctx *c, cs_scenario *s, xmlNode *n)
     if (once(c, n, &s->models_line))
         return -1;
     const long line = s->models_line;
-    char *text = scn_text_of(n), *save = NULL;
+    char *text = scn_text_of(n), *save = NULL, valid[256];
     int rc = 0;
+    cs_case_word(CS_F_model, "", valid, sizeof valid);
     for (char *tok = strtok_r(text, " \t\r\n", &save); tok && !rc;
          tok = strtok_r(NULL, " \t\r\n", &save)) {
-        if (strcmp(tok, "full") && strcmp(tok, "full-arith-copy") && strcmp(tok, "network"))
-            rc = cs_fail(c->err,
-                         "%s:%ld: <models>: unknown model '%s' (valid: full, full-arith-copy, "
-                         "network)",
-                         c->path, line, tok);
+        if (cs_case_word(CS_F_model, tok, NULL, 0) < 0)
+            rc = cs_fail(c->err, "%s:%ld: <models>: unknown model '%s' (valid: %s)", c->path,
+                         line, tok, valid);
         for (int i = 0; i < s->nmodels && !rc; i++)
             if (!strcmp(s->models[i], tok))
                 rc = cs_fail(c->err, "%s:%ld: <models>: '%s' listed twice", c->path, line, tok);
@@ -87,7 +86,7 @@ int scn_parse_models(scn_ctx *c, cs_scenario *s, xmlNode *n)
             snprintf(s->models[s->nmodels++], sizeof s->models[0], "%s", tok);
     }
     if (!rc && !s->nmodels)
-        rc = cs_fail(c->err, "%s:%ld: <models> is empty (valid: full, full-arith-copy, network)", c->path, line);
+        rc = cs_fail(c->err, "%s:%ld: <models> is empty (valid: %s)", c->path, line, valid);
     free(text);
     return rc;
 }
