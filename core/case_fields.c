@@ -229,7 +229,7 @@ int cs_case_word(int field, const char *w, char *valid, size_t len)
     }
     if (valid && len)
         words_list(field_words[field].arg, valid, len);
-    return word_index(field_words[field].arg, w);
+    return w ? word_index(field_words[field].arg, w) : -1;
 }
 
 int cs_field_set(const cs_field *f, void *obj, const char *v, const char *what, cs_err *err)

@@ -137,8 +137,8 @@ int cs_fields_check(const cs_field *t, const void *obj, const char *collective,
 int cs_field_set(const cs_field *f, void *obj, const char *v, const char *what, cs_err *err);
 
 /* A WORD or CHOICE field's valid words as case_fields.def lists them (field:
- * CS_F_model, ...): w's index among them, or -1 (also for a field of another
- * kind); valid, when not NULL, gets them as "a, b, c". The one list of a
+ * CS_F_model, ...): w's index among them, or -1 (also for a NULL w and a field of
+ * another kind); valid, when not NULL, gets them as "a, b, c". The one list of a
  * field's words for code that takes them outside the flag and scenario
  * attribute parsers (<models>, the driver's model lookup). */
 int cs_case_word(int field, const char *w, char *valid, size_t len);

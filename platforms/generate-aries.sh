@@ -149,7 +149,7 @@ else
     lat_note="Latency: 1.3 us on one router and 1.5 us between two routers, the longest minimal route within
     a group (facts: \"latency\" row: 1.3 us + 100 ns per router hop). ASSUMPTION: 1.5 us between groups too,
     whose minimal routes take 1.4 .. 1.8 us (\"under 2 us between any pair\"), because adaptive routing
-    mixes paths of several lengths at both levels; it moves routes between groups by up to -0.3 us, one
+    mixes paths of several lengths at both levels; it moves routes between groups by +0.1 to -0.3 us, one
     8-byte call at 32,768 ranks by -0.1 to -2.6%, and lets the ranks' steps end together (platforms/README.md,
     \"Simulation cost\"); three classes: -l 3.
     The per-pair minimal latencies are in the minimal variant ($machine-minimal)."
@@ -330,7 +330,7 @@ function bundles(    g, x, y, n, g1, g2, ROUTE) {
             printf "      latency=\"0us\"       : an other-group route takes the latency of a same-group one, 1.5 us. ASSUMPTION:\n"
             printf "                          one latency between routers, within a group or not, because adaptive routing mixes\n"
             printf "                          paths of several lengths at both levels (minimal routes between groups: 1.4 .. 1.8 us,\n"
-            printf "                          facts: \"latency\" row); it moves them by up to -0.3 us (three classes: -l 3).\n"
+            printf "                          facts: \"latency\" row); it moves them by +0.1 to -0.3 us (three classes: -l 3).\n"
         } else {
             printf "      latency=\"0.15us\"    : each; an other-group route crosses two (out of one group, into another) and two\n"
             printf "                          local links: 1.3 + 0.2 + 0.3 = 1.8 us, the longest minimal route between groups (5\n"
@@ -388,7 +388,7 @@ function pairs(    x, y, n, same) {
         printf "        other group: latency=\"0.2us\" (1.5 us, as within a group; ASSUMPTION: one latency between routers,\n"
         printf "                     because adaptive routing mixes paths of several lengths at both levels; the minimal\n"
         printf "                     routes between groups take 1.4 .. 1.8 us, 5 router hops at most, so this moves them by\n"
-        printf "                     up to -0.3 us; three classes, 1.8 us between groups: -l 3),\n"
+        printf "                     +0.1 to -0.3 us; three classes, 1.8 us between groups: -l 3),\n"
     } else {
         printf "        other group: latency=\"0.5us\" (two local and two global links: 1.3 + 0.2 + 0.3 = 1.8 us, the longest\n"
         printf "                     minimal route between groups, 5 router hops; \"under 2 us between any pair\"),\n"

@@ -150,7 +150,8 @@ TEST(Calibrate, OverheadsAreHeldWithinTheLatency)
 TEST(Calibrate, ThetaMatchesTheAriesFigures)
 {
     // one simulated ping-pong per level on the real 768-node file: two route latency classes, so
-    // the other group's 1.5 us is 16.67% below the published longest minimal route (1.8 us)
+    // the other group's 1.5 us (1.507 fitted) is 16.28% below the published longest minimal route
+    // (1.8 us)
     Out o = cli("calibrate theta --max-error 17");
     ASSERT_EQ(o.code, 0) << o.text;
     EXPECT_EQ(last_line(o.text).rfind("calibration: max relative error 16.", 0), 0u) << o.text;
@@ -247,8 +248,15 @@ TEST(AriesPlatforms, PairLinksGiveTheBundlesTimes)
         EXPECT_EQ(rows[c][0], rows[c][1]) << (c ? "three classes" : "two classes");
     }
     tw_rmtree(dir);
-    // the third class (0.3 us more between groups) is slower
-    EXPECT_NE(rows[0][0], rows[1][0]);
+    // the third class (0.3 us more between groups) is slower: the 8-byte row's average
+    auto avg8 = [](const std::string &r) {
+        std::istringstream in(r);
+        double size = 0, avg = 0;
+        in >> size >> avg;
+        EXPECT_EQ(size, 8) << r;
+        return avg;
+    };
+    EXPECT_GT(avg8(rows[1][0]), avg8(rows[0][0]));
 }
 
 // ---- Kandalla et al. 2010: ranger (its Table 1) and the paper's testbed (Section 5.1) ----
