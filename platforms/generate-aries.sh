@@ -167,12 +167,13 @@ else
     between any pair\"); the per-pair minimal latencies (1.4 .. 1.8 us) are in the minimal variant
     ($machine-minimal)."
   fi
+  routes_head="    Routes (one-way; adaptive routing as aggregate links; every link SPLITDUPLEX = full duplex):
+      same node      : loopback                                              $lb_lat, $lb_bw
+      same router    : node link up, node link down                          1.3 us, 8 GB/s"
   if [ "$routing" = adaptive ]; then
     rarg="$larg"; zone="$machine$zsuf"
     desc_routes="$desc_lat, 8 GB/s per node (adaptive routing as aggregate links)"
-    routes_note="    Routes (one-way; adaptive routing as aggregate links; every link SPLITDUPLEX = full duplex):
-      same node      : loopback                                              $lb_lat, $lb_bw
-      same router    : node link up, node link down                          1.3 us, 8 GB/s
+    routes_note="$routes_head
 $lat_rows
     A router's 15 green and 15 black ports form one bundle (157.5 GB/s), a group's 960 optical ports
     another (4,500 GB/s): Aries spreads each packet adaptively over minimal and non-minimal paths, so a
@@ -183,9 +184,7 @@ $lat_rows
   else
     rarg="-r adaptive-bundles $larg"; zone="$machine-bundles$zsuf"
     desc_routes="$desc_lat, 8 GB/s per node (adaptive routing as aggregate links, the bundles written out)"
-    routes_note="    Routes (one-way; adaptive routing as aggregate links; every link SPLITDUPLEX = full duplex):
-      same node      : loopback                                              $lb_lat, $lb_bw
-      same router    : node link up, node link down                          1.3 us, 8 GB/s
+    routes_note="$routes_head
 $brows
     A router's local link is its 15 green and 15 black ports as one link (157.5 GB/s), a group's
     global link its 960 optical ports as one (4,500 GB/s): Aries spreads each packet adaptively over
