@@ -67,9 +67,10 @@ static double case_work(const cs_case *c) { return (double)c->np * c->np + 200.0
 
 void cs_caselist_free(cs_caselist *l)
 {
-    for (int i = 0; i < l->npfs; i++)
+    for (int i = 0; l->owns_pfs && i < l->npfs; i++)
         cs_platform_free(&l->pfs[i]);
-    free(l->pfs);
+    if (l->owns_pfs)
+        free(l->pfs);
     for (size_t i = 0; i < l->nper_process; i++)
         cs_numlist_free(&l->per_process[i]);
     free(l->per_process);
@@ -102,17 +103,17 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
     /* with <vary>: each platform becomes one generated file per value, kept
      * in OUT/platforms so that any case can be re-run by hand */
     int nvalues = s->has_vary ? s->vary.nvalues : 1, npfs = s->nplatforms * nvalues;
-    cs_platform *pfs = cs_xmalloc((size_t)npfs * sizeof(cs_platform));
+    /* without <vary> the cases use the platforms the scenario read */
+    cs_platform *pfs = s->has_vary ? cs_xmalloc((size_t)npfs * sizeof(cs_platform)) : s->pfs;
     char dir[2100];
     snprintf(dir, sizeof dir, "%s/platforms", o->out_dir);
     if (s->has_vary && cs_mkdirs(dir, err)) {
         free(pfs);
         return -1;
     }
-    for (int i = 0; i < npfs; i++) {
-        const char *base = s->platforms[i / nvalues];
-        char *variant = s->has_vary ? cs_vary_write(&s->vary, i % nvalues, base, dir, err) : NULL;
-        if ((s->has_vary && !variant) || cs_platform_load(variant ? variant : base, &pfs[i], err)) {
+    for (int i = 0; i < npfs && s->has_vary; i++) {
+        char *variant = cs_vary_write(&s->vary, i % nvalues, s->platforms[i / nvalues], dir, err);
+        if (!variant || cs_platform_load(variant, &pfs[i], err)) {
             for (int k = 0; k < i; k++)
                 cs_platform_free(&pfs[k]);
             free(pfs);
@@ -152,9 +153,10 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
                 for (size_t i = 0; i < q; i++)
                     cs_numlist_free(&per_process[i]);
                 free(per_process);
-                for (int i = 0; i < npfs; i++)
+                for (int i = 0; s->has_vary && i < npfs; i++)
                     cs_platform_free(&pfs[i]);
-                free(pfs);
+                if (s->has_vary)
+                    free(pfs);
                 return -1;
             }
     }
@@ -205,14 +207,14 @@ int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out
                              cs_groups_scale(c->group_ratio, c->np, &c->groups, err)) ||
                             cs_case_resolve(c, err)) {
                             *out = (cs_caselist){cases, 0, pfs, npfs, per_process,
-                                                 per_process ? nppn : 0, cases, 0};
+                                                 per_process ? nppn : 0, cases, 0, s->has_vary};
                             cs_caselist_free(out);
                             return -1;
                         }
                         }
                     }
     *out = (cs_caselist){cases, ncases, pfs, npfs, per_process, per_process ? nppn : 0, cases,
-                         ncases};
+                         ncases, s->has_vary};
     if (o->only || o->pick_case) { /* the selection below narrows v in place */
         out->all = cs_xmalloc((ncases ? ncases : 1) * sizeof *cases);
         memcpy(out->all, cases, ncases * sizeof *cases);

@@ -25,12 +25,14 @@ typedef struct {
 
 /* The scenario's cases in the runner's stable order, platform x mapping x ppn
  * x np x region x algorithm (nested in that order), narrowed by o->only and o->case_index;
- * `run`, `--case` and `--emit` all count cases this way. Holds the loaded
- * platforms the cases point to. */
+ * `run`, `--case` and `--emit` all count cases this way. The cases point into
+ * the scenario (its platforms, sizes, names): a list lives no longer than it.
+ * With <vary>, the list holds the generated platforms it loaded (pfs). */
 typedef struct {
     cs_case *v;
     size_t n;
-    cs_platform *pfs;
+    cs_platform *pfs; /* the platforms the cases point to: the scenario's, or with <vary>
+                       * the generated ones, which the list owns (owns_pfs) */
     int npfs;
     /* <sizes unit="node">: the sizes per process at each <ppn> value (the
      * intergroup cases point into them); NULL otherwise */
@@ -40,6 +42,7 @@ typedef struct {
      * resumed file may hold (v itself when nothing was selected) */
     cs_case *all;
     size_t nall;
+    int owns_pfs;
 } cs_caselist;
 int cs_expand_cases(const cs_scenario *s, const cs_run_opts *o, cs_caselist *out, cs_err *err);
 void cs_caselist_free(cs_caselist *l);

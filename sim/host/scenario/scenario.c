@@ -419,6 +419,15 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
                                               : NULL;
         if (!rc && missing)
             rc = cs_fail(err, "%s: the scenario needs %s", path, missing);
+        if (!rc)
+            s->pfs = cs_xmalloc((size_t)s->nplatforms * sizeof *s->pfs);
+        for (int i = 0; i < s->nplatforms && !rc; i++) {
+            cs_err e;
+            if (cs_platform_load(s->platforms[i], &s->pfs[i], &e))
+                rc = cs_fail(err, "%s:%ld: <platform>: %s", path, c.pf_lines[i], e.msg);
+            else
+                s->npfs++;
+        }
         if (!rc && region_line)
             rc = scn_check_regions(&c, s, region_line);
         if (!rc && (s->nbackgrounds || s->nhost_specs))
@@ -550,6 +559,9 @@ void cs_scenario_free(cs_scenario *s)
     for (int i = 0; i < s->nplatforms; i++)
         free(s->platforms[i]);
     free(s->platforms);
+    for (int i = 0; i < s->npfs; i++)
+        cs_platform_free(&s->pfs[i]);
+    free(s->pfs);
     free(s->algs);
     free(s->path);
     free(s->name);

@@ -49,6 +49,10 @@ typedef struct {
     char *path, *name, *description;
     char **platforms; /* resolved paths */
     int nplatforms;
+    /* the platforms read, once, when the file is loaded: the checks and the
+     * cases (cs_expand_cases without <vary>) use these; npfs of them read */
+    cs_platform *pfs;
+    int npfs;
     cs_mapping mappings[2];
     int nmappings;
     cs_numlist nps;

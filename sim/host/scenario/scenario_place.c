@@ -131,16 +131,12 @@ int scn_check_placements(scn_ctx *c, const cs_scenario *s)
 {
     int rc = 0;
     for (int i = 0; i < s->nplatforms && !rc; i++) {
-        cs_platform pf;
+        const cs_platform *pf = &s->pfs[i];
         cs_err e;
         char where[CS_FIELD_TEXT_MAX + 96];
-        if (cs_platform_load(s->platforms[i], &pf, &e))
-            return cs_fail(c->err, "%s:%ld: <%s>: %s", c->path,
-                           s->host_specs_line ? s->host_specs_line : s->background_line,
-                           s->host_specs_line ? "hosts" : "background", e.msg);
         for (int k = 0; k < s->nhost_specs && !rc; k++) {
             int *nodes, n;
-            if (cs_hostspec_select(&pf, s->host_specs[k], "hosts", &nodes, &n, &e))
+            if (cs_hostspec_select(pf, s->host_specs[k], "hosts", &nodes, &n, &e))
                 rc = cs_fail(c->err, "%s:%ld: <hosts>: %s", c->path, s->host_specs_line, e.msg);
             else
                 free(nodes);
@@ -151,14 +147,13 @@ int scn_check_placements(scn_ctx *c, const cs_scenario *s)
                 continue; /* none has no level */
             snprintf(where, sizeof where, "%s:%ld: <background> %s: ", c->path,
                      s->background_line, s->backgrounds[k]);
-            rc = cs_region_check(&pf, bg.level, where, c->err);
+            rc = cs_region_check(pf, bg.level, where, c->err);
             int *nodes, n;
-            if (!rc && bg.hosts[0] && cs_hostspec_select(&pf, bg.hosts, "hosts", &nodes, &n, &e))
+            if (!rc && bg.hosts[0] && cs_hostspec_select(pf, bg.hosts, "hosts", &nodes, &n, &e))
                 rc = cs_fail(c->err, "%s%s", where, e.msg);
             else if (!rc && bg.hosts[0])
                 free(nodes);
         }
-        cs_platform_free(&pf);
     }
     return rc;
 }
@@ -169,10 +164,8 @@ int scn_check_fits(scn_ctx *c, const cs_scenario *s)
                  nbg = s->nbackgrounds ? s->nbackgrounds : 1;
     int rc = 0;
     for (int i = 0; i < s->nplatforms && !rc; i++) {
-        cs_platform pf;
+        const cs_platform *pf = &s->pfs[i];
         cs_err e;
-        if (cs_platform_load(s->platforms[i], &pf, &e))
-            return cs_fail(c->err, "%s:%ld: <platform>: %s", c->path, c->pf_lines[i], e.msg);
         for (int m = 0; m < s->nmappings && !rc; m++)
             for (size_t q = 0; q < nppn && !rc; q++)
                 for (size_t h = 0; h < nhs && !rc; h++)
@@ -180,7 +173,7 @@ int scn_check_fits(scn_ctx *c, const cs_scenario *s)
                         for (size_t n = 0; n < s->nps.n && !rc; n++) {
                             cs_case k;
                             cs_case_init(&k);
-                            k.platform = &pf;
+                            k.platform = pf;
                             k.mapping = s->mappings[m];
                             k.ppn = s->ppns.n ? (int)s->ppns.v[q] : 0;
                             k.np = (int)s->nps.v[n];
@@ -211,10 +204,9 @@ int scn_check_fits(scn_ctx *c, const cs_scenario *s)
                                 rc = cs_fail(c->err, "%s:%ld: <%s> on platform '%s' (%s): %s",
                                              c->path, of_bg ? s->background_line : c->nps_line,
                                              of_bg ? "background" : "processes",
-                                             pf.name, what, e.msg);
+                                             pf->name, what, e.msg);
                             }
                         }
-        cs_platform_free(&pf);
     }
     return rc;
 }

@@ -53,25 +53,21 @@ int scn_check_regions(scn_ctx *c, const cs_scenario *s, long line)
                                "this scenario's does: remove <region> or add such an algorithm",
                        c->path, line);
     for (int i = 0; i < s->nplatforms; i++) {
-        cs_platform pf;
-        cs_err e;
-        if (cs_platform_load(s->platforms[i], &pf, &e))
-            return cs_fail(c->err, "%s:%ld: <region>: %s", c->path, line, e.msg);
+        const cs_platform *pf = &s->pfs[i];
         int rc = 0;
         for (int k = 0; k < s->nregions && !rc; k++) {
             int found = 0;
             char valid[CS_MAX_LEVELS * 34] = "";
-            for (int l = 0; l < pf.nlevels; l++) {
-                found |= !strcmp(pf.levels[l], s->regions[k]);
+            for (int l = 0; l < pf->nlevels; l++) {
+                found |= !strcmp(pf->levels[l], s->regions[k]);
                 size_t u = strlen(valid);
-                snprintf(valid + u, sizeof valid - u, "%s%s", u ? ", " : "", pf.levels[l]);
+                snprintf(valid + u, sizeof valid - u, "%s%s", u ? ", " : "", pf->levels[l]);
             }
             if (!found)
                 rc = cs_fail(c->err, "%s:%ld: <region>: level '%s' is not declared by platform "
                                      "'%s' (valid: %s)",
-                             c->path, line, s->regions[k], pf.name, valid);
+                             c->path, line, s->regions[k], pf->name, valid);
         }
-        cs_platform_free(&pf);
         if (rc)
             return rc;
     }
