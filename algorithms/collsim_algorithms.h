@@ -61,7 +61,7 @@ typedef union {
  * of their collective), so that a definition with another signature fails
  * to compile. */
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
-                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
+                    procs, regions, groups, setup, ops, cost, cost_formula, cost_note, state_bytes, \
                     msg_blocks, msg_unit)                                                          \
     collsim_##coll##_sig fn;
 #include "algorithms.def"
@@ -73,7 +73,7 @@ typedef union {
  * messages an int cannot express, with MPI_ERR_COUNT. */
 #include "coll_blocks.h"
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
-                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
+                    procs, regions, groups, setup, ops, cost, cost_formula, cost_note, state_bytes, \
                     msg_blocks, msg_unit)                                                          \
     static inline long long fn##_msg_blocks(int p)                                                 \
     {                                                                                              \

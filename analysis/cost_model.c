@@ -419,7 +419,7 @@ double cs_fan_padded_crossover(int P, const cs_hockney *h)
 static const cs_cost_model models[] = {
 #define none NULL
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
-                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
+                    procs, regions, groups, setup, ops, cost, cost_formula, cost_note, state_bytes, \
                     msg_blocks, msg_unit)                                                          \
     {#coll, #name, #cost, cost, cost_formula, cost_note},
 #include "algorithms.def"

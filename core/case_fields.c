@@ -44,6 +44,16 @@ static const char *scope_collectives(int scope, char *out, size_t len)
     return out;
 }
 
+int cs_field_in_scope(const cs_field *f, const char *collective)
+{
+    return in_scope(f->scope, collective);
+}
+
+const char *cs_field_scope_collectives(const cs_field *f, char *out, size_t len)
+{
+    return scope_collectives(f->scope, out, len);
+}
+
 int cs_background_canonical(const char *v, char *out, size_t len, cs_err *err)
 {
     cs_background bg;
@@ -307,6 +317,10 @@ int cs_fields_check(const cs_field *t, const void *obj, const char *collective,
     const cs_coll_props *p = cs_coll_find(collective);
     const char *op = *AT_C(&t[CS_F_op], obj, char *), *dtype = *AT_C(&t[CS_F_dtype], obj, char *);
     const char *op_types = p && p->op ? cs_op_dtypes(op, dtype) : NULL;
+    if (op_types && !(given >> CS_F_dtype & 1) && (!dtype || !strcmp(dtype, "byte")))
+        return cs_fail(err, "--op %s does not take the default datatype, byte: give --dtype %.*s "
+                            "(valid: %s)", op ? op : "sum", (int)strcspn(op_types, ","),
+                       op_types, op_types);
     if (op_types)
         return cs_fail(err, "--op %s does not take --dtype %s (valid: %s)", op ? op : "sum",
                        dtype ? dtype : "byte", op_types);
@@ -334,6 +348,8 @@ int cs_fields_resolve(const cs_field *t, const void *obj, const char *collective
                        collective);
     return cs_groups_parse(g, *AT_C(&t[CS_F_block_ratio], obj, char *), &parts->groups, err);
 }
+
+int cs_op_commutative(const char *op) { return !op || strcmp(op, "matmul"); }
 
 const char *cs_op_dtypes(const char *op, const char *dtype)
 {

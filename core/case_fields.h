@@ -143,15 +143,24 @@ int cs_field_set(const cs_field *f, void *obj, const char *v, const char *what, 
  * attribute parsers (<models>, the driver's model lookup). */
 int cs_case_word(int field, const char *w, char *valid, size_t len);
 
+/* 1 when the field means something for the collective (its scope: every collective, the
+ * v-collectives, the rooted ones, those with an operation, ...). */
+int cs_field_in_scope(const cs_field *f, const char *collective);
+/* The collectives of the field's scope, joined by ", ". */
+const char *cs_field_scope_collectives(const cs_field *f, char *out, size_t len);
+
 /* VAR fields back to their defaults unless collective is a v-collective
  * (where they are neither passed nor recorded, and an error if set). */
 void cs_fields_scope(const cs_field *t, void *obj, const char *collective);
 
-/* Sizes against the datatype: each a multiple of its size. */
 /* The datatypes a reduction's --op takes (MPI's rules for MPI_SUM, MPI_MAX,
  * MPI_BXOR; matmul's elements are ints), or NULL when dtype is one of them. */
 const char *cs_op_dtypes(const char *op, const char *dtype);
 
+/* 1 for a commutative --op word (sum, max, bxor; NULL: the default, sum), 0 for matmul. */
+int cs_op_commutative(const char *op);
+
+/* Sizes against the datatype: each a multiple of its size. */
 int cs_fields_check_sizes(const char *dtype, const long *sizes, size_t n, cs_err *err);
 
 /* Bytes of one element of a datatype of the table (0: unknown). */

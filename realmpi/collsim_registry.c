@@ -21,7 +21,7 @@
 
 static const collsim_alg table[] = {
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
-                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
+                    procs, regions, groups, setup, ops, cost, cost_formula, cost_note, state_bytes, \
                     msg_blocks, msg_unit)                                                          \
     CS_ENTRY_##groups(CS_ALG_ENTRY(coll, name, fn, in_place, regions))
 #include "algorithms.def"

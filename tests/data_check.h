@@ -45,18 +45,36 @@ inline Checked run_checked(const tw_run_spec &spec)
     return c;
 }
 
-// Whether a reduction algorithm takes a non-commutative operation (algorithms.def's restriction
-// says "commutative operations only" otherwise).
+// Whether a reduction algorithm takes a non-commutative operation (algorithms.def's ops column:
+// `commutative` ones return MPI_ERR_OP for it, and the host refuses such a case before it runs).
 inline bool takes_non_commutative(const std::string &coll, const std::string &alg)
 {
     size_t n;
     const cs_alg_info *r = cs_registry(&n);
     for (size_t i = 0; i < n; i++)
         if (coll == r[i].collective && alg == r[i].name)
-            return std::string(r[i].restriction).find("commutative operations only") ==
-                   std::string::npos;
+            return !r[i].commutative_only;
     ADD_FAILURE() << coll << "/" << alg << " is not in algorithms.def";
     return false;
+}
+
+// A case of the non-commutative matmul on an algorithm of commutative operations only: refused
+// by the host before anything runs, in one line naming the rule (no row, no smpirun).
+inline void expect_refused_non_commutative(tw_run_spec s, const std::string &coll,
+                                           const std::string &alg)
+{
+    s.op = "matmul";
+    s.dtype = "int";
+    cs_result *rows = nullptr;
+    size_t n = 0;
+    char err[4096] = "";
+    EXPECT_NE(tw_run(&s, &rows, &n, err, sizeof err), 0) << coll << "/" << alg;
+    EXPECT_EQ(n, 0u);
+    tw_free_rows(rows);
+    const std::string want = coll + "/" + alg +
+                             " takes commutative operations only (MPI_ERR_OP otherwise), not matmul";
+    EXPECT_NE(std::string(err).find(want), std::string::npos) << err;
+    EXPECT_EQ(std::string(err).find('\n'), std::string::npos) << "one line: " << err;
 }
 
 // A test parameter as a gtest name: every character but letters and digits '_'.

@@ -44,7 +44,7 @@ typedef struct {
     _Generic((f), collsim_rooted_fn: (f), default: NULL)
 static const alg algs[] = {
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
-                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
+                    procs, regions, groups, setup, ops, cost, cost_formula, cost_note, state_bytes, \
                     msg_blocks, msg_unit)                                                          \
     {#coll, #name, AS_R(fn)},
 #include "algorithms.def"

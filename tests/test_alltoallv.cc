@@ -533,8 +533,9 @@ TEST(AlltoallvScenario, DistributionElementAndItsErrors)
     long n;
     char err[1024];
     EXPECT_NE(tw_scenario(nov.c_str(), &n, err, sizeof err), 0);
-    EXPECT_NE(std::string(err).find(":8: <distribution> sets the block sizes of alltoallv and "
-                                    "reduce_scatter, and the scenario has none of them"),
+    EXPECT_NE(std::string(err).find(":8: <distribution name> is for alltoallv, reduce_scatter, and "
+                                    "the scenario has none of them: remove it or add such a "
+                                    "collective"),
               std::string::npos)
         << err;
 

@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <unistd.h>
 
@@ -253,6 +255,35 @@ TEST(Cli, BadInputGetsOneLineNamingTheValueAndTheChoices)
         {"bench --platform quartz --np 16 --alg loc_bruck --region rack",
          "region level 'rack' is not declared by platform 'quartz' (valid: socket, node, switch)"},
         {"run /nonexistent.xml", "scenario file '/nonexistent.xml' cannot be read"},
+        {"run /tmp", "scenario file '/tmp' is a directory (give an XML file)"},
+        // an algorithm of commutative operations only, before anything runs
+        {"bench --platform yahoo --np 8 --coll allreduce --alg ring --op matmul --dtype int "
+         "--sizes 8",
+         "allreduce/ring takes commutative operations only (MPI_ERR_OP otherwise), not matmul: "
+         "use the operation sum, max or bxor, or another algorithm"},
+        {"bench --platform yahoo --np 8 --coll reduce_scatter --alg ring --op matmul --dtype int "
+         "--sizes 32",
+         "reduce_scatter/ring takes commutative operations only"},
+        // the default datatype (byte) does not go with the default operation (sum)
+        {"bench --platform yahoo --np 4 --coll allreduce --alg ring --sizes 8",
+         "--op sum does not take the default datatype, byte: give --dtype int (valid: int, double)"},
+        {"bench --platform yahoo --np 4 --coll allreduce --alg ring --sizes 8 --dtype byte",
+         "--op sum does not take --dtype byte (valid: int, double)"},
+        // SMPI options against SimGrid 3.32's own list, names and value types
+        {"bench --platform yahoo --np 4 --alg ring --sizes 8 --smpi-cfg foo/bar:1",
+         "--smpi-cfg: unknown option 'foo/bar': not one of SimGrid 3.32's"},
+        {"bench --platform yahoo --np 4 --alg ring --sizes 8 --smpi-cfg maxmin/precison:1e-5",
+         "--smpi-cfg: unknown option 'maxmin/precison': not one of SimGrid 3.32's (nearest: "
+         "maxmin/precision)"},
+        {"bench --platform yahoo --np 4 --alg ring --sizes 8 --smpi-cfg maxmin/precision:abc",
+         "--smpi-cfg: option maxmin/precision takes a finite number, not 'abc'"},
+        {"bench --platform yahoo --np 4 --alg ring --sizes 8 --smpi-cfg network/crosstraffic:maybe",
+         "option network/crosstraffic takes a boolean (yes, no, on, off, true, false, 1 or 0), "
+         "not 'maybe'"},
+        {"bench --platform yahoo --np 4 --alg ring --sizes 8 --smpi-cfg smpi/async-small-thresh:1k",
+         "option smpi/async-small-thresh takes an integer, not '1k'"},
+        {"bench --platform yahoo --np 4 --alg ring --sizes 8 --smpi-cfg network/optim:fast",
+         "option network/optim takes one of Lazy, TI, Full, not 'fast'"},
         {"list things", "valid: algorithms, platforms"},
         {"frobnicate", "unknown command 'frobnicate'"},
     };
@@ -292,6 +323,22 @@ TEST(Cli, BenchRejectsABadLinkValueInAPlatformFile)
         EXPECT_EQ(o.text.find("Impossible"), std::string::npos) << o.text;
         EXPECT_EQ(o.text.find('\n'), o.text.size() - 1) << bad << ": not one line:\n" << o.text;
     }
+}
+
+// --smpi-cfg and <smpi> are checked against smpi_options.def, the options of the installed
+// SimGrid as its own configuration help lists them: regenerated, the file is the same.
+TEST(SmpiOptions, TheTableIsTheInstalledSimGrids)
+{
+    const std::string dir = COLLSIM_SOURCE_DIR "/sim/host/case";
+    Out o = run_shell("sh " + dir + "/smpi-options.sh | cmp - " + dir + "/smpi_options.def");
+    EXPECT_EQ(o.code, 0) << "sim/host/case/smpi_options.def is not what smpi-options.sh prints "
+                            "for this SimGrid: regenerate it (its header says how)\n" << o.text;
+    std::ifstream f(dir + "/smpi_options.def");
+    std::string all((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    for (const char *want : {"CS_SMPI_OPTION(\"maxmin/precision\", DOUBLE, \"\")",
+                             "CS_SMPI_OPTION(\"network/crosstraffic\", BOOLEAN, \"\")",
+                             "CS_SMPI_OPTION(\"network/optim\", STRING, \"Lazy|TI|Full\")"})
+        EXPECT_NE(all.find(want), std::string::npos) << want;
 }
 
 // SimGrid stopping on a platform it refuses, which collsim's own checks leave to

@@ -124,7 +124,25 @@ TEST(Registry, CapabilitiesAreConsistent)
         EXPECT_EQ(r[i].needs_groups, std::string(r[i].collective).rfind("inter_", 0) == 0)
             << r[i].name;
         EXPECT_EQ(cs_alg_locality_aware(r[i].collective, r[i].name), r[i].needs_regions);
+        // ops: only a collective with an operation may restrict it, and the words users read
+        // (`list algorithms`) say so exactly where the column does
+        const cs_coll_props *cp = cs_coll_find(r[i].collective);
+        if (r[i].commutative_only) {
+            EXPECT_TRUE(cp && cp->op) << r[i].name;
+        }
+        EXPECT_EQ(r[i].commutative_only,
+                  std::string(r[i].restriction).find("commutative operations only") !=
+                      std::string::npos)
+            << r[i].collective << "/" << r[i].name << ": " << r[i].restriction;
     }
+    cs_err e = {};
+    EXPECT_EQ(cs_alg_op_check("allreduce", "ring", "sum", &e), 0);
+    EXPECT_EQ(cs_alg_op_check("allreduce", "recursive_doubling", "matmul", &e), 0);
+    EXPECT_EQ(cs_alg_op_check("allreduce", "native:ompi", "matmul", &e), 0);
+    EXPECT_EQ(cs_alg_op_check("reduce_scatter_block", "pairwise", "matmul", &e), -1);
+    EXPECT_STREQ(e.msg, "reduce_scatter_block/pairwise takes commutative operations only "
+                        "(MPI_ERR_OP otherwise), not matmul: use the operation sum, max or "
+                        "bxor, or another algorithm (`./collsim list algorithms`)");
     EXPECT_TRUE(cs_alg_sends_derived("allgather", "sparbit_indexed"));
     EXPECT_TRUE(cs_alg_sends_derived("alltoall", "bruck_zero_copy"));
     EXPECT_FALSE(cs_alg_sends_derived("allgather", "sparbit_packed"));

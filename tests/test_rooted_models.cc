@@ -359,8 +359,8 @@ TEST(RootedCli, RootIsCheckedAndOnlyForRootedCollectives)
     ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
     struct {
         const char *coll, *nps, *want;
-    } scen[] = {{"allgather", "4", "<root> is for the rooted collectives (gather, scatter, bcast, reduce), and "
-                                    "the scenario has none"},
+    } scen[] = {{"allgather", "4", "s.xml:6: <root rank> is for gather, scatter, bcast, reduce, and the "
+                                    "scenario has none of them: remove it or add such a collective"},
                 {"gather", "4 8", "<root rank=\"5\"> at <processes> 4: the root must be a rank, "
                                   "0..3"}};
     for (auto &c : scen) {

@@ -65,7 +65,8 @@ TEST(Scenario, ErrorsNameFileLineAndValidChoices)
         {"bad-alg-count.xml", "bad-alg-count.xml:6: <algorithms>:",
          "allgather/bruck at np 4 with 1 GiB per rank sends 2 x 1073741824 elements in one "
          "message: more than an MPI count (an int, at most 2147483647) can express"},
-        {"malformed-scenario.xml", "malformed-scenario.xml:5:", "malformed XML: Premature end of data"},
+        {"malformed-scenario.xml", "malformed-scenario.xml:4:",
+         "malformed XML: Opening and ending tag mismatch: platform line 3 and scenario"},
         {"no-such-file.xml", "no-such-file.xml", "cannot be read"},
         {"bad-region.xml", "bad-region.xml:6:",
          "level 'rack' is not declared by platform 'quartz' (valid: socket, node, switch)"},
@@ -197,6 +198,51 @@ TEST(Scenario, ListsRefuseDuplicates)
     for (auto &c : cases) {
         std::string e = scenario_error(dir, c.body);
         EXPECT_NE(e.find(c.want), std::string::npos) << c.want << "\n" << e;
+    }
+    tw_rmtree(dir);
+}
+
+// What cannot apply or cannot be read is one line naming the scenario's line, before anything
+// runs: an attribute of collectives the scenario has none of, an operation an algorithm refuses,
+// a <vary> XPath that is invalid or selects nothing on a platform, SMPI options SimGrid does not
+// take, and libxml2's own errors (a huge text node) without its multi-line report.
+TEST(Scenario, WhatCannotApplyIsOneLineAtLoad)
+{
+    char dir[256];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    const std::string head = "  <platform name=\"yahoo\"/>\n  <mappings>cyclic</mappings>\n"
+                             "  <processes>4</processes>\n  <sizes>8</sizes>\n";
+    const std::string ring = "  <collective name=\"allgather\"><algorithms>ring</algorithms>"
+                             "</collective>\n";
+    struct { std::string body, want; } cases[] = {
+        {head + ring + "  <reduction op=\"sum\"/>\n",
+         "dup.xml:7: <reduction op> is for allreduce, reduce, reduce_scatter_block, "
+         "reduce_scatter, and the scenario has none of them: remove it or add such a collective"},
+        {head + ring + "  <root rank=\"0\"/>\n", "dup.xml:7: <root rank> is for "},
+        {head + ring + "  <segment bytes=\"100\"/>\n",
+         "dup.xml:7: <segment bytes> is for bcast, and the scenario has none of them"},
+        {head + "  <buffers dtype=\"int\"/>\n  <reduction op=\"matmul\"/>\n"
+                "  <collective name=\"allreduce\"><algorithms>recursive_doubling ring"
+                "</algorithms></collective>\n",
+         "dup.xml:8: <algorithms>: allreduce/ring takes commutative operations only (MPI_ERR_OP "
+         "otherwise), not matmul"},
+        {head + ring + "  <vary xpath=\"//cluster/@bw[\" factors=\"1 2\"/>\n",
+         "dup.xml:7: <vary>: XPath '//cluster/@bw[' is not valid: Invalid expression"},
+        {head + ring + "  <vary xpath=\"//nothing/@bw\" factors=\"1 2\"/>\n",
+         "dup.xml:7: <vary>: '//nothing/@bw' selects nothing on platform "},
+        {head + ring + "  <vary xpath=\"//cluster/@id\" factors=\"1 2\"/>\n",
+         "dup.xml:7: <vary>: platform "},
+        {head + ring + "  <smpi option=\"network/crosstraffic\" value=\"maybe\"/>\n",
+         "dup.xml:7: <smpi>: option network/crosstraffic takes a boolean"},
+        {head + ring + "  <smpi option=\"foo/bar\" value=\"1\"/>\n",
+         "dup.xml:7: <smpi>: unknown option 'foo/bar': not one of SimGrid 3.32's"},
+        {head + ring + "  <description>" + std::string(11000000, 'a') + "</description>\n",
+         "dup.xml:7: malformed XML: xmlSAX2Characters: huge text node"},
+    };
+    for (auto &c : cases) {
+        std::string e = scenario_error(dir, c.body);
+        EXPECT_NE(e.find(c.want), std::string::npos) << c.want << "\n" << e.substr(0, 400);
+        EXPECT_EQ(e.find('\n'), std::string::npos) << e.substr(0, 400);
     }
     tw_rmtree(dir);
 }

@@ -73,7 +73,7 @@ int collsim_intergroup_from_intercomm(MPI_Comm intercomm, const collsim_intergro
         return e ? e : fn(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, ig); \
     }
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
-                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
+                    procs, regions, groups, setup, ops, cost, cost_formula, cost_note, state_bytes, \
                     msg_blocks, msg_unit)                                                          \
     COLLSIM_ICDEF_##groups(coll, fn)
 #define COLLSIM_ICDEF_groups(coll, fn) COLLSIM_ICDEF_##coll(fn)
@@ -87,7 +87,7 @@ const collsim_ic_alg collsim_ic_algs[] = {
 #define COLLSIM_ICT_groups(coll, name, fn) COLLSIM_ICT_##coll(name, fn)
 #define COLLSIM_ICT_no_groups(coll, name, fn)
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
-                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
+                    procs, regions, groups, setup, ops, cost, cost_formula, cost_note, state_bytes, \
                     msg_blocks, msg_unit)                                                          \
     COLLSIM_ICT_##groups(coll, name, fn)
 #include "algorithms.def"

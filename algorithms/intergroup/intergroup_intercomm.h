@@ -29,7 +29,7 @@ int collsim_intergroup_from_intercomm(MPI_Comm intercomm, const collsim_intergro
 #define COLLSIM_IC_groups(coll, fn) COLLSIM_IC_##coll(fn)
 #define COLLSIM_IC_no_groups(coll, fn)
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
-                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
+                    procs, regions, groups, setup, ops, cost, cost_formula, cost_note, state_bytes, \
                     msg_blocks, msg_unit)                                                          \
     COLLSIM_IC_##groups(coll, fn)
 #include "algorithms.def"

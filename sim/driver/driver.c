@@ -62,7 +62,7 @@ typedef struct {
 
 static const driver_alg driver_algs[] = {
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
-                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
+                    procs, regions, groups, setup, ops, cost, cost_formula, cost_note, state_bytes, \
                     msg_blocks, msg_unit)                                                          \
     {#coll, #name, {.coll = fn}, DRIVER_SETUP_##setup},
 #include "algorithms.def"

@@ -218,6 +218,8 @@ int cs_case_check(const cs_case *c, cs_case_place *pl, cs_err *err)
         if (c->np_list->v[i] != c->np)
             return cs_fail(err, "process count %ld: with --groups %s every process count must "
                                 "be P + Q = %d", c->np_list->v[i], c->groups, c->np);
+    if (cs_alg_op_check(c->alg.collective, c->alg.name, c->op, err))
+        return -1;
     /* every np and size against what the algorithm's MPI counts can express
      * (intergroup: cs_groups_case_check's own bound) */
     for (size_t i = 0; !(cp && cp->groups) && i < (c->np_list ? c->np_list->n : 1); i++)

@@ -23,12 +23,14 @@
 #define REG_SETUP_regions 1
 #define REG_SETUP_none 0
 #define REG_SETUP_intergroup 0 /* setup_regions: the group descriptor is needs_groups */
+#define REG_OPS_any_op 0
+#define REG_OPS_commutative 1
 #define REG_UNIT_bytes 1
 #define REG_UNIT_elements 0
 
 /* state_bytes (in p and n) and msg_blocks (in p): one function each per algorithm */
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
-                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
+                    procs, regions, groups, setup, ops, cost, cost_formula, cost_note, state_bytes, \
                     msg_blocks, msg_unit)                                                          \
     static double state_##coll##_##name(int p, long long n)                                        \
     {                                                                                              \
@@ -46,11 +48,11 @@
 
 static const cs_alg_info registry[] = {
 #define COLLSIM_ALG(coll, name, fn, source, paper, section, restriction, in_place, datatypes,      \
-                    procs, regions, groups, setup, cost, cost_formula, cost_note, state_bytes,     \
+                    procs, regions, groups, setup, ops, cost, cost_formula, cost_note, state_bytes, \
                     msg_blocks, msg_unit)                                                          \
     {#coll,           #name,           paper,          section,           restriction,             \
      source,          REG_##in_place,  REG_##datatypes, REG_##procs,      REG_##regions,           \
-     REG_##groups,    REG_SETUP_##setup, #cost,        state_##coll##_##name,                      \
+     REG_##groups,    REG_SETUP_##setup, REG_OPS_##ops, #cost,   state_##coll##_##name,              \
      msg_blocks_##coll##_##name, REG_UNIT_##msg_unit},
 #include "algorithms.def"
 #undef COLLSIM_ALG
@@ -221,6 +223,17 @@ int cs_alg_locality_aware(const char *coll, const char *name)
 {
     const cs_alg_info *a = cs_alg_find(coll, name);
     return a && a->needs_regions;
+}
+
+int cs_alg_op_check(const char *coll, const char *name, const char *op, cs_err *err)
+{
+    const cs_alg_info *a = cs_alg_find(coll, name);
+    if (!a || !a->commutative_only || !op || cs_op_commutative(op))
+        return 0;
+    return cs_fail(err, "%s/%s takes commutative operations only (MPI_ERR_OP otherwise), not "
+                        "%s: use the operation sum, max or bxor, or another algorithm "
+                        "(`./collsim list algorithms`)",
+                   coll, a->name, op);
 }
 
 const char *cs_alg_cost_model(const char *coll, const char *name)

@@ -26,6 +26,7 @@ typedef struct {
     int needs_regions;    /* locality-aware: region tables of coll_locality.h */
     int needs_groups;     /* intergroup: needs group communicators */
     int setup_regions;    /* the benchmark builds the region tables before timing */
+    int commutative_only; /* serves commutative operations only (algorithms.def, ops) */
     const char *cost;     /* its model in analysis/cost_model.c, or "none" */
     double (*rank_state_bytes)(int p, long long n); /* cs_alg_rank_state_bytes */
     long long (*msg_blocks)(int p); /* blocks in its largest count (cs_alg_largest_count) */
@@ -41,6 +42,10 @@ const cs_alg_info *cs_alg_find(const char *coll, const char *name);
 
 /* 1 for a locality-aware algorithm (algorithms.def, regions), 0 otherwise. */
 int cs_alg_locality_aware(const char *coll, const char *name);
+
+/* 0 when the algorithm serves the operation `op` (a --op word), else -1 and err names the
+ * rule (algorithms.def's ops column: commutative operations only). */
+int cs_alg_op_check(const char *coll, const char *name, const char *op, cs_err *err);
 
 /* The name of an algorithm's cost model (a function of analysis/cost_model.c,
  * several algorithms may share one), or NULL when it has none. */

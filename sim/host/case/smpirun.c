@@ -40,6 +40,78 @@ int cs_smpi_default_cfg(int np, char out[][96], int max)
 
 #define CS_CFG_SLOT 160 /* bytes of one --cfg=NAME:VALUE argument (build_argv) */
 
+/* SimGrid 3.32's options (smpi_options.def) */
+enum { OPT_BOOLEAN, OPT_INT, OPT_DOUBLE, OPT_STRING };
+static const struct {
+    const char *name;
+    int type;
+    const char *words;
+} smpi_options[] = {
+#define CS_SMPI_OPTION(name, type, words) {name, OPT_##type, words},
+#include "smpi_options.def"
+#undef CS_SMPI_OPTION
+};
+#define N_SMPI_OPTIONS (sizeof smpi_options / sizeof smpi_options[0])
+
+/* Whether SimGrid 3.32 takes `value` for an option of this type (its parsers: booleans
+ * yes/no/on/off/true/false/1/0, integers, finite numbers, or a listed word) */
+static int value_taken(int type, const char *words, const char *value)
+{
+    char *end;
+    errno = 0;
+    switch (type) {
+    case OPT_BOOLEAN: {
+        static const char *const b[] = {"yes", "no", "on", "off", "true", "false", "1", "0"};
+        for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
+            if (!strcmp(value, b[i]))
+                return 1;
+        return 0;
+    }
+    case OPT_INT: (void)strtol(value, &end, 10); return end != value && !*end && !errno;
+    case OPT_DOUBLE: {
+        double d = strtod(value, &end);
+        return end != value && !*end && !errno && d - d == 0;
+    }
+    default: {
+        if (!words[0])
+            return 1;
+        size_t len = strlen(value);
+        for (const char *w = words; *w; w += strcspn(w, "|"), w += *w == '|')
+            if (strcspn(w, "|") == len && !strncmp(w, value, len))
+                return 1;
+        return 0;
+    }
+    }
+}
+
+/* An option's name and value against SimGrid 3.32's list: unknown names (with the nearest
+ * known one) and values its parser would abort on */
+static int option_known(const char *name, const char *value, cs_err *err)
+{
+    static const char *const what[] = {"a boolean (yes, no, on, off, true, false, 1 or 0)",
+                                       "an integer", "a finite number", "one of"};
+    for (size_t i = 0; i < N_SMPI_OPTIONS; i++) {
+        if (strcmp(smpi_options[i].name, name))
+            continue;
+        if (value_taken(smpi_options[i].type, smpi_options[i].words, value))
+            return 0;
+        char words[512] = "";
+        for (const char *w = smpi_options[i].words; *w; w += strcspn(w, "|"), w += *w == '|') {
+            size_t u = strlen(words);
+            snprintf(words + u, sizeof words - u, "%s%.*s", u ? ", " : "", (int)strcspn(w, "|"),
+                     w);
+        }
+        return cs_fail(err, "option %s takes %s%s%s, not '%s'", name,
+                       what[smpi_options[i].type], words[0] ? " " : "", words, value);
+    }
+    const char *names[N_SMPI_OPTIONS];
+    for (size_t i = 0; i < N_SMPI_OPTIONS; i++)
+        names[i] = smpi_options[i].name;
+    const char *near = cs_nearest_word(name, names, N_SMPI_OPTIONS);
+    return cs_fail(err, "unknown option '%s': not one of SimGrid 3.32's%s%s%s", name,
+                   near ? " (nearest: " : "", near ? near : "", near ? ")" : "");
+}
+
 int cs_smpi_option_refused(const char *name, const char *value, cs_err *err)
 {
     static const char *const own[] = {"smpi/privatization", "smpi/simulate-computation",
@@ -54,7 +126,7 @@ int cs_smpi_option_refused(const char *name, const char *value, cs_err *err)
     if (strlen("--cfg=") + strlen(name) + 1 + strlen(value) >= CS_CFG_SLOT)
         return cs_fail(err, "option %s:%s is longer than %d characters", name, value,
                        CS_CFG_SLOT - 7);
-    return 0;
+    return option_known(name, value, err);
 }
 
 int cs_smpi_option_conflicts(const char *option, const char *coll, const char *alg, cs_err *err)

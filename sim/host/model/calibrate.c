@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "postal.h"
+#include "xml_error.h"
 
 #define PFX_LEVEL "collsim.calibrate."
 #define PFX_PUB "collsim.published."
@@ -345,9 +346,9 @@ static int parse_published(const cs_platform *pf, const raw_prop *p, cs_calibrat
 int cs_calibration_load(const cs_platform *pf, cs_calibration *cal, cs_err *err)
 {
     memset(cal, 0, sizeof *cal);
-    xmlDoc *doc = xmlReadFile(pf->path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    xmlDoc *doc = cs_xml_read(pf->path, "platform", 0, err);
     if (!doc)
-        return cs_fail(err, "%s: cannot parse the platform file", pf->path);
+        return -1;
     xmlNode *root = xmlDocGetRootElement(doc), *top = NULL;
     for (xmlNode *n = root ? root->children : NULL; n && !top; n = n->next)
         if (n->type == XML_ELEMENT_NODE && (!xmlStrcmp(n->name, (const xmlChar *)"zone") ||

@@ -47,7 +47,6 @@ char *scn_text_of(xmlNode *n)
 }
 
 /* a v-collective: block sizes from <distribution> */
-static int is_variable(const cs_coll_props *c) { return c->variable; }
 
 /* The same file under two spellings (name="yahoo", file="../yahoo.xml"). */
 static int same_file(const char *a, const char *b)
@@ -245,6 +244,7 @@ int scn_parse_fields(scn_ctx *c, cs_scenario *s, xmlNode *n)
         }
         free(s->text[ids[i]]); /* WORD and TEXT members point to v */
         s->text[ids[i]] = v;
+        c->field_lines[ids[i]] = scn_line_of(n);
     }
     return 0;
 }
@@ -356,25 +356,40 @@ static int parse_element(scn_ctx *c, cs_scenario *s, xmlNode *n, long *region_li
 
 int scn_same_text(const char *a, const char *b) { return !strcmp(a ? a : "", b ? b : ""); }
 
+/* An attribute given for collectives the scenario has none of (<reduction op> without a
+ * reduction, <root rank="0"> without a rooted collective) would change nothing: an error
+ * naming its line, as for any element that cannot apply. */
+static int scn_check_field_scopes(const scn_ctx *c, const cs_scenario *s)
+{
+    for (int k = 0; k < CS_NFIELDS; k++) {
+        const cs_field *f = &cs_scenario_fields[k];
+        if (!c->field_lines[k])
+            continue;
+        int used = 0;
+        for (int i = 0; i < s->nalgs && !used; i++)
+            used = cs_field_in_scope(f, s->algs[i].collective);
+        char elem[32], attr[32], which[256];
+        if (!used && field_elem(f, elem, attr, sizeof elem))
+            return cs_fail(c->err, "%s:%ld: <%s %s> is for %s, and the scenario has none of "
+                                   "them: remove it or add such a collective",
+                           c->path, c->field_lines[k], elem, attr,
+                           cs_field_scope_collectives(f, which, sizeof which));
+    }
+    return 0;
+}
+
 int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
 {
     memset(s, 0, sizeof *s);
     s->path = cs_xstrdup(path);
     s->description = cs_xstrdup("");
     cs_fields_defaults(cs_scenario_fields, s);
-    scn_ctx c = {path, err, NULL, NULL, 0};
-    xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    scn_ctx c = {path, err, NULL, NULL, 0, {0}};
+    xmlDoc *doc = cs_xml_read(path, "scenario", 0, err);
     int rc = 0;
     if (!doc) {
-        FILE *f = fopen(path, "r");
-        if (!f)
-            rc = cs_fail(err, "scenario file '%s' cannot be read", path);
-        else
-            rc = cs_xml_fail(err, path);
-        if (f)
-            fclose(f);
         cs_scenario_free(s);
-        return rc;
+        return -1;
     }
     xmlNode *root = xmlDocGetRootElement(doc);
     static const char *const root_attrs[] = {"name", NULL};
@@ -428,6 +443,11 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
             else
                 s->npfs++;
         }
+        for (int i = 0; i < s->npfs && !rc && s->has_vary; i++) {
+            cs_err e;
+            if (cs_vary_check(&s->vary, s->platforms[i], &e))
+                rc = cs_fail(err, "%s:%ld: <vary>: %s", path, s->vary.line, e.msg);
+        }
         if (!rc && region_line)
             rc = scn_check_regions(&c, s, region_line);
         if (!rc && (s->nbackgrounds || s->nhost_specs))
@@ -440,7 +460,7 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
             rc = cs_fail(err, "%s: <sizes>: %s", path, se.msg);
         /* ... and every algorithm, np and size against its largest MPI count;
          * an intergroup collective against its <groups> */
-        int has_groups = 0, has_rooted = 0, has_bcast = 0;
+        int has_groups = 0;
         /* <sizes unit="node">: the sizes per process at each <ppn> */
         size_t nppn = s->ppns.n ? s->ppns.n : 1;
         cs_numlist *sizes = cs_xmalloc(nppn * sizeof *sizes);
@@ -453,8 +473,6 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
         for (int i = 0; i < s->nalgs && !rc; i++) {
             const cs_coll_props *cp = cs_coll_find(s->algs[i].collective);
             has_groups |= cp && cp->groups;
-            has_rooted |= cp && cp->rooted;
-            has_bcast |= cp && cp->rooted == CS_ROOT_one_from;
             for (size_t j = 0; j < s->nps.n && !rc; j++)
                 if (s->nps.v[j] < cs_coll_min_np(s->algs[i].collective))
                     rc = cs_fail(err, "%s:%ld: <processes> %ld: %s", path, c.nps_line,
@@ -464,6 +482,9 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
                     rc = cs_fail(err, "%s: <root rank=\"%d\"> at <processes> %ld: the root must "
                                       "be a rank, 0..%ld", path, s->root, s->nps.v[j],
                                  s->nps.v[j] - 1);
+            if (!rc && cp && cp->op &&
+                cs_alg_op_check(s->algs[i].collective, s->algs[i].name, s->op, &se))
+                rc = cs_fail(err, "%s:%ld: <algorithms>: %s", path, c.alg_lines[i], se.msg);
             for (size_t j = 0; j < s->nps.n && !rc && !(cp && cp->groups); j++)
                 for (size_t k = 0; k < s->sizes.n && !rc; k++)
                     if (cs_alg_count_check(s->algs[i].collective, s->algs[i].name,
@@ -522,14 +543,8 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
                                                         cs_coll_is_intergroup));
         if (!rc)
             rc = scn_check_groupsets(&c, s);
-        if (!rc && !has_rooted && s->root > 0)
-            rc = cs_fail(err, "%s: <root> is for the rooted collectives (%s), and the scenario "
-                              "has none: remove it or add such a collective", path,
-                         cs_coll_join(", ", which, sizeof which, cs_coll_is_rooted));
-        if (!rc && !has_bcast && s->segment != cs_scenario_fields[CS_F_segment].dflt_n)
-            rc = cs_fail(err, "%s: <segment> is for the broadcasts' segmented algorithms (bcast), "
-                              "and the scenario has no <collective name=\"bcast\">: remove it or "
-                              "add one", path);
+        if (!rc)
+            rc = scn_check_field_scopes(&c, s);
         /* an <smpi option="smpi/COLL"> with a native: algorithm of COLL */
         for (int k = 0; k < s->nsmpi && !rc; k++)
             for (int i = 0; i < s->nalgs && !rc; i++)
@@ -538,13 +553,6 @@ int cs_scenario_load(const char *path, cs_scenario *s, cs_err *err)
                     rc = cs_fail(err, "%s:%ld: <smpi>: %s", path, s->smpi_lines[k], se.msg);
         for (int i = 0; i < s->nexpects && !rc; i++)
             rc = scn_check_expect(&c, s, &s->expects[i]);
-        int has_v = 0;
-        for (int i = 0; i < s->nalgs; i++)
-            has_v |= cs_collective_variable(s->algs[i].collective);
-        if (!rc && s->dist_line && !has_v)
-            rc = cs_fail(err, "%s:%ld: <distribution> sets the block sizes of %s, and the "
-                              "scenario has none of them",
-                         path, s->dist_line, cs_coll_join(" and ", which, sizeof which, is_variable));
     }
     xmlFreeDoc(doc);
     free(c.pf_lines);

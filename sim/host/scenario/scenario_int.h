@@ -12,6 +12,7 @@ typedef struct {
     cs_err *err;
     long *pf_lines, *alg_lines; /* where each platform and algorithm was given */
     long nps_line;              /* where <processes> was given */
+    long field_lines[CS_NFIELDS]; /* where each case field's attribute was given, 0: not */
 } scn_ctx;
 
 long scn_line_of(xmlNode *n);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xml_error.h"
+
 static const struct {
     const char *level, *bandwidth, *latency;
 } levels[] = {
@@ -64,49 +66,82 @@ static void label(const cs_vary *v, int k, char *out, size_t len)
         snprintf(out, len, "%s=x%.10g", v->name, v->values[k]);
 }
 
+/* The attributes v names on the platform document: their count (> 0), or -1 with one line in
+ * err (an invalid XPath, one that selects nothing or something else than attributes, or a value
+ * of v that an attribute cannot take). *res is freed by the caller. */
+static int select_attrs(const cs_vary *v, xmlDoc *doc, const char *platform_path,
+                        xmlXPathObject **res, cs_err *err)
+{
+    cs_xml_quiet(); /* libxml2 would print an invalid expression's error itself */
+    xmlResetLastError();
+    xmlXPathContext *ctx = xmlXPathNewContext(doc);
+    *res = ctx ? xmlXPathEvalExpression((const xmlChar *)v->xpath, ctx) : NULL;
+    xmlXPathFreeContext(ctx);
+    if (!*res || (*res)->type != XPATH_NODESET) {
+        const xmlError *e = xmlGetLastError();
+        char why[200] = "";
+        if (!*res && e && e->message)
+            snprintf(why, sizeof why, ": %.*s", (int)strcspn(e->message, "\n"), e->message);
+        return cs_fail(err, "XPath '%s' is not valid%s (it must select attributes, e.g. "
+                            "//cluster/@bw)", v->xpath, why);
+    }
+    int n = (*res)->nodesetval ? (*res)->nodesetval->nodeNr : 0;
+    if (n == 0)
+        return cs_fail(err, "'%s' selects nothing on platform %s: no parameter to vary",
+                       v->xpath, platform_path);
+    for (int i = 0; i < n; i++) {
+        xmlNode *node = (*res)->nodesetval->nodeTab[i];
+        if (node->type != XML_ATTRIBUTE_NODE)
+            return cs_fail(err, "XPath '%s' selects <%s>, not an attribute (end it with /@name)",
+                           v->xpath, (const char *)node->name);
+        xmlChar *old = xmlNodeGetContent(node);
+        char val[128];
+        int bad = -1;
+        for (int k = 0; k < v->nvalues && bad < 0; k++)
+            if (scale_value((const char *)old, v->values[k], v->absolute, v->values[k], val,
+                            sizeof val))
+                bad = k;
+        if (bad >= 0)
+            cs_fail(err, "platform %s: attribute %s=\"%s\" cannot be set to %s%.10g",
+                    platform_path, (const char *)node->name, (const char *)old,
+                    v->absolute ? "" : "x", v->values[bad]);
+        xmlFree(old);
+        if (bad >= 0)
+            return -1;
+    }
+    return n;
+}
+
+int cs_vary_check(const cs_vary *v, const char *platform_path, cs_err *err)
+{
+    xmlDoc *doc = cs_xml_read(platform_path, "platform", 0, err);
+    if (!doc)
+        return -1;
+    xmlXPathObject *res = NULL;
+    int n = select_attrs(v, doc, platform_path, &res, err);
+    xmlXPathFreeObject(res);
+    xmlFreeDoc(doc);
+    return n < 0 ? -1 : 0;
+}
+
 char *cs_vary_write(const cs_vary *v, int k, const char *platform_path, const char *dir,
                     cs_err *err)
 {
-    xmlDoc *doc = xmlReadFile(platform_path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
-                                                       XML_PARSE_NOWARNING);
-    if (!doc) {
-        cs_fail(err, "%s: cannot parse the platform for a variant", platform_path);
+    xmlDoc *doc = cs_xml_read(platform_path, "platform", 0, err);
+    if (!doc)
         return NULL;
-    }
     char *path = NULL;
-    xmlXPathContext *ctx = xmlXPathNewContext(doc);
-    xmlXPathObject *res = ctx ? xmlXPathEvalExpression((const xmlChar *)v->xpath, ctx) : NULL;
-    if (!res || res->type != XPATH_NODESET) {
-        cs_fail(err, "XPath '%s' is not valid (it must select attributes)", v->xpath);
-        goto out;
-    }
-    int n = res->nodesetval ? res->nodesetval->nodeNr : 0;
-    if (n == 0) {
-        cs_fail(err, "%s: '%s' selects nothing on this platform: no parameter to vary",
-                platform_path, v->xpath);
-        goto out;
-    }
+    xmlXPathObject *res = NULL;
+    int n = select_attrs(v, doc, platform_path, &res, err);
     for (int i = 0; i < n; i++) {
         xmlNode *node = res->nodesetval->nodeTab[i];
-        if (node->type != XML_ATTRIBUTE_NODE) {
-            cs_fail(err, "XPath '%s' selects <%s>, not an attribute (end it with /@name)",
-                    v->xpath, (const char *)node->name);
-            goto out;
-        }
         xmlChar *old = xmlNodeGetContent(node);
         char val[128];
-        int bad = scale_value((const char *)old, v->values[k], v->absolute, v->values[k], val,
-                              sizeof val);
-        if (bad)
-            cs_fail(err, "%s: attribute %s=\"%s\" cannot be set to %s%.10g", platform_path,
-                    (const char *)node->name, (const char *)old, v->absolute ? "" : "x",
-                    v->values[k]);
+        scale_value((const char *)old, v->values[k], v->absolute, v->values[k], val, sizeof val);
         xmlFree(old);
-        if (bad)
-            goto out;
         xmlSetProp(node->parent, node->name, (const xmlChar *)val);
     }
-    {
+    if (n > 0) {
         char note[900];
         snprintf(note, sizeof note, " collsim what-if variant of %s: %s %s %.10g ", platform_path,
                  v->xpath, v->absolute ? "set to" : "multiplied by", v->values[k]);
@@ -127,11 +162,7 @@ char *cs_vary_write(const cs_vary *v, int k, const char *platform_path, const ch
             path = NULL;
         }
     }
-out:
-    if (res)
-        xmlXPathFreeObject(res);
-    if (ctx)
-        xmlXPathFreeContext(ctx);
+    xmlXPathFreeObject(res);
     xmlFreeDoc(doc);
     return path;
 }
@@ -172,6 +203,7 @@ int cs_vary_parse(void *node, const char *path, cs_vary *v, cs_err *err)
     long line = (long)xmlGetLineNo(n);
     static const char *const allowed[] = {"level", "quantity", "xpath", "name", "factors", "values", NULL};
     memset(v, 0, sizeof *v);
+    v->line = line;
     for (xmlAttr *a = n->properties; a; a = a->next) {
         int ok = 0;
         for (const char *const *k = allowed; *k; k++)

@@ -21,6 +21,7 @@ typedef struct {
     int absolute;       /* 1: values replace the attribute; 0: factors multiply it */
     double *values;
     int nvalues;
+    long line; /* of <vary> in its scenario */
 } cs_vary;
 
 /* Reads a scenario's <vary level=".." [quantity="bandwidth|latency"] | xpath=".." name=".."
@@ -32,6 +33,10 @@ void cs_vary_free(cs_vary *v);
 /* Resolves level + quantity ("bandwidth" or "latency") to an XPath; -1 with
  * the valid levels listed. */
 int cs_vary_level(const char *level, const char *quantity, cs_vary *v, cs_err *err);
+
+/* 0 when v can vary `platform_path`: its XPath valid, selecting attributes there, each of which
+ * takes every value; else -1 and one line in err (the scenario's reader names its line). */
+int cs_vary_check(const cs_vary *v, const char *platform_path, cs_err *err);
 
 /* Writes the variant of `platform_path` for value index k into dir; the file is
  * named BASE@NAME=xF.xml (factor) or BASE@NAME=V.xml (value), and that name
