@@ -551,10 +551,8 @@ int cs_platform_load(const char *path, cs_platform *pf, cs_err *err)
     pf->reduce_bw = cs_xstrdup("");
     pf->name = cs_platform_name_of(path);
 
-    xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
-                                              XML_PARSE_NOBLANKS | XML_PARSE_COMPACT);
+    xmlDoc *doc = cs_xml_read(path, "platform", XML_PARSE_NOBLANKS | XML_PARSE_COMPACT, err);
     if (!doc) {
-        cs_xml_fail(err, path);
         cs_platform_free(pf);
         return -1;
     }
