@@ -147,11 +147,12 @@ TEST(Platform, BadClusterValuesAreRejectedBeforeSimGrid)
 // What SimGrid 3.32 accepts (xbt_parse_units.cpp) still loads.
 TEST(Platform, EverySimGridUnitIsAccepted)
 {
-    for (const char *bw : {"1GBps", "9.4148Gbps", "2KiBps", "3Mibps", "100", "1e9Bps", "1TBps",
-                           "5kbps", "1GBps,2GBps"})
+    for (const char *bw : {"1GBps", "9.4148Gbps", "2KiBps", "3Mibps", "100MBps", "1e9Bps", "1TBps",
+                           "5000kbps", "1GBps,2GBps"})
         EXPECT_EQ(platform_error(good_cluster, std::string("bandwidth=\"") + bw + "\" latency=\"0\""), "")
             << bw;
-    for (const char *lat : {"0", "1.5", "2s", "3ms", "0.4us", "7ns", "1ps", "1m", "1h", "1d", "1w"})
+    for (const char *lat : {"0", "0us", "2ms", "3ms", "0.4us", "7ns", "1000ps", "0.0001m", "1e-6h",
+                            "1e-7d", "1e-8w"})
         EXPECT_EQ(platform_error(good_cluster, std::string("bandwidth=\"1GBps\" latency=\"") + lat + "\""), "")
             << lat;
     for (const char *speed : {"1Gf", "1f", "2kf", "3Mf", "1Tf", "1gigaflops", "5flops", "1Gf,0.5Gf"})

@@ -27,7 +27,11 @@ int cs_platform_check_names(const cs_platform *pf, xmlNode *root, cs_err *err);
 int cs_platform_check_order(const cs_platform *pf, xmlNode *parent, cs_err *err);
 
 /* The unit and range of element n's value attributes (platform_values.c): latencies, bandwidths,
- * speeds; path names the file in the error. */
-int cs_platform_check_values(const char *path, xmlNode *n, cs_err *err);
+ * speeds; a collsim property's name and value (core/platform_props.def); a TORUS cluster's
+ * loopback. An implausible valid value is a warning (cs_platform_warn). */
+int cs_platform_check_values(cs_platform *pf, xmlNode *n, cs_err *err);
+
+/* Adds a one-line warning to pf->warnings (platform.c); cs_platform_load prints each once. */
+void cs_platform_warn(cs_platform *pf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif
