@@ -157,10 +157,10 @@ static int number(const char **s, char sep, double *out)
 }
 
 /* Pieces of nfields numbers ("START:A[:B];..."): starts increasing from 0; with positive, the
- * second field above 0. lo/hi (0: none): the second field's plausible range, a note into
- * warning otherwise. */
+ * second field above 0. lo/hi (0: none): the second field's plausible range in unit, a note
+ * into warning otherwise. */
 static int pieces(const char *v, int nfields, int positive, double lo, double hi,
-                  const char *what, char *warning, size_t wsize)
+                  const char *what, const char *unit, char *warning, size_t wsize)
 {
     double last = -1;
     int n = 0;
@@ -173,8 +173,9 @@ static int pieces(const char *v, int nfields, int positive, double lo, double hi
             return -1;
         last = f[0];
         if (warning && !warning[0] && ((lo > 0 && f[1] < lo) || (hi > 0 && f[1] > hi)))
-            snprintf(warning, wsize, "%s %g from %g bytes on is implausible (expected %g to %g)",
-                     what, f[1], f[0], lo, hi);
+            snprintf(warning, wsize, "%s %g %s from %g bytes on is implausible (expected %g to "
+                                     "%g %s)",
+                     what, f[1], unit, f[0], lo, hi, unit);
     }
     return n ? 0 : -1;
 }
@@ -194,19 +195,19 @@ int cs_prop_check_value(const cs_prop_info *p, const char *value, char *problem,
         snprintf(problem, psize, "expected seconds, a number >= 0 without a unit");
         return -1;
     case CS_PROP_BW_PIECES:
-        if (!pieces(value, 2, 1, 1e8, 1e12, "a rate of (bytes/s)", warning, wsize))
+        if (!pieces(value, 2, 1, 1e8, 1e12, "the rate", "B/s", warning, wsize))
             return 0;
         snprintf(problem, psize, "expected 0:BYTES_PER_SECOND;SIZE:BYTES_PER_SECOND;... (sizes "
                                  "increasing from 0, rates above 0, numbers without a unit)");
         return -1;
     case CS_PROP_OVERHEAD:
-        if (!pieces(value, 3, 0, 0, 1e-2, "an offset of (s)", warning, wsize))
+        if (!pieces(value, 3, 0, 0, 1e-2, "the offset", "s", warning, wsize))
             return 0;
         snprintf(problem, psize, "expected 0:OFFSET:PERBYTE;START:OFFSET:PERBYTE;... (starts "
                                  "increasing from 0, numbers >= 0 in bytes, s and s per byte)");
         return -1;
     case CS_PROP_FACTOR:
-        if (!pieces(value, 2, 1, 0, 0, "", NULL, 0))
+        if (!pieces(value, 2, 1, 0, 0, "", "", NULL, 0))
             return 0;
         snprintf(problem, psize, "expected 0:FACTOR;SIZE:FACTOR;... (sizes increasing from 0, "
                                  "factors above 0)");

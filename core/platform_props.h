@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* the check column of platform_props.def, as CS_PROP_<check> */
 typedef enum {
     CS_PROP_TEXT,
@@ -52,5 +56,9 @@ int cs_prop_check_value(const cs_prop_info *p, const char *value, char *problem,
 
 /* The table: markdown (platforms/README.md's) or aligned text (`./collsim list properties`). */
 void cs_props_print(FILE *out, int markdown);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -273,7 +273,14 @@ static int walk(cs_platform *pf, walk_ctx *w, xmlNode *first, int depth, cs_err 
                 return -1;
         }
         int rc = 0;
-        if (is_cluster) {
+        /* a cluster's and a host's own children (props, disks) are not walked: checked here */
+        for (xmlNode *k = is_cluster || !xmlStrcmp(n->name, (const xmlChar *)"host") ? n->children
+                                                                                     : NULL;
+             k && !rc; k = k->next)
+            if (k->type == XML_ELEMENT_NODE)
+                rc = cs_platform_check_values(pf, k, err);
+        if (rc) {
+        } else if (is_cluster) {
             rc = add_cluster(pf, w, n, err);
         } else if (!xmlStrcmp(n->name, (const xmlChar *)"host")) {
             int cores;
@@ -645,6 +652,7 @@ int cs_platform_load(const char *path, cs_platform *pf, cs_err *err)
     else if (pf->nhosts == 0)
         rc = cs_fail(err, "%s: the platform defines no host (no <host> nor <cluster>)", path);
     else if (duplicate_hosts(pf, &w, err) || resolve_levels(pf, &w, err) ||
+             cs_platform_check_prop_levels(pf, root, err) ||
              cs_platform_check_network(pf, root, err))
         rc = -1;
     for (long i = 0; i < w.ndecl; i++)

@@ -31,6 +31,9 @@ int cs_platform_check_order(const cs_platform *pf, xmlNode *parent, cs_err *err)
  * loopback. An implausible valid value is a warning (cs_platform_warn). */
 int cs_platform_check_values(cs_platform *pf, xmlNode *n, cs_err *err);
 
+/* The LEVEL part of the top zone's per-level collsim properties: a level of pf (platform_values.c). */
+int cs_platform_check_prop_levels(const cs_platform *pf, xmlNode *root, cs_err *err);
+
 /* Adds a one-line warning to pf->warnings (platform.c); cs_platform_load prints each once. */
 void cs_platform_warn(cs_platform *pf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -165,10 +165,20 @@ static int check_prop(cs_platform *pf, xmlNode *n, cs_err *err)
     const cs_prop_info *p = cs_prop_is_collsim(id) ? cs_prop_find(id) : NULL;
     char near[256], problem[300], warning[300];
     int rc = 0;
+    /* the top zone: the <platform>'s zone (or cluster); a deeper one is read by nobody */
+    const xmlNode *up = n->parent;
+    int top = up && (is_zone(up) || is(up, "cluster")) && up->parent && up->parent->type == XML_ELEMENT_NODE &&
+              !xmlStrcmp(up->parent->name, (const xmlChar *)"platform");
+    char at[600];
     if (cs_prop_is_collsim(id) && !p)
         rc = cs_fail(err, "%s:%ld: <prop id=\"%s\">: unknown collsim property (did you mean %s? "
                           "`./collsim list properties` lists them)",
                      pf->path, (long)xmlGetLineNo(n), id, cs_prop_nearest(id, near, sizeof near));
+    else if (p && !strcmp(p->where, "top zone") && !top)
+        rc = cs_fail(err, "%s:%ld: <prop id=\"%s\"> in %s: collsim reads this property only on the "
+                          "top-level zone",
+                     pf->path, (long)xmlGetLineNo(n), id,
+                     up && up->type == XML_ELEMENT_NODE ? tag(up, at, sizeof at) : "the document");
     else if (p && cs_prop_check_value(p, v, problem, sizeof problem, warning, sizeof warning))
         rc = cs_fail(err, "%s:%ld: <prop id=\"%s\" value=\"%s\">: %s", pf->path,
                      (long)xmlGetLineNo(n), id, v, problem);
@@ -229,5 +239,32 @@ int cs_platform_check_values(cs_platform *pf, xmlNode *n, cs_err *err)
         return check_prop(pf, n, err);
     if (is(n, "cluster"))
         return check_torus(pf, n, err);
+    return 0;
+}
+
+/* The LEVEL of a top zone's per-level property (collsim.overhead.send.LEVEL, ...): one of
+ * collsim.levels or system; once the levels are read. */
+int cs_platform_check_prop_levels(const cs_platform *pf, xmlNode *root, cs_err *err)
+{
+    for (xmlNode *z = root->children; z; z = z->next)
+        for (xmlNode *n = is_zone(z) || is(z, "cluster") ? z->children : NULL; n; n = n->next) {
+            if (!is(n, "prop"))
+                continue;
+            char *id = attr(n, "id"), level[64], list[256] = "";
+            const cs_prop_info *p = cs_prop_find(id);
+            int bad = p && (p->check == CS_PROP_OVERHEAD || p->check == CS_PROP_FACTOR) &&
+                      *cs_prop_part(p, id, "LEVEL", level, sizeof level) && strcmp(level, "system");
+            for (int l = 0; bad && l < pf->nlevels; l++) {
+                bad = strcmp(level, pf->levels[l]) != 0;
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s, ", pf->levels[l]);
+            }
+            int rc = bad ? cs_fail(err, "%s:%ld: <prop id=\"%s\">: '%s' is not a level of this "
+                                        "platform (collsim.levels: %ssystem)",
+                                   pf->path, (long)xmlGetLineNo(n), id, level, list)
+                         : 0;
+            xmlFree(id);
+            if (rc)
+                return -1;
+        }
     return 0;
 }
