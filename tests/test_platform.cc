@@ -615,6 +615,37 @@ TEST(Platform, UnknownOrMisplacedPropertiesAreRefused)
     EXPECT_STREQ(cs_prop_nearest("collsim.description", near, sizeof near), "collsim/description");
 }
 
+// Each property's value as its row says (core/platform_props.def): the driver's piecewise forms,
+// refused at load where the driver refused them inside smpirun.
+TEST(Platform, PropertyValuesFollowTheirRow)
+{
+    struct { const char *id, *value; int rc; const char *problem, *warning; } cases[] = {
+        {"collsim.overhead.send.node", "0:1e-7:0;65536:2e-7:1e-11", 0, "", ""},
+        {"collsim.overhead.recv", "0:0.05:0", 0, "",
+         "the offset 0.05 s from 0 bytes on is implausible (expected 0 to 0.01 s)"},
+        {"collsim.overhead.send", "0:1e-7", -1, "expected 0:OFFSET:PERBYTE;", ""},
+        {"collsim.overhead.send", "8:1e-7:0", -1, "starts increasing from 0", ""},
+        {"collsim.factor.bw.system", "0:1;8192:0", -1, "factors above 0", ""},
+        {"collsim.factor.lat", "0:1;8192:1.4;4096:2", -1, "sizes increasing from 0", ""},
+        {"collsim.local.copy-call", "1e-7s", -1, "expected seconds, a number >= 0 without a unit", ""},
+        {"collsim.local.copy-call", "-1e-7", -1, "expected seconds", ""},
+        {"collsim.local.reduce-bw", "0:2e12", 0, "",
+         "the rate 2e+12 B/s from 0 bytes on is implausible (expected 1e+08 to 1e+12 B/s)"},
+    };
+    for (const auto &c : cases) {
+        const cs_prop_info *p = cs_prop_find(c.id);
+        ASSERT_NE(p, nullptr) << c.id;
+        char problem[300] = "", warning[300] = "";
+        EXPECT_EQ(cs_prop_check_value(p, c.value, problem, sizeof problem, warning, sizeof warning), c.rc)
+            << c.id << "=" << c.value;
+        EXPECT_NE(std::string(problem).find(c.problem), std::string::npos) << problem;
+        EXPECT_EQ(std::string(warning), c.warning) << c.id << "=" << c.value;
+    }
+    EXPECT_EQ(cs_prop_find("collsim.overhead.send.node.x"), nullptr);
+    EXPECT_EQ(cs_prop_find("collsim.group."), nullptr);
+    EXPECT_STREQ(cs_prop_find("collsim.published.intra-socket.short")->name, "collsim.published.PATH.REGIME");
+}
+
 // A TORUS cluster without a loopback passed every check and aborted inside smpirun once two ranks
 // shared a host ("no connecting path between node-0 and node-0", exit 134).
 TEST(Platform, TorusWithoutLoopbackIsRefusedAtLoad)
