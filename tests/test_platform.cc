@@ -663,6 +663,27 @@ TEST(Platform, TorusWithoutLoopbackIsRefusedAtLoad)
               "");
 }
 
+// A FAT_TREE, TORUS or DRAGONFLY cluster whose radical names fewer hosts than its topology makes
+// aborted smpirun ("Insufficient number of radicals available (total = 15)").
+TEST(Platform, TopologiesShortOfRadicalsAreRefusedAtLoad)
+{
+    EXPECT_EQ(data_error("platform-fat-tree-short-of-radicals.xml"),
+              data + "/platform-fat-tree-short-of-radicals.xml:6: <cluster id=\"c\"> "
+                     "topology=\"FAT_TREE\" topo_parameters=\"2;4,4;1,2;1,2\" radical=\"0-14\": the "
+                     "topology has 16 hosts and the radical names 15 (SimGrid 3.32 aborts: give a "
+                     "radical of 16 numbers, e.g. 0-15)");
+    const std::string loop = " loopback_bw=\"10GBps\" loopback_lat=\"0.3us\"";
+    std::string e = platform_error(good_cluster + loop + " topology=\"TORUS\" topo_parameters=\"2,2\"",
+                                   good_link);
+    EXPECT_NE(e.find("the topology has 4 hosts and the radical names 2"), std::string::npos) << e;
+    e = platform_error(good_cluster + " topology=\"DRAGONFLY\" topo_parameters=\"1,1;1,1;2,1;2\"",
+                       good_link, "0-2");
+    EXPECT_NE(e.find("the topology has 4 hosts and the radical names 3"), std::string::npos) << e;
+    EXPECT_EQ(platform_error(good_cluster + loop + " topology=\"TORUS\" topo_parameters=\"2,2\"",
+                             good_link, "0-3"),
+              "");
+}
+
 // collsim.levels="bogus node,switch" said "host 'node-0' has no 'node' region", never naming
 // bogus; a directory given as the platform "does not exist".
 TEST(Platform, LevelWordsAndDirectoriesAreNamed)

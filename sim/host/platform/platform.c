@@ -281,7 +281,10 @@ static int walk(cs_platform *pf, walk_ctx *w, xmlNode *first, int depth, cs_err 
                 rc = cs_platform_check_values(pf, k, err);
         if (rc) {
         } else if (is_cluster) {
+            int before = pf->nhosts;
             rc = add_cluster(pf, w, n, err);
+            if (!rc)
+                rc = cs_platform_check_topology(pf, n, pf->nhosts - before, err);
         } else if (!xmlStrcmp(n->name, (const xmlChar *)"host")) {
             int cores;
             xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");

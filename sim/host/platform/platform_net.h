@@ -31,6 +31,10 @@ int cs_platform_check_order(const cs_platform *pf, xmlNode *parent, cs_err *err)
  * loopback. An implausible valid value is a warning (cs_platform_warn). */
 int cs_platform_check_values(cs_platform *pf, xmlNode *n, cs_err *err);
 
+/* A TORUS, FAT_TREE or DRAGONFLY cluster n whose radical names fewer hosts (nhosts) than its
+ * topo_parameters make: SimGrid 3.32 aborts ("Insufficient number of radicals"). */
+int cs_platform_check_topology(const cs_platform *pf, xmlNode *n, long nhosts, cs_err *err);
+
 /* The LEVEL part of the top zone's per-level collsim properties: a level of pf (platform_values.c). */
 int cs_platform_check_prop_levels(const cs_platform *pf, xmlNode *root, cs_err *err);
 

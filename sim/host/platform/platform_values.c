@@ -268,3 +268,51 @@ int cs_platform_check_prop_levels(const cs_platform *pf, xmlNode *root, cs_err *
         }
     return 0;
 }
+
+/* The hosts a TORUS ("X,Y,..."), FAT_TREE ("LEVELS;DOWN,...;UP,...;PARALLEL,...") or DRAGONFLY
+ * ("GROUPS,L;CHASSIS,L;ROUTERS,L;NODES") topology makes; 0 when params is not of that form. */
+static long topology_hosts(const char *topo, const char *params)
+{
+    int fat = !strcmp(topo, "FAT_TREE"), dragon = !strcmp(topo, "DRAGONFLY");
+    if (!fat && !dragon && strcmp(topo, "TORUS"))
+        return 0;
+    long hosts = 1;
+    int part = 0;
+    for (const char *c = params; *c; part++) {
+        size_t n = strcspn(c, ";");
+        /* the parts that count hosts: TORUS its one part's numbers, FAT_TREE the second part's,
+         * DRAGONFLY each part's first number */
+        int counts = fat ? part == 1 : 1;
+        for (const char *d = c; counts && d < c + n;) {
+            char *end;
+            long x = strtol(d, &end, 10);
+            if (end == d || x < 1 || x > 1 << 20 || hosts > (1L << 40) / x)
+                return 0;
+            hosts *= x;
+            d = end;
+            if (dragon || d >= c + n || *d != ',')
+                break;
+            d++;
+        }
+        c += n + (c[n] == ';');
+    }
+    return (fat && part != 4) || (dragon && part != 4) || (!fat && !dragon && part != 1) ? 0 : hosts;
+}
+
+int cs_platform_check_topology(const cs_platform *pf, xmlNode *n, long nhosts, cs_err *err)
+{
+    char *topo = attr(n, "topology"), *params = attr(n, "topo_parameters"), *radical = attr(n, "radical");
+    long want = topology_hosts(topo, params);
+    char at[600];
+    int rc = 0;
+    if (want > nhosts)
+        rc = cs_fail(err, "%s:%ld: %s topology=\"%s\" topo_parameters=\"%s\" radical=\"%s\": the "
+                          "topology has %ld hosts and the radical names %ld (SimGrid 3.32 aborts: "
+                          "give a radical of %ld numbers, e.g. 0-%ld)",
+                     pf->path, (long)xmlGetLineNo(n), tag(n, at, sizeof at), topo, params, radical,
+                     want, nhosts, want, want - 1);
+    xmlFree(topo);
+    xmlFree(params);
+    xmlFree(radical);
+    return rc;
+}
