@@ -326,7 +326,8 @@ TEST(Calibrate, BadPropertiesNameTheFileLineAndProperty)
         {"one-host", lv, "<prop id=\"collsim.calibrate.network\" value=\"node-0\"/>",
          "<prop id=\"collsim.calibrate.network\" value=\"node-0\">: expected two host names"},
         {"bad-level-name", lv, "<prop id=\"collsim.calibrate.net.work\" value=\"node-0 node-1\"/>",
-         "<prop id=\"collsim.calibrate.net.work\">: 'net.work' is not a level name"},
+         "<prop id=\"collsim.calibrate.net.work\">: unknown collsim property (did you mean "
+         "collsim.calibrate.PATH?"},
         {"undeclared-level", pub, "<prop id=\"collsim.published.netwrk.short\" value=\"10.021e-6 1e-9\"/>",
          "<prop id=\"collsim.published.netwrk.short\">: level 'netwrk' is not declared by a collsim.calibrate.LEVEL property (declared: same-node, network)"},
         {"undeclared-regime", pub, "<prop id=\"collsim.published.network.eager\" value=\"10.021e-6 1e-9\"/>",
@@ -344,7 +345,8 @@ TEST(Calibrate, BadPropertiesNameTheFileLineAndProperty)
         {"duplicate", lv, lv + "\n    " + lv, "<prop id=\"collsim.calibrate.network\">: declared twice (first at line"},
         {"in-cluster", "router_id=\"calib-flat-switch\"/>",
          "router_id=\"calib-flat-switch\">\n      " + pub + "\n    </cluster>",
-         "calibration properties belong directly under the top-level <zone>, not inside <cluster id=\"calib-flat-cluster\">"},
+         "<prop id=\"collsim.published.network.short\"> in <cluster id=\"calib-flat-cluster\">: "
+         "collsim reads this property only on the top-level zone"},
     };
     for (auto &c : cases) {
         std::string path = variant(d, c.name, c.from, c.to);

@@ -15,6 +15,11 @@
 
 #include "wrapper.h"
 #include "mapping_util.h"
+#include "cli.h"
+#include "platform_props.h"
+
+#include <dirent.h>
+#include <regex>
 
 namespace {
 
@@ -147,11 +152,12 @@ TEST(Platform, BadClusterValuesAreRejectedBeforeSimGrid)
 // What SimGrid 3.32 accepts (xbt_parse_units.cpp) still loads.
 TEST(Platform, EverySimGridUnitIsAccepted)
 {
-    for (const char *bw : {"1GBps", "9.4148Gbps", "2KiBps", "3Mibps", "100", "1e9Bps", "1TBps",
-                           "5kbps", "1GBps,2GBps"})
+    for (const char *bw : {"1GBps", "9.4148Gbps", "2KiBps", "3Mibps", "100MBps", "1e9Bps", "1TBps",
+                           "5000kbps", "1GBps,2GBps"})
         EXPECT_EQ(platform_error(good_cluster, std::string("bandwidth=\"") + bw + "\" latency=\"0\""), "")
             << bw;
-    for (const char *lat : {"0", "1.5", "2s", "3ms", "0.4us", "7ns", "1ps", "1m", "1h", "1d", "1w"})
+    for (const char *lat : {"0", "0us", "2ms", "3ms", "0.4us", "7ns", "1000ps", "0.0001m", "1e-6h",
+                            "1e-7d", "1e-8w"})
         EXPECT_EQ(platform_error(good_cluster, std::string("bandwidth=\"1GBps\" latency=\"") + lat + "\""), "")
             << lat;
     for (const char *speed : {"1Gf", "1f", "2kf", "3Mf", "1Tf", "1gigaflops", "5flops", "1Gf,0.5Gf"})
@@ -487,6 +493,346 @@ TEST(Platform, RoutesGivenTwiceTopLevelAndRoutingAreCheckedBeforeSimGrid)
         EXPECT_EQ(std::string(err).find(f + what), 0u) << err;
         EXPECT_EQ(std::string(err).find('\n'), std::string::npos) << err;
     }
+}
+
+
+// The one line a platform of tests/data gets at load ("" when it loads).
+std::string data_error(const std::string &name)
+{
+    int nodes;
+    long cores;
+    char err[2048] = "";
+    std::string f = data + "/" + name;
+    tw_platform_shape(f.c_str(), &nodes, &cores, err, sizeof err);
+    return err;
+}
+
+std::string data_warnings(const std::string &name)
+{
+    char buf[4096] = "";
+    std::string f = data + "/" + name;
+    EXPECT_EQ(tw_platform_warnings(f.c_str(), buf, sizeof buf), 0) << buf;
+    return buf;
+}
+
+// SimGrid 3.32 reads a number without a unit as B/s, s or flop/s, with one warning among its log
+// lines: bw="37.659" (37.659 Gbps meant) predicted 2,007,533 us for 8 bytes on cervino. Each is
+// one line naming the file, line, attribute, value and the units SimGrid takes; 0 stays bare.
+TEST(Platform, ValuesWithoutAUnitAreRefused)
+{
+    std::string e = data_error("platform-unitless-bandwidth.xml");
+    EXPECT_EQ(e, data + "/platform-unitless-bandwidth.xml:5: <cluster id=\"c\" bw=\"37.659\">: bw has "
+                        "no unit (SimGrid would read 37.659 bytes per second) (a number with a unit: "
+                        "Bps, kBps, MBps, GBps, TBps, KiBps, MiBps, GiBps, ..., or bps, kbps, Mbps, "
+                        "Gbps, Kibps, Mibps, Gibps, ...)");
+    e = data_error("platform-unitless-latency.xml");
+    EXPECT_EQ(e, data + "/platform-unitless-latency.xml:5: <cluster id=\"c\" lat=\"7.5\">: lat has no "
+                        "unit (SimGrid would read 7.5 seconds) (a number with a unit: s, ms, us, ns, "
+                        "ps, m, h, d, w)");
+    e = platform_error("speed=\"1e9\" bw=\"1GBps\" lat=\"1us\"", good_link);
+    EXPECT_NE(e.find(":5: <cluster id=\"c\" speed=\"1e9\">: speed has no unit (SimGrid would read "
+                     "1e9 flop/s) (a number with a unit: f, kf"),
+              std::string::npos) << e;
+    e = platform_error(good_cluster, "bandwidth=\"1GBps,100\" latency=\"1us\"");
+    EXPECT_NE(e.find("bandwidth=\"1GBps,100\">: bandwidth has no unit"), std::string::npos) << e;
+    e = platform_error(good_cluster, "bandwidth=\"inf\" latency=\"1us\"");
+    EXPECT_NE(e.find("bandwidth=\"inf\">: bandwidth is out of range"), std::string::npos) << e;
+    EXPECT_EQ(platform_error(good_cluster, "bandwidth=\"1GBps\" latency=\"0\""), "");
+    const std::string disk = "    <host id=\"a\" speed=\"1Gf\"><disk id=\"d\" read_bw=\"100\" "
+                             "write_bw=\"100MBps\"/></host>\n";
+    e = zone_error(disk);
+    EXPECT_NE(e.find(":4: <disk id=\"d\" read_bw=\"100\">: read_bw has no unit"), std::string::npos) << e;
+}
+
+// A valid value that no machine has is a one-line warning, and the platform loads. A 0.1 B/s
+// link is a warning, not an error: SimGrid simulates it exactly and a what-if study may want a
+// crawl, but a unit slip (Bps for GBps) is far likelier, so it is named once.
+TEST(Platform, ImplausibleValuesAreWarnedOnce)
+{
+    EXPECT_EQ(data_warnings("platform-slow-link.xml"),
+              data + "/platform-slow-link.xml:5: <cluster id=\"c\" bw=\"0.1Bps\">: 0.1 B/s is "
+                     "implausible for a link (expected 1 MB/s to 10 TB/s; is the unit right?)\n");
+    EXPECT_EQ(data_warnings("platform-long-latency.xml"),
+              data + "/platform-long-latency.xml:5: <cluster id=\"c\" lat=\"50ms\">: 0.05 s is "
+                     "implausible for a latency (expected 0, or 1 ns to 10 ms; is the unit right?)\n");
+    EXPECT_EQ(data_warnings("platform-slow-copy.xml"),
+              data + "/platform-slow-copy.xml:6: <prop id=\"collsim.local.copy-bw\" "
+                     "value=\"0:6e9;32768:6e6\">: the rate 6e+06 B/s from 32768 bytes on is "
+                     "implausible (expected 1e+08 to 1e+12 B/s)\n");
+    EXPECT_EQ(data_warnings("good-platform-props.xml"), "");
+    // the run goes on, and the warning is printed once though bench loads the platform again
+    Out o = cli("bench --platform " + data + "/platform-slow-link.xml --np 2 --alg ring --sizes 8");
+    EXPECT_EQ(o.code, 0) << o.text;
+    size_t at = o.text.find("collsim: warning: " + data + "/platform-slow-link.xml:5: ");
+    EXPECT_NE(at, std::string::npos) << o.text;
+    EXPECT_EQ(o.text.find("collsim: warning:", at + 1), std::string::npos) << o.text;
+}
+
+// Every shipped platform, the committed ones and those the build generates, loads without a
+// warning.
+TEST(Platform, EveryShippedPlatformLoadsWithoutAWarning)
+{
+    DIR *d = opendir(COLLSIM_SOURCE_DIR "/platforms");
+    ASSERT_NE(d, nullptr);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        std::string name = e->d_name;
+        if (name.size() < 5 || name.substr(name.size() - 4) != ".xml")
+            continue;
+        char buf[4096] = "";
+        EXPECT_EQ(tw_platform_warnings((std::string(COLLSIM_SOURCE_DIR "/platforms/") + name).c_str(),
+                                       buf, sizeof buf), 0) << buf;
+        EXPECT_STREQ(buf, "") << name;
+        n++;
+    }
+    closedir(d);
+    EXPECT_GE(n, 13); // yahoo, cervino and the eleven generated files
+}
+
+// A misspelt collsim property was dropped silently (the copies then cost nothing); a property
+// below the top zone, where nobody reads it, too.
+TEST(Platform, UnknownOrMisplacedPropertiesAreRefused)
+{
+    EXPECT_EQ(data_error("platform-misspelt-property.xml"),
+              data + "/platform-misspelt-property.xml:6: <prop id=\"collsim.local.copy_bw\">: unknown "
+                     "collsim property (did you mean collsim.local.copy-bw? `./collsim list "
+                     "properties` lists them)");
+    EXPECT_EQ(data_error("platform-local-work-below-the-top.xml"),
+              data + "/platform-local-work-below-the-top.xml:6: <prop id=\"collsim.local.copy-bw\"> "
+                     "in <zone id=\"inner\">: collsim reads this property only on the top-level zone");
+    EXPECT_EQ(data_error("platform-overhead-of-no-level.xml"),
+              data + "/platform-overhead-of-no-level.xml:5: <prop id=\"collsim.overhead.send.nod\">: "
+                     "'nod' is not a level of this platform (collsim.levels: node, system)");
+    EXPECT_EQ(data_error("platform-bad-copy-bw.xml"),
+              data + "/platform-bad-copy-bw.xml:5: <prop id=\"collsim.local.copy-bw\" value=\"6GBps\">: "
+                     "expected 0:BYTES_PER_SECOND;SIZE:BYTES_PER_SECOND;... (sizes increasing from 0, "
+                     "rates above 0, numbers without a unit)");
+    char near[256];
+    EXPECT_STREQ(cs_prop_nearest("collsim.factor.lat.sockt", near, sizeof near), "collsim.factor.lat.sockt");
+    EXPECT_STREQ(cs_prop_nearest("collsim.overhed.send.node", near, sizeof near),
+                 "collsim.overhead.send.node");
+    EXPECT_STREQ(cs_prop_nearest("collsim.regime", near, sizeof near), "collsim.regimes");
+    EXPECT_STREQ(cs_prop_nearest("collsim.description", near, sizeof near), "collsim/description");
+}
+
+// Each property's value as its row says (core/platform_props.def): the driver's piecewise forms,
+// refused at load where the driver refused them inside smpirun.
+TEST(Platform, PropertyValuesFollowTheirRow)
+{
+    struct { const char *id, *value; int rc; const char *problem, *warning; } cases[] = {
+        {"collsim.overhead.send.node", "0:1e-7:0;65536:2e-7:1e-11", 0, "", ""},
+        {"collsim.overhead.recv", "0:0.05:0", 0, "",
+         "the offset 0.05 s from 0 bytes on is implausible (expected 0 to 0.01 s)"},
+        {"collsim.overhead.send", "0:1e-7", -1, "expected 0:OFFSET:PERBYTE;", ""},
+        {"collsim.overhead.send", "8:1e-7:0", -1, "starts increasing from 0", ""},
+        {"collsim.factor.bw.system", "0:1;8192:0", -1, "factors above 0", ""},
+        {"collsim.factor.lat", "0:1;8192:1.4;4096:2", -1, "sizes increasing from 0", ""},
+        {"collsim.local.copy-call", "1e-7s", -1, "expected seconds, a number >= 0 without a unit", ""},
+        {"collsim.local.copy-call", "-1e-7", -1, "expected seconds", ""},
+        {"collsim.local.reduce-bw", "0:2e12", 0, "",
+         "the rate 2e+12 B/s from 0 bytes on is implausible (expected 1e+08 to 1e+12 B/s)"},
+    };
+    for (const auto &c : cases) {
+        const cs_prop_info *p = cs_prop_find(c.id);
+        ASSERT_NE(p, nullptr) << c.id;
+        char problem[300] = "", warning[300] = "";
+        EXPECT_EQ(cs_prop_check_value(p, c.value, problem, sizeof problem, warning, sizeof warning), c.rc)
+            << c.id << "=" << c.value;
+        EXPECT_NE(std::string(problem).find(c.problem), std::string::npos) << problem;
+        EXPECT_EQ(std::string(warning), c.warning) << c.id << "=" << c.value;
+    }
+    EXPECT_EQ(cs_prop_find("collsim.overhead.send.node.x"), nullptr);
+    EXPECT_EQ(cs_prop_find("collsim.group."), nullptr);
+    EXPECT_STREQ(cs_prop_find("collsim.published.intra-socket.short")->name, "collsim.published.PATH.REGIME");
+}
+
+// A TORUS cluster without a loopback passed every check and aborted inside smpirun once two ranks
+// shared a host ("no connecting path between node-0 and node-0", exit 134).
+TEST(Platform, TorusWithoutLoopbackIsRefusedAtLoad)
+{
+    EXPECT_EQ(data_error("platform-torus-without-loopback.xml"),
+              data + "/platform-torus-without-loopback.xml:5: <cluster id=\"t\"> topology=\"TORUS\" "
+                     "without loopback_bw and loopback_lat: SimGrid 3.32 finds no route from a torus "
+                     "host to itself, so two ranks on one host abort the run (give loopback_bw and "
+                     "loopback_lat, e.g. loopback_bw=\"10GBps\" loopback_lat=\"0.3us\")");
+    std::string e = platform_error(good_cluster + " topology=\"TORUS\" topo_parameters=\"2\" "
+                                                  "loopback_bw=\"10GBps\"", good_link);
+    EXPECT_NE(e.find("topology=\"TORUS\" without loopback_lat:"), std::string::npos) << e;
+    EXPECT_EQ(platform_error(good_cluster + " topology=\"TORUS\" topo_parameters=\"2\" "
+                                            "loopback_bw=\"10GBps\" loopback_lat=\"0.3us\"", good_link),
+              "");
+}
+
+// A FAT_TREE, TORUS or DRAGONFLY cluster whose radical names fewer hosts than its topology makes
+// aborted smpirun ("Insufficient number of radicals available (total = 15)").
+TEST(Platform, TopologiesShortOfRadicalsAreRefusedAtLoad)
+{
+    EXPECT_EQ(data_error("platform-fat-tree-short-of-radicals.xml"),
+              data + "/platform-fat-tree-short-of-radicals.xml:6: <cluster id=\"c\"> "
+                     "topology=\"FAT_TREE\" topo_parameters=\"2;4,4;1,2;1,2\" radical=\"0-14\": the "
+                     "topology has 16 hosts and the radical names 15 (SimGrid 3.32 aborts: give a "
+                     "radical of 16 numbers, e.g. 0-15)");
+    const std::string loop = " loopback_bw=\"10GBps\" loopback_lat=\"0.3us\"";
+    std::string e = platform_error(good_cluster + loop + " topology=\"TORUS\" topo_parameters=\"2,2\"",
+                                   good_link);
+    EXPECT_NE(e.find("the topology has 4 hosts and the radical names 2"), std::string::npos) << e;
+    e = platform_error(good_cluster + " topology=\"DRAGONFLY\" topo_parameters=\"1,1;1,1;2,1;2\"",
+                       good_link, "0-2");
+    EXPECT_NE(e.find("the topology has 4 hosts and the radical names 3"), std::string::npos) << e;
+    EXPECT_EQ(platform_error(good_cluster + loop + " topology=\"TORUS\" topo_parameters=\"2,2\"",
+                             good_link, "0-3"),
+              "");
+}
+
+// collsim.levels="bogus node,switch" said "host 'node-0' has no 'node' region", never naming
+// bogus; a directory given as the platform "does not exist".
+TEST(Platform, LevelWordsAndDirectoriesAreNamed)
+{
+    EXPECT_EQ(data_error("platform-levels-bogus.xml"),
+              data + "/platform-levels-bogus.xml:5: <prop id=\"collsim.levels\" value=\"bogus "
+                     "node,switch\">: no zone or cluster declares level 'node' (the first level, "
+                     "'bogus', is the SimGrid host itself; the file declares: switch; valid: "
+                     "HOST_LEVEL,switch, HOST_LEVEL being node, or a finer word such as socket when "
+                     "zones declare node)");
+    int nodes;
+    long cores;
+    char err[2048] = "";
+    EXPECT_EQ(tw_platform_shape(data.c_str(), &nodes, &cores, err, sizeof err), -1);
+    EXPECT_EQ(std::string(err), "platform '" + data + "' is a directory (a platform is a NAME of "
+                                "platforms/, e.g. yahoo, or the path of one SimGrid XML file)");
+}
+
+// Each refusal is the CLI's one line before anything runs: no smpirun, no table.
+TEST(Platform, EachRefusalIsOneLineBeforeAnythingRuns)
+{
+    for (const char *f : {"platform-unitless-bandwidth.xml", "platform-unitless-latency.xml",
+                          "platform-misspelt-property.xml", "platform-torus-without-loopback.xml",
+                          "platform-levels-bogus.xml"}) {
+        Out o = cli(std::string("bench --platform ") + data + "/" + f + " --np 8 --alg ring --sizes 8");
+        EXPECT_EQ(o.code, 2) << f << ": " << o.text;
+        EXPECT_EQ(o.text.rfind("collsim: " + data + "/" + f + ":", 0), 0u) << o.text;
+        EXPECT_EQ(o.text.find('\n'), o.text.size() - 1) << o.text;
+    }
+}
+
+// ---- the property table (core/platform_props.def) against its readers and its docs ----
+
+std::string slurp(const std::string &path)
+{
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// The files that read or write collsim properties: the host, the driver, the generators.
+std::vector<std::string> property_users()
+{
+    std::vector<std::string> files;
+    for (const char *dir : {"sim/host/platform", "sim/host/model", "sim/host/cli", "sim/host/scenario",
+                            "sim/host/run", "sim/host/case", "sim/driver", "platforms"}) {
+        DIR *d = opendir((std::string(COLLSIM_SOURCE_DIR "/") + dir).c_str());
+        if (!d)
+            continue;
+        for (struct dirent *e; (e = readdir(d));) {
+            std::string n = e->d_name;
+            for (const char *ext : {".c", ".cc", ".h", ".sh"})
+                if (n.size() > strlen(ext) && n.substr(n.size() - strlen(ext)) == ext)
+                    files.push_back(std::string(dir) + "/" + n);
+        }
+        closedir(d);
+    }
+    return files;
+}
+
+// A name as used: parts joined by '.', where '*' stands for a part built at run time (%s, $var).
+bool parts_match(const std::string &row, const std::string &used)
+{
+    std::vector<std::string> a, b;
+    std::stringstream sa(row), sb(used);
+    for (std::string p; std::getline(sa, p, '.');)
+        a.push_back(p);
+    for (std::string p; std::getline(sb, p, '.');)
+        b.push_back(p);
+    if (a.size() != b.size())
+        return false;
+    for (size_t i = 0; i < a.size(); i++) {
+        bool placeholder = !a[i].empty() && std::all_of(a[i].begin(), a[i].end(), ::isupper);
+        if (a[i] != b[i] && b[i] != "*" && !placeholder)
+            return false;
+    }
+    return true;
+}
+
+// Every property name in the sources and scripts (string literals, comments, written ids; a
+// name built at run time with its parts as '*'), with where it is.
+std::vector<std::pair<std::string, std::string>> used_names()
+{
+    std::vector<std::pair<std::string, std::string>> used;
+    const std::regex name("collsim[./]([A-Za-z0-9_-]+|%s|\\$\\{?[a-z_]+\\}?|\\$\\([^)]*\\))"
+                          "(\\.([A-Za-z0-9_-]+|%s|\\$\\{?[a-z_]+\\}?|\\$\\([^)]*\\)))*");
+    const std::regex runtime("%s|\\$\\{?[a-z_]+\\}?|\\$\\([^)]*\\)");
+    for (const std::string &f : property_users()) {
+        std::string text = slurp(COLLSIM_SOURCE_DIR "/" + f);
+        for (auto m = std::sregex_iterator(text.begin(), text.end(), name); m != std::sregex_iterator(); ++m) {
+            std::string n = std::regex_replace(m->str(), runtime, "*");
+            size_t end = m->position() + m->length();
+            // collsim.sbatch, collsim.h (files), collsim.factor.* (families in prose), a prefix
+            // that code completes (collsim.calibrate. + a level)
+            if (n.rfind("collsim.sbatch", 0) == 0 || n == "collsim.h" ||
+                (end < text.size() && (text[end] == '*' || text[end] == '.' || text[end] == '{')))
+                continue;
+            used.push_back({n, f});
+        }
+    }
+    return used;
+}
+
+// A property read anywhere (the host, the driver, a generator writing it) is in the table, and
+// every row of the table is read somewhere.
+TEST(Platform, EveryPropertyNameIsInTheTableAndEveryRowIsRead)
+{
+    auto used = used_names();
+    ASSERT_GT(used.size(), 40u);
+    for (const auto &[n, where] : used) {
+        bool found = false;
+        for (int i = 0; i < cs_nprops && !found; i++)
+            found = parts_match(cs_props[i].name, n);
+        EXPECT_TRUE(found) << where << " uses " << n << ", which core/platform_props.def lacks";
+    }
+    for (int i = 0; i < cs_nprops; i++) {
+        int readers = 0;
+        for (const auto &[n, where] : used)
+            readers += parts_match(cs_props[i].name, n) && where.rfind("platforms/", 0) != 0;
+        EXPECT_GT(readers, 0) << cs_props[i].name << " is in core/platform_props.def but nothing "
+                                                     "in sim/ reads it";
+    }
+    // the driver's reads, by name
+    std::string cost = slurp(COLLSIM_SOURCE_DIR "/sim/driver/cost.c") +
+                       slurp(COLLSIM_SOURCE_DIR "/sim/driver/factors.cc");
+    for (const char *n : {"collsim.local.copy-call", "collsim.local.copy-bw", "collsim.local.reduce-bw",
+                          "collsim.overhead.%s", "collsim.factor.lat", "collsim.factor.bw", "collsim.levels"})
+        EXPECT_NE(cost.find(std::string("\"") + n + "\""), std::string::npos) << n;
+}
+
+// platforms/README.md's table is `./collsim list properties --markdown`.
+TEST(Platform, TheReadmeTableIsTheTable)
+{
+    std::string readme = slurp(COLLSIM_SOURCE_DIR "/platforms/README.md");
+    const std::string begin = "<!-- the table of ./collsim list properties --markdown -->\n";
+    const std::string end = "<!-- end of the table -->";
+    size_t a = readme.find(begin), b = readme.find(end);
+    ASSERT_NE(a, std::string::npos);
+    ASSERT_NE(b, std::string::npos);
+    Out o = cli("list properties --markdown");
+    EXPECT_EQ(o.code, 0);
+    EXPECT_EQ(readme.substr(a + begin.size(), b - a - begin.size()), o.text)
+        << "regenerate: ./collsim list properties --markdown";
+    Out t = cli("list properties");
+    EXPECT_NE(t.text.find("collsim.overhead.send.LEVEL\n    on: top zone\n"), std::string::npos) << t.text;
+    Out bad = cli("list properties --json");
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_EQ(bad.text, "collsim: list properties takes only --markdown (got '--json')\n");
 }
 
 } // namespace

@@ -189,6 +189,17 @@ int tw_platform_levels(const char *platform, char *names, size_t names_len, int 
     return n;
 }
 
+int tw_platform_warnings(const char *platform, char *buf, size_t len)
+{
+    cs_platform pf;
+    cs_err e;
+    if (cs_platform_open(platform, &pf, &e))
+        return fail(&e, buf, len);
+    snprintf(buf, len, "%s", pf.warnings);
+    cs_platform_free(&pf);
+    return 0;
+}
+
 int tw_platform_shape(const char *platform, int *nnodes, long *cores, char *errbuf, size_t errlen)
 {
     cs_platform pf;

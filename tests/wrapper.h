@@ -60,6 +60,8 @@ int tw_case_files(const char *platform, const char *mapping, int np, int ppn,
  * number of hosts, or -1 with errbuf. */
 int tw_platform_levels(const char *platform, char *names, size_t names_len, int *regions,
                        int max_hosts, char *errbuf, size_t errlen);
+/* The warnings of loading a platform (one a line, "" when none), or -1 with the error in buf. */
+int tw_platform_warnings(const char *platform, char *buf, size_t len);
 /* Nodes and cores of a platform, or -1 with errbuf. */
 int tw_platform_shape(const char *platform, int *nnodes, long *cores, char *errbuf, size_t errlen);
 

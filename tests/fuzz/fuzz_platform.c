@@ -2,6 +2,8 @@
 #include "fuzz_common.h"
 #include "platform.h"
 
+#include <string.h>
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *path = cs_fuzz_file(data, size, "fuzz.xml");
@@ -33,6 +35,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             cs_fuzz_require(pf.hosts[h].region[l] >= 0 && pf.hosts[h].region[l] <= h,
                             "a host's region number is out of range", path);
     }
+    /* the warnings: whole lines, none empty */
+    size_t nw = strlen(pf.warnings);
+    cs_fuzz_require(nw == 0 || (pf.warnings[nw - 1] == '\n' && pf.warnings[0] != '\n' &&
+                                !strstr(pf.warnings, "\n\n")),
+                    "the warnings are not whole lines", path);
     cs_platform_free(&pf);
     return 0;
 }

@@ -17,6 +17,7 @@
 #include "emit.h"
 #include "outdir.h"
 #include "platform.h"
+#include "platform_props.h"
 #include "registry.h"
 #include "runner.h"
 #include "scenario.h"
@@ -34,7 +35,8 @@ static const struct {
 } usages[] = {
     {"demo", "  demo                          run the default scenario (scenarios/quickstart.xml)\n"},
     {"test", "  test                          build and run the whole test suite (./collsim only)\n"},
-    {"list", "  list algorithms|platforms     what can be simulated\n"},
+    {"list", "  list algorithms|platforms|properties  what can be simulated; properties: the\n"
+             "                                collsim.* properties of a platform file (--markdown)\n"},
     {"bench", "  bench --platform NAME|FILE --np N --alg NAME [--sizes LIST] [options]\n"
               "                                one simulated run, OSU-style table; options:\n"},
     {"run", "  run SCENARIO.xml [--out DIR] [-j N] [--resume [--accept-changes]] [--force]\n"
@@ -172,7 +174,19 @@ static int cmd_list(int argc, char **argv)
         cs_platform_names_free(names, n);
         return rc;
     }
-    fprintf(stderr, "collsim: list what? '%s' (valid: algorithms, platforms)\n", what);
+    if (!strcmp(what, "properties")) { /* core/platform_props.def; --markdown: platforms/README.md's table */
+        int md = argc > 1 && !strcmp(argv[1], "--markdown");
+        if (argc > 1 + md) {
+            fprintf(stderr, "collsim: list properties takes only --markdown (got '%s')\n", argv[1 + md]);
+            return 2;
+        }
+        if (!md)
+            printf("# the collsim properties of a platform file (<prop id=\"NAME\" value=\"...\"/>);"
+                   " LEVEL, PATH, REGIME: names\n");
+        cs_props_print(stdout, md);
+        return 0;
+    }
+    fprintf(stderr, "collsim: list what? '%s' (valid: algorithms, platforms, properties)\n", what);
     return 2;
 }
 

@@ -3,6 +3,7 @@
 #include "xml_error.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <math.h>
@@ -263,7 +264,7 @@ static int walk(cs_platform *pf, walk_ctx *w, xmlNode *first, int depth, cs_err 
         int is_cluster = !xmlStrcmp(n->name, (const xmlChar *)"cluster");
         int is_zone = !xmlStrcmp(n->name, (const xmlChar *)"zone") ||
                       !xmlStrcmp(n->name, (const xmlChar *)"AS");
-        if (cs_platform_check_values(pf->path, n, err))
+        if (cs_platform_check_values(pf, n, err))
             return -1;
         int pushed = 0;
         if (is_cluster || is_zone) {
@@ -272,8 +273,18 @@ static int walk(cs_platform *pf, walk_ctx *w, xmlNode *first, int depth, cs_err 
                 return -1;
         }
         int rc = 0;
-        if (is_cluster) {
+        /* a cluster's and a host's own children (props, disks) are not walked: checked here */
+        for (xmlNode *k = is_cluster || !xmlStrcmp(n->name, (const xmlChar *)"host") ? n->children
+                                                                                     : NULL;
+             k && !rc; k = k->next)
+            if (k->type == XML_ELEMENT_NODE)
+                rc = cs_platform_check_values(pf, k, err);
+        if (rc) {
+        } else if (is_cluster) {
+            int before = pf->nhosts;
             rc = add_cluster(pf, w, n, err);
+            if (!rc)
+                rc = cs_platform_check_topology(pf, n, pf->nhosts - before, err);
         } else if (!xmlStrcmp(n->name, (const xmlChar *)"host")) {
             int cores;
             xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
@@ -388,6 +399,46 @@ static void number_regions(cs_platform *pf, region_key *keys, int *first, int l)
         pf->hosts[h].region[l] = first[h] == h ? nreg++ : pf->hosts[first[h]].region[l];
 }
 
+/* whether name is one of the comma-separated list */
+static int in_list(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *c = list; *c; c += strcspn(c, ",") + (c[strcspn(c, ",")] != 0))
+        if (!strncmp(c, name, n) && (c[n] == ',' || !c[n]))
+            return 1;
+    return 0;
+}
+
+/* A level after the first that no element declares: collsim.levels names it, the file does
+ * not make it (a misspelt or extra word shifts the others, so the message names the first level
+ * and the words the file declares). */
+static int undeclared_level(const cs_platform *pf, const walk_ctx *w, cs_err *err)
+{
+    char declared[512] = "";
+    for (int h = 0; h < pf->nhosts; h++)
+        for (int k = 0; k < w->host_ndecl[h]; k++) {
+            const char *name = w->host_decl[h][k].level;
+            size_t n = strlen(name);
+            int seen = in_list(declared, name);
+            if (!seen && strlen(declared) + n + 2 < sizeof declared)
+                snprintf(declared + strlen(declared), sizeof declared - strlen(declared), "%s%s",
+                         *declared ? "," : "", name);
+        }
+    for (int l = 1; l < pf->nlevels; l++) {
+        const char *name = pf->levels[l];
+        int seen = in_list(declared, name);
+        if (!seen)
+            return cs_fail(err, "%s:%ld: <prop id=\"collsim.levels\" value=\"%s\">: no zone or cluster "
+                                "declares level '%s' (the first level, '%s', is the SimGrid host "
+                                "itself; the file declares: %s; valid: HOST_LEVEL%s%s, HOST_LEVEL "
+                                "being node, or a finer word such as socket when zones declare node)",
+                           pf->path, w->levels_line, w->levels_prop ? w->levels_prop : "node", name,
+                           pf->levels[0], *declared ? declared : "none", *declared ? "," : "",
+                           declared);
+    }
+    return 0;
+}
+
 /* Resolves every host's region at every level, checks that levels nest, and
  * groups hosts into nodes. */
 static int resolve_levels(cs_platform *pf, walk_ctx *w, cs_err *err)
@@ -414,6 +465,8 @@ static int resolve_levels(cs_platform *pf, walk_ctx *w, cs_err *err)
                                   "SimGrid host itself and is not declared by zones",
                              pf->path, d->zone, d->level);
         }
+    if (!rc)
+        rc = undeclared_level(pf, w, err);
     for (int l = 0; l < pf->nlevels && !rc; l++) {
         for (int h = 0; h < pf->nhosts && !rc; h++) {
             keys[h].host = h;
@@ -541,6 +594,37 @@ static int duplicate_hosts(cs_platform *pf, walk_ctx *w, cs_err *err)
     return rc;
 }
 
+void cs_platform_warn(cs_platform *pf, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    size_t n = strlen(pf->warnings);
+    pf->warnings = cs_xrealloc(pf->warnings, n + strlen(line) + 2);
+    snprintf(pf->warnings + n, strlen(line) + 2, "%s\n", line);
+}
+
+/* pf's warnings on stderr, each once per process (a run loads a platform once per use) */
+static void print_warnings(const cs_platform *pf)
+{
+    static char **shown;
+    static int nshown;
+    char *copy = cs_xstrdup(pf->warnings), *save = NULL;
+    for (char *t = strtok_r(copy, "\n", &save); t; t = strtok_r(NULL, "\n", &save)) {
+        int seen = 0;
+        for (int i = 0; i < nshown && !seen; i++)
+            seen = !strcmp(shown[i], t);
+        if (seen)
+            continue;
+        fprintf(stderr, "collsim: warning: %s\n", t);
+        shown = cs_xrealloc(shown, (size_t)(nshown + 1) * sizeof *shown);
+        shown[nshown++] = cs_xstrdup(t);
+    }
+    free(copy);
+}
+
 int cs_platform_load(const char *path, cs_platform *pf, cs_err *err)
 {
     memset(pf, 0, sizeof *pf);
@@ -549,6 +633,7 @@ int cs_platform_load(const char *path, cs_platform *pf, cs_err *err)
     pf->copy_call = cs_xstrdup("");
     pf->copy_bw = cs_xstrdup("");
     pf->reduce_bw = cs_xstrdup("");
+    pf->warnings = cs_xstrdup("");
     pf->name = cs_platform_name_of(path);
 
     xmlDoc *doc = cs_xml_read(path, "platform", XML_PARSE_NOBLANKS | XML_PARSE_COMPACT, err);
@@ -568,6 +653,7 @@ int cs_platform_load(const char *path, cs_platform *pf, cs_err *err)
     else if (pf->nhosts == 0)
         rc = cs_fail(err, "%s: the platform defines no host (no <host> nor <cluster>)", path);
     else if (duplicate_hosts(pf, &w, err) || resolve_levels(pf, &w, err) ||
+             cs_platform_check_prop_levels(pf, root, err) ||
              cs_platform_check_network(pf, root, err))
         rc = -1;
     for (long i = 0; i < w.ndecl; i++)
@@ -583,6 +669,8 @@ int cs_platform_load(const char *path, cs_platform *pf, cs_err *err)
     xmlFreeDoc(doc);
     if (rc)
         cs_platform_free(pf);
+    else
+        print_warnings(pf);
     return rc;
 }
 
@@ -600,5 +688,6 @@ void cs_platform_free(cs_platform *pf)
     free(pf->copy_call);
     free(pf->copy_bw);
     free(pf->reduce_bw);
+    free(pf->warnings);
     memset(pf, 0, sizeof *pf);
 }

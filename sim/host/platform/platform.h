@@ -43,6 +43,9 @@ typedef struct {
      * collsim.local.reduce-bw as written ("" when absent): the full model's
      * cost of local work */
     char *copy_call, *copy_bw, *reduce_bw;
+    /* the load's warnings (valid but implausible values), one a line, "" when none;
+     * cs_platform_load prints each to stderr once per process */
+    char *warnings;
     cs_node *nodes;
     int nnodes;
     long total_cores;

@@ -53,8 +53,14 @@ int cs_platform_find(const char *name_or_file, char **path_out, cs_err *err)
 {
     struct stat st;
     if (strchr(name_or_file, '/') || strstr(name_or_file, ".xml")) {
+        if (!stat(name_or_file, &st) && S_ISDIR(st.st_mode))
+            return cs_fail(err, "platform '%s' is a directory (a platform is a NAME of platforms/, "
+                                "e.g. yahoo, or the path of one SimGrid XML file)",
+                           name_or_file);
         if (stat(name_or_file, &st) || !S_ISREG(st.st_mode))
-            return cs_fail(err, "platform file '%s' does not exist", name_or_file);
+            return cs_fail(err, "platform file '%s' does not exist (a platform is a NAME of "
+                                "platforms/, e.g. yahoo, or the path of one SimGrid XML file)",
+                           name_or_file);
         *path_out = cs_xstrdup(name_or_file);
         return 0;
     }

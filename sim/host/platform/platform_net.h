@@ -27,7 +27,18 @@ int cs_platform_check_names(const cs_platform *pf, xmlNode *root, cs_err *err);
 int cs_platform_check_order(const cs_platform *pf, xmlNode *parent, cs_err *err);
 
 /* The unit and range of element n's value attributes (platform_values.c): latencies, bandwidths,
- * speeds; path names the file in the error. */
-int cs_platform_check_values(const char *path, xmlNode *n, cs_err *err);
+ * speeds; a collsim property's name and value (core/platform_props.def); a TORUS cluster's
+ * loopback. An implausible valid value is a warning (cs_platform_warn). */
+int cs_platform_check_values(cs_platform *pf, xmlNode *n, cs_err *err);
+
+/* A TORUS, FAT_TREE or DRAGONFLY cluster n whose radical names fewer hosts (nhosts) than its
+ * topo_parameters make: SimGrid 3.32 aborts ("Insufficient number of radicals"). */
+int cs_platform_check_topology(const cs_platform *pf, xmlNode *n, long nhosts, cs_err *err);
+
+/* The LEVEL part of the top zone's per-level collsim properties: a level of pf (platform_values.c). */
+int cs_platform_check_prop_levels(const cs_platform *pf, xmlNode *root, cs_err *err);
+
+/* Adds a one-line warning to pf->warnings (platform.c); cs_platform_load prints each once. */
+void cs_platform_warn(cs_platform *pf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif
