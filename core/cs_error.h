@@ -18,6 +18,9 @@ void *cs_xmalloc(size_t n);
 void *cs_xrealloc(void *p, size_t n);
 char *cs_xstrdup(const char *s);
 
+/* The Levenshtein distance of s and t: insertions, deletions and substitutions. */
+size_t cs_edit_distance(const char *s, const char *t);
+
 /* The word of `words` (n of them) nearest to `s` by edit distance (insertions, deletions,
  * substitutions), for "did you mean" messages; NULL when none is within half of s's length. */
 const char *cs_nearest_word(const char *s, const char *const *words, size_t n);

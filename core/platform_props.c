@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cs_error.h"
+
 const cs_prop_info cs_props[] = {
 #define CS_PLATFORM_PROP(name, check, where, unit, range, absent, meaning)                         \
     {name, CS_PROP_##check, where, unit, range, absent, meaning},
@@ -102,33 +104,6 @@ static void fill(const char *name, const char *id, char *buf, size_t size)
     }
 }
 
-static size_t edit_distance(const char *s, const char *t)
-{
-    size_t n = strlen(s), m = strlen(t);
-    size_t *row = malloc((m + 1) * sizeof *row);
-    if (!row)
-        return (size_t)-1;
-    for (size_t j = 0; j <= m; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= n; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= m; j++) {
-            size_t up = row[j];
-            size_t best = diag + (s[i - 1] != t[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    size_t d = row[m];
-    free(row);
-    return d;
-}
-
 const char *cs_prop_nearest(const char *id, char *buf, size_t size)
 {
     size_t best = (size_t)-1;
@@ -136,7 +111,7 @@ const char *cs_prop_nearest(const char *id, char *buf, size_t size)
     buf[0] = 0;
     for (int i = 0; i < cs_nprops; i++) {
         fill(cs_props[i].name, id, cand, sizeof cand);
-        size_t d = edit_distance(id, cand);
+        size_t d = cs_edit_distance(id, cand);
         if (d < best) {
             best = d;
             snprintf(buf, size, "%s", cand);

@@ -342,23 +342,17 @@ TEST(SmpiOptions, TheTableIsTheInstalledSimGrids)
 }
 
 // SimGrid stopping on a platform it refuses, which collsim's own checks leave to
-// SimGrid (an option SMPI 3.32 does not know in the file's <config>: an uncaught
-// exception and a dump of every option; a Wifi zone's link given a latency: a
-// CRITICAL log line and its backtrace): the note leads with SimGrid's fatal
-// message, without its backtrace or smpirun's echo of the command.
+// SimGrid (a Wifi zone's link given a latency: a CRITICAL log line and its
+// backtrace): the note leads with SimGrid's fatal message, without its backtrace
+// or smpirun's echo of the command.
 TEST(Cli, ASimgridAbortIsNamedByItsMessage)
 {
     const std::string two_hosts = "    <host id=\"a\" speed=\"1Gf\"/>\n"
                                   "    <host id=\"b\" speed=\"1Gf\"/>\n"
                                   "    <link id=\"l1\" bandwidth=\"1GBps\" latency=\"1us\"/>\n";
-    const std::string ab = "    <route src=\"a\" dst=\"b\"><link_ctn id=\"l1\"/></route>\n";
     struct {
         std::string body, want;
     } cases[] = {
-        {"  <config><prop id=\"smpi/no-such-option\" value=\"1\"/></config>\n"
-         "  <zone id=\"z\" routing=\"Full\">\n" + two_hosts + ab + "  </zone>\n",
-         "size 8: error: smpirun exited with 134: Uncaught exception std::out_of_range: Bad config "
-         "key: smpi/no-such-option"},
         {"  <zone id=\"z\" routing=\"Wifi\">\n" + two_hosts + "  </zone>\n",
          "size 8: error: smpirun exited with 134: Latency cannot be set for WiFi Links. | Aborted"},
     };
@@ -388,6 +382,42 @@ TEST(Cli, ASimgridAbortIsNamedByItsMessage)
 // SimGrid 3.32's max-min solver aborts on padded_alltoall at 512 ranks on
 // Theta (a rounding error in its shared-link system): the error says so first
 // and names the option that avoided it where measured, before SimGrid's text.
+// An option of a platform's <config> is checked against SimGrid 3.32's list as --smpi-cfg is
+// (SimGrid would abort on it at run time with an uncaught exception and its configuration dump).
+TEST(Cli, APlatformsConfigOptionsAreCheckedAtLoad)
+{
+    struct {
+        const char *prop, *want;
+    } cases[] = {
+        {"<prop id=\"smpi/no-such-option\" value=\"1\"/>",
+         ":4: <config> <prop id=\"smpi/no-such-option\">: unknown option 'smpi/no-such-option': "
+         "not one of SimGrid 3.32's"},
+        {"<prop id=\"maxmin/precision\" value=\"abc\"/>",
+         ":4: <config> <prop id=\"maxmin/precision\">: option maxmin/precision takes a finite "
+         "number, not 'abc'"},
+    };
+    for (auto &c : cases) {
+        char path[] = "/tmp/collsim-test-config-XXXXXX.xml";
+        int fd = mkstemps(path, 4);
+        ASSERT_GE(fd, 0);
+        std::string xml = std::string("<?xml version='1.0'?>\n"
+                                      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                                      "<platform version=\"4.1\">\n  <config>") + c.prop +
+                          "</config>\n  <zone id=\"z\" routing=\"Full\">\n"
+                          "    <host id=\"a\" speed=\"1Gf\"/>\n    <host id=\"b\" speed=\"1Gf\"/>\n"
+                          "    <link id=\"l1\" bandwidth=\"1GBps\" latency=\"1us\"/>\n"
+                          "    <route src=\"a\" dst=\"b\"><link_ctn id=\"l1\"/></route>\n"
+                          "  </zone>\n</platform>\n";
+        ASSERT_EQ(write(fd, xml.data(), xml.size()), (ssize_t)xml.size());
+        close(fd);
+        Out o = cli(std::string("bench --platform ") + path + " --np 2 --alg ring --sizes 8");
+        unlink(path);
+        EXPECT_EQ(o.code, 2) << o.text;
+        EXPECT_NE(o.text.find(std::string(path) + c.want), std::string::npos) << o.text;
+        EXPECT_EQ(o.text.find('\n'), o.text.size() - 1) << "not one line:\n" << o.text;
+    }
+}
+
 TEST(SolverAbort, NamesTheOptionThatAvoidedIt)
 {
     Out o = cli("bench --platform theta --coll alltoallv --np 512 --alg padded_alltoall "

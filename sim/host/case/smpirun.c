@@ -86,7 +86,7 @@ static int value_taken(int type, const char *words, const char *value)
 
 /* An option's name and value against SimGrid 3.32's list: unknown names (with the nearest
  * known one) and values its parser would abort on */
-static int option_known(const char *name, const char *value, cs_err *err)
+int cs_smpi_option_known(const char *name, const char *value, cs_err *err)
 {
     static const char *const what[] = {"a boolean (yes, no, on, off, true, false, 1 or 0)",
                                        "an integer", "a finite number", "one of"};
@@ -126,7 +126,7 @@ int cs_smpi_option_refused(const char *name, const char *value, cs_err *err)
     if (strlen("--cfg=") + strlen(name) + 1 + strlen(value) >= CS_CFG_SLOT)
         return cs_fail(err, "option %s:%s is longer than %d characters", name, value,
                        CS_CFG_SLOT - 7);
-    return option_known(name, value, err);
+    return cs_smpi_option_known(name, value, err);
 }
 
 int cs_smpi_option_conflicts(const char *option, const char *coll, const char *alg, cs_err *err)

@@ -49,6 +49,10 @@ int cs_smpi_default_cfg(int np, char out[][96], int max);
  * scenario's <smpi>): not one collsim sets for every case itself (privatization,
  * simulated computation, the fold block size, smpi/coll-selector of the
  * native: algorithms), and short enough for the launcher. 0, or -1 (err). */
+/* 0 when `name` is an option of SimGrid 3.32 (smpi_options.def) and `value` of its type, else
+ * -1 and one line: the nearest known name, or what the value must be. A platform's <config>
+ * props are checked with it; cs_smpi_option_refused adds collsim's own options. */
+int cs_smpi_option_known(const char *name, const char *value, cs_err *err);
 int cs_smpi_option_refused(const char *name, const char *value, cs_err *err);
 /* An option smpi/COLL:VALUE (option as NAME:VALUE) with the algorithm
  * native:NAME of COLL: it would run another algorithm than the row names.

@@ -1,5 +1,6 @@
 #include "platform.h"
 #include "platform_net.h"
+#include "smpirun.h"
 #include "xml_error.h"
 
 #include <errno.h>
@@ -256,6 +257,25 @@ static int push_decls(cs_platform *pf, walk_ctx *w, xmlNode *n, int top, cs_err 
 }
 
 
+/* <config><prop id="OPTION" value="V"/></config>: SimGrid 3.32's options, which it would abort on
+ * at run time when unknown or of a value its parser refuses */
+static int check_config(const cs_platform *pf, xmlNode *config, cs_err *err)
+{
+    int rc = 0;
+    for (xmlNode *k = config->children; k && !rc; k = k->next) {
+        if (k->type != XML_ELEMENT_NODE || xmlStrcmp(k->name, (const xmlChar *)"prop"))
+            continue;
+        xmlChar *id = xmlGetProp(k, (const xmlChar *)"id"), *v = xmlGetProp(k, (const xmlChar *)"value");
+        cs_err e;
+        if (cs_smpi_option_known(id ? (const char *)id : "", v ? (const char *)v : "", &e))
+            rc = cs_fail(err, "%s:%ld: <config> <prop id=\"%s\">: %s", pf->path,
+                         (long)xmlGetLineNo(k), id ? (const char *)id : "", e.msg);
+        xmlFree(id);
+        xmlFree(v);
+    }
+    return rc;
+}
+
 static int walk(cs_platform *pf, walk_ctx *w, xmlNode *first, int depth, cs_err *err)
 {
     for (xmlNode *n = first; n; n = n->next) {
@@ -314,7 +334,9 @@ static int walk(cs_platform *pf, walk_ctx *w, xmlNode *first, int depth, cs_err 
                 xmlFree(v);
             }
             xmlFree(id);
-        } else if (n->children && xmlStrcmp(n->name, (const xmlChar *)"config")) {
+        } else if (!xmlStrcmp(n->name, (const xmlChar *)"config")) {
+            rc = check_config(pf, n, err);
+        } else if (n->children) {
             rc = walk(pf, w, n->children, depth + (is_zone || is_cluster), err);
         }
         pop_decls(w, pushed);
