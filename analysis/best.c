@@ -107,8 +107,14 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
                    "every tied algorithm joined by '=', second is the fastest untied one and "
                    "improv%% the margin over it\n");
     /* the name columns as wide as their longest entry (a tie of long names) */
-    int wbest = 26, wsecond = 26;
+    int wbest = 26, wsecond = 26, wplat = 12, whosts = 30, wbg = 30;
     for (size_t i = 0; i < g; i++) {
+        /* what-if platforms are long: yahoo@uplinks.bandwidth=x0.25 */
+        const int lp = (int)strlen(b[i].best->platform), lh = (int)strlen(b[i].best->hosts),
+                  lg = (int)strlen(b[i].best->background);
+        wplat = lp > wplat ? lp : wplat;
+        whosts = lh > whosts ? lh : whosts;
+        wbg = lg > wbg ? lg : wbg;
         char nb[512], n2[sizeof b[i].best->algorithm + sizeof b[i].best->region];
         int lb = (int)strlen(cs_best_names(&b[i], levels, nb, sizeof nb));
         int l2 = b[i].second ? (int)strlen(cs_result_alg_label(b[i].second, levels, n2, sizeof n2))
@@ -116,20 +122,20 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
         wbest = lb > wbest ? lb : wbest;
         wsecond = l2 > wsecond ? l2 : wsecond;
     }
-    fprintf(f, "%-12s ", "# platform");
+    fprintf(f, "%-*s ", wplat, "# platform");
     if (multi_coll)
         fprintf(f, "%-14s ", "collective");
     fprintf(f, "%-10s %5s ", "mapping", "ppn");
     if (multi_model)
         fprintf(f, "%-8s ", "model");
     if (any_hosts)
-        fprintf(f, "%-30s ", "hosts");
+        fprintf(f, "%-*s ", whosts, "hosts");
     if (any_dist)
         fprintf(f, "%-22s ", "distribution:seed");
     if (any_groups)
         fprintf(f, "%-30s ", "groups/layout/k_A:k_B/counts");
     if (any_bg)
-        fprintf(f, "%-30s ", "background");
+        fprintf(f, "%-*s ", wbg, "background");
     fprintf(f, "%6s %9s  %-*s %12s  %-*s %12s %8s\n", "np", "bytes", wbest, "best", "avg(us)",
             wsecond, "second", "avg(us)", "improv%");
     for (size_t i = 0; i < g; i++) {
@@ -143,14 +149,14 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
             snprintf(second_us, sizeof second_us, "%.2f", y->avg_us);
         if (x->ppn)
             snprintf(ppn, sizeof ppn, "%d", x->ppn);
-        fprintf(f, "%-12s ", x->platform);
+        fprintf(f, "%-*s ", wplat, x->platform);
         if (multi_coll)
             fprintf(f, "%-14s ", x->collective);
         fprintf(f, "%-10s %5s ", x->mapping, ppn);
         if (multi_model)
             fprintf(f, "%-8s ", cs_result_model(x));
         if (any_hosts)
-            fprintf(f, "%-30s ", x->hosts[0] ? x->hosts : "all");
+            fprintf(f, "%-*s ", whosts, x->hosts[0] ? x->hosts : "all");
         if (any_dist) {
             if (x->dist[0])
                 snprintf(dist, sizeof dist, "%s:%lu", x->dist, x->seed);
@@ -167,7 +173,7 @@ void cs_print_best(FILE *f, const cs_result *rows, size_t n)
             fprintf(f, "%-30s ", gr);
         }
         if (any_bg)
-            fprintf(f, "%-30s ", x->background[0] ? x->background : "none");
+            fprintf(f, "%-*s ", wbg, x->background[0] ? x->background : "none");
         fprintf(f, "%6d %9ld  %-*s %12.2f  %-*s %12s %8s\n", x->np, x->bytes, wbest,
                 cs_best_names(&b[i], levels, n1, sizeof n1), x->avg_us, wsecond,
                 y ? cs_result_alg_label(y, levels, n2, sizeof n2) : "-", second_us, improv);

@@ -137,8 +137,17 @@ static void decide(const target *t, const point *p, double threshold, choice *ou
         return;
     }
     if (t->value(best->collective, best->algorithm) == 0) {
-        snprintf(out->why, sizeof out->why, "%s is fastest (%.2f us)", best->algorithm,
-                 best->avg_us);
+        /* the fastest of all may be one this file cannot name (collsim's own algorithm in a
+         * library's file): say which, and that the library's decision stays */
+        const cs_result *fastest = p->n ? p->rows[0] : best;
+        if (fastest != best && !cs_times_tie(fastest->avg_us, best->avg_us))
+            snprintf(out->why, sizeof out->why,
+                     "%s is fastest (%.2f us) but %s cannot name it; of what it can, %s is "
+                     "(%.2f us)", fastest->algorithm, fastest->avg_us, t->what, best->algorithm,
+                     best->avg_us);
+        else
+            snprintf(out->why, sizeof out->why, "%s is fastest (%.2f us)", best->algorithm,
+                     best->avg_us);
         return;
     }
     if (next && cs_times_tie(best->avg_us, next->avg_us)) {

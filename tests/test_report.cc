@@ -348,6 +348,37 @@ TEST(Report, BestTableNamesALevelOnlyWhenAnAlgorithmRunsAtTwo)
     tw_rmtree(dir);
 }
 
+// What-if platform names (yahoo@uplinks.bandwidth=x0.25) are longer than the platform column:
+// it widens, and the heading and every row keep their columns.
+TEST(Report, TheBestTableWidensForLongPlatformNames)
+{
+    char dir[256], err[2048];
+    ASSERT_EQ(tw_tempdir(dir, sizeof dir), 0);
+    std::string path = std::string(dir) + "/results.csv";
+    FILE *f = fopen(path.c_str(), "w");
+    fputs("platform,mapping,np,collective,algorithm,dtype,mode,bytes,avg_us,min_us,max_us,"
+          "iterations,status,note\n", f);
+    for (const char *pf : {"yahoo", "yahoo@uplinks.bandwidth=x0.25", "yahoo@uplinks.bandwidth=x4"})
+        for (const char *alg : {"ring", "bruck"})
+            fprintf(f, "%s,cyclic,8,allgather,%s,byte,check,64,%s,1,1,1,ok,\n", pf, alg,
+                    alg[0] == 'r' ? "20" : "10");
+    fclose(f);
+    static char table[16384];
+    ASSERT_EQ(tw_print_best(path.c_str(), table, sizeof table, err, sizeof err), 0) << err;
+    std::istringstream lines(table);
+    std::set<size_t> widths, bests;
+    for (std::string line; std::getline(lines, line);)
+        if (!line.empty() && (line[0] != '#' || !line.rfind("# platform", 0))) {
+            widths.insert(line.size());
+            bests.insert(line.find(line[0] == '#' ? "best" : "bruck"));
+        }
+    EXPECT_EQ(widths.size(), 1u) << table;
+    EXPECT_EQ(bests.size(), 1u) << table;
+    EXPECT_NE(std::string(table).find("yahoo@uplinks.bandwidth=x0.25 cyclic"), std::string::npos)
+        << table;
+    tw_rmtree(dir);
+}
+
 // Times within a relative 1e-9 of the fastest tie: identical algorithms
 // (native:ompi and recursive_doubling) differ by rounding only. A tie names
 // every tied algorithm in name order (not by a 1e-14 difference), is counted

@@ -68,8 +68,10 @@ TEST(CliTune, WritesBothFilesWithTheirOrigin)
     EXPECT_TRUE(has(ompi, "allgather/sparbit")) << ompi;
 }
 
-// The library mappings live in algorithms/algorithms.def: the files of the fixture are, but for
-// the line naming collsim's version, those written when they lived in a file of analysis/.
+// The files of the fixture are the recorded ones, but for the line naming collsim's version (the
+// library mappings live in algorithms/algorithms.def). A point whose fastest row the file cannot
+// name (an SMPI built-in in collsim's table) says so beside the library's decision:
+// "native:ompi_ring_segmented is fastest (65.81 us) but collsim's table cannot name it".
 TEST(CliTune, TheOpenMpiRulesAndTheTableAreTheRecordedOnes)
 {
     TmpDir d;
