@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fits.h"
 #include "regression.h"
@@ -147,45 +148,87 @@ static long missing_tasks(FILE *f, const char *const *inputs, int ninputs, const
     return miss;
 }
 
+/* Whether out is one of the inputs (the same file, however spelled: a link, "./", another
+ * path): writing the merge there would replace that input's rows with every input's, and the
+ * next merge would find them twice. -1 (err) then. */
+static int out_is_an_input(const char *const *inputs, int ninputs, const char *out, cs_err *err)
+{
+    struct stat o, in;
+    if (stat(out, &o))
+        return 0; /* a new file is no input */
+    for (int i = 0; i < ninputs; i++)
+        if (!stat(inputs[i], &in) && in.st_dev == o.st_dev && in.st_ino == o.st_ino)
+            return cs_fail(err, "merge: --out %s is the input %s (the same file): the merge would "
+                                "replace its rows; write the merge to a new file (e.g. --out "
+                                "DIR/results.csv beside DIR/tasks/)",
+                           out, inputs[i]);
+    return 0;
+}
+
+/* One row of the merge: the input it came from and its line there. */
+typedef struct {
+    int input;
+    long line;
+} origin;
+
+/* Each key given more than once, named with the files and lines of two of its rows, on f:
+ * how many keys. */
+static size_t name_dups(FILE *f, const cs_result **v, size_t n, const cs_result *all,
+                        const origin *from, const char *const *inputs)
+{
+    size_t dups = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (cs_key_cmp(v[i - 1], v[i]))
+            continue;
+        char key[512];
+        const origin *a = &from[v[i - 1] - all], *b = &from[v[i] - all];
+        cs_key_format(v[i], key, sizeof key);
+        if (a->input == b->input)
+            fprintf(f, "collsim: merge: %s is on lines %ld and %ld of %s\n", key, a->line,
+                    b->line, inputs[a->input]);
+        else
+            fprintf(f, "collsim: merge: %s is in both %s (line %ld) and %s (line %ld)\n", key,
+                    inputs[a->input], a->line, inputs[b->input], b->line);
+        dups += i < 2 || cs_key_cmp(v[i - 2], v[i - 1]); /* each key once */
+    }
+    return dups;
+}
+
 int cs_merge_files(FILE *f, const char *const *inputs, int ninputs, const char *out, int strict,
                    cs_err *err)
 {
     if (ninputs < 1)
         return cs_fail(err, "merge needs at least one results file (e.g. DIR/tasks/*/results.csv)");
+    if (out_is_an_input(inputs, ninputs, out, err))
+        return -1;
     cs_result *all = NULL;
-    int *from = NULL; /* input of each row, to name both files of a duplicate */
+    origin *from = NULL; /* of each row, to name both places of a duplicate */
     size_t n = 0, *nrows = cs_xmalloc((size_t)ninputs * sizeof *nrows);
     for (int i = 0; i < ninputs; i++) {
-        cs_result *rows;
-        size_t k;
-        if (cs_results_read(inputs[i], &rows, &k, err)) {
+        cs_results_file in;
+        /* keys given twice, in one input or two, are named below with their places */
+        if (cs_results_load(inputs[i], CS_READ_DUPS, &in, err)) {
             free(all);
             free(from);
             free(nrows);
             return -1;
         }
+        const size_t k = in.n;
         nrows[i] = k;
         all = cs_xrealloc(all, (n + k + 1) * sizeof *all);
         from = cs_xrealloc(from, (n + k + 1) * sizeof *from);
         if (k) /* a file of a header alone reads as no rows and NULL */
-            memcpy(all + n, rows, k * sizeof *rows);
+            memcpy(all + n, in.rows, k * sizeof *in.rows);
         for (size_t q = 0; q < k; q++)
-            from[n + q] = i;
+            from[n + q] = (origin){i, in.lines[q]};
         n += k;
-        free(rows);
+        cs_results_file_free(&in);
     }
     const cs_result **v = cs_sort_by_key(all, n);
-    size_t dups = 0, notok = 0;
-    for (size_t i = 0; i < n; i++) {
+    size_t notok = 0;
+    for (size_t i = 0; i < n; i++)
         notok += strcmp(v[i]->status, "ok") != 0;
-        if (i && !cs_key_cmp(v[i - 1], v[i])) {
-            char key[512];
-            cs_key_format(v[i], key, sizeof key);
-            fprintf(f, "collsim: merge: %s is in both %s and %s\n", key,
-                    inputs[from[v[i - 1] - all]], inputs[from[v[i] - all]]);
-            dups++;
-        }
-    }
+    const size_t dups = name_dups(f, v, n, all, from, inputs);
     int rc = 0;
     /* --strict: a task that brought no row leaves the merge incomplete, so nothing is written */
     long missing = dups ? 0 : missing_tasks(f, inputs, ninputs, nrows);

@@ -4,37 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void cs_key_format(const cs_result *r, char *buf, size_t len)
-{
-    char ppn[32] = "", region[48] = "", dist[80] = "", groups[120] = "", root[24] = "";
-    if (r->root)
-        snprintf(root, sizeof root, " root=%d", r->root);
-    if (r->ppn)
-        snprintf(ppn, sizeof ppn, " ppn=%d", r->ppn);
-    if (r->region[0])
-        snprintf(region, sizeof region, " region=%s", r->region);
-    if (r->dist[0])
-        snprintf(dist, sizeof dist, " dist=%s seed=%lu", r->dist, r->seed);
-    if (r->groups[0])
-        snprintf(groups, sizeof groups, " groups=%s layout=%s%s%s%s%s", r->groups, r->layout,
-                 r->block_ratio[0] ? " block_ratio=" : "", r->block_ratio,
-                 r->counts[0] ? " counts=" : "", r->counts);
-    char bg[sizeof r->background + 16] = "", hosts[sizeof r->hosts + 8] = "";
-    if (r->background[0])
-        snprintf(bg, sizeof bg, " background=%s", r->background);
-    if (r->hosts[0])
-        snprintf(hosts, sizeof hosts, " hosts=%s", r->hosts);
-    char model[32] = "";
-    if (r->model[0] && strcmp(r->model, "full"))
-        snprintf(model, sizeof model, " model=%s", r->model);
-    char unit[sizeof r->size_unit + 16] = "";
-    if (r->size_unit[0] && strcmp(r->size_unit, "process")) /* sizes per node: another case */
-        snprintf(unit, sizeof unit, " size_unit=%s", r->size_unit);
-    snprintf(buf, len, "%s %s np=%d%s%s %s/%s%s%s %s %s%s%s%s%s%s %ld B", r->platform, r->mapping,
-             r->np, ppn, hosts, r->collective, r->algorithm, region, model, r->dtype, r->mode,
-             dist, groups, unit, root, bg, r->bytes);
-}
-
 static int cmp_ptr(const void *pa, const void *pb)
 {
     const cs_result *a = *(const cs_result *const *)pa, *b = *(const cs_result *const *)pb;
@@ -100,21 +69,46 @@ static void print_keys(FILE *f, const char *title, const list *l, int with_statu
     }
 }
 
-/* Keys given twice in one file make the comparison ambiguous. */
-static void find_dups(const cs_result **v, size_t n, list *dups)
+/* The rows of file f sorted by key, one per key: the first in the file. A key given more than
+ * once makes the comparison ambiguous: its other rows are not compared, and it is named on
+ * dups with its lines and the file. */
+static const cs_result **one_per_key(const char *path, const cs_results_file *f, size_t *n,
+                                     FILE *dups, size_t *ndups)
 {
-    for (size_t i = 1; i < n; i++)
-        if (!cs_key_cmp(v[i - 1], v[i]) && (dups->n == 0 || dups->v[dups->n - 1] != v[i - 1]))
-            push(dups, v[i]);
+    const cs_result **v = cs_sort_by_key(f->rows, f->n); /* equal keys in file order */
+    size_t m = 0;
+    for (size_t i = 0, j; i < f->n; i = j) {
+        for (j = i + 1; j < f->n && !cs_key_cmp(v[i], v[j]); j++)
+            ;
+        if (j - i > 1) {
+            char key[512];
+            cs_key_format(v[i], key, sizeof key);
+            fprintf(dups, "  %s: lines ", key);
+            for (size_t k = i; k < j; k++)
+                fprintf(dups, "%s%ld", k == i ? "" : k + 1 == j ? " and " : ", ",
+                        f->lines[v[k] - f->rows]);
+            fprintf(dups, " of %s\n", path);
+            ++*ndups;
+        }
+        v[m++] = v[i];
+    }
+    *n = m;
+    return v;
 }
 
-int cs_check_rows(FILE *f, const cs_result *res, size_t nres, const cs_result *base, size_t nbase,
-                  const cs_check_opts *o)
+/* Compares results with a baseline and prints a report to f: the cases that moved beyond rtol
+ * (key, field, old, new, ratio), missing and added cases, rows whose status is not ok, keys
+ * given more than once in a file. Returns 0 when the check passes, 1 when it fails. */
+static int check_rows(FILE *f, const char *res_path, const cs_results_file *res,
+                      const char *base_path, const cs_results_file *base, const cs_check_opts *o)
 {
-    const cs_result **r = cs_sort_by_key(res, nres), **b = cs_sort_by_key(base, nbase);
-    list missing = {0}, added = {0}, notok = {0}, dups = {0};
-    find_dups(r, nres, &dups);
-    find_dups(b, nbase, &dups);
+    char *dup_text = NULL;
+    size_t dup_len = 0, ndups = 0, nres, nbase;
+    FILE *dups = open_memstream(&dup_text, &dup_len);
+    const cs_result **r = one_per_key(res_path, res, &nres, dups, &ndups),
+                    **b = one_per_key(base_path, base, &nbase, dups, &ndups);
+    fclose(dups);
+    list missing = {0}, added = {0}, notok = {0};
     size_t i = 0, k = 0, compared = 0, moved = 0;
     int header = 0;
     while (i < nres || k < nbase) {
@@ -168,20 +162,22 @@ int cs_check_rows(FILE *f, const cs_result *res, size_t nres, const cs_result *b
                             : "added (in the results, not in the baseline; not a failure without --strict)",
                &added, 0);
     print_keys(f, "not ok (status of the results row, or of the baseline row)", &notok, 1);
-    print_keys(f, "given twice in one file", &dups, 0);
-    int fail = moved || missing.n || notok.n || dups.n || (o->strict && added.n);
+    if (ndups)
+        fprintf(f, "# %zu key%s given more than once in a file (the first row of each "
+                   "compared):\n%s", ndups, ndups > 1 ? "s" : "", dup_text);
+    int fail = moved || missing.n || notok.n || ndups || (o->strict && added.n);
     if (fail)
-        fprintf(f, "FAIL: %zu moved, %zu missing, %zu added%s, %zu not ok, %zu given twice (%zu "
-                   "rows compared, rtol %g)\n",
-                moved, missing.n, added.n, o->strict ? "" : " (allowed)", notok.n, dups.n, compared,
-                o->rtol);
+        fprintf(f, "FAIL: %zu moved, %zu missing, %zu added%s, %zu not ok, %zu given more than "
+                   "once (%zu rows compared, rtol %g)\n",
+                moved, missing.n, added.n, o->strict ? "" : " (allowed)", notok.n, ndups,
+                compared, o->rtol);
     else
         fprintf(f, "PASS: %zu rows within rtol %g%s\n", compared, o->rtol,
                 added.n ? " (some added: see above)" : "");
     free(missing.v);
     free(added.v);
     free(notok.v);
-    free(dups.v);
+    free(dup_text);
     free(r);
     free(b);
     return fail;
@@ -190,19 +186,19 @@ int cs_check_rows(FILE *f, const cs_result *res, size_t nres, const cs_result *b
 int cs_check_files(FILE *f, const char *results, const char *baseline, const cs_check_opts *o,
                    cs_err *err)
 {
-    cs_result *res, *base;
-    size_t nres, nbase;
-    if (cs_results_read(results, &res, &nres, err))
+    cs_results_file res, base;
+    /* keys given twice are named here, with their lines, not refused */
+    if (cs_results_load(results, CS_READ_DUPS, &res, err))
         return -1;
-    if (cs_results_read(baseline, &base, &nbase, err)) {
-        free(res);
+    if (cs_results_load(baseline, CS_READ_DUPS, &base, err)) {
+        cs_results_file_free(&res);
         return -1;
     }
-    fprintf(f, "# check %s (%zu rows) against the baseline %s (%zu rows)\n", results, nres,
-            baseline, nbase);
-    int rc = cs_check_rows(f, res, nres, base, nbase, o);
-    free(res);
-    free(base);
+    fprintf(f, "# check %s (%zu rows) against the baseline %s (%zu rows)\n", results, res.n,
+            baseline, base.n);
+    int rc = check_rows(f, results, &res, baseline, &base, o);
+    cs_results_file_free(&res);
+    cs_results_file_free(&base);
     return rc;
 }
 
@@ -210,6 +206,7 @@ int cs_baseline_update(FILE *f, const char *results, const char *baseline, cs_er
 {
     cs_result *res;
     size_t n;
+    /* the reader refuses a key given twice: a baseline holds each case once */
     if (cs_results_read(results, &res, &n, err))
         return -1;
     const cs_result **v = cs_sort_by_key(res, n);
@@ -221,9 +218,6 @@ int cs_baseline_update(FILE *f, const char *results, const char *baseline, cs_er
             rc = cs_fail(err, "%s: %s has status %s: a baseline is made from a run where every "
                               "case passed",
                          results, key, v[i]->status);
-        } else if (i && !cs_key_cmp(v[i - 1], v[i])) {
-            cs_key_format(v[i], key, sizeof key);
-            rc = cs_fail(err, "%s: %s is given twice: a baseline holds each case once", results, key);
         }
     }
     /* key order: the baseline does not depend on the order cases finished in */
@@ -251,19 +245,6 @@ size_t cs_results_dup_keys(const cs_result *rows, size_t n, char *example, size_
         }
     free(v);
     return keys;
-}
-
-int cs_results_refuse_dups(const char *path, const cs_result *rows, size_t n, cs_err *err)
-{
-    char key[512];
-    size_t keys = cs_results_dup_keys(rows, n, key, sizeof key);
-    if (!keys)
-        return 0;
-    return cs_fail(err, "%s holds %zu (case, size) key%s more than once (e.g. %s): a results "
-                        "file holds one row per case and size, so it was written by two sweeps "
-                        "at once or joined twice. `collsim repair %s` keeps one row per key (a "
-                        "passing one first) and saves the file as it was beside it",
-                   path, keys, keys > 1 ? "s" : "", key, path);
 }
 
 /* A row's claim to be the one kept: ok first, then file order (lower is better). */

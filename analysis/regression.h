@@ -9,9 +9,6 @@
 #include "cs_error.h"
 #include "results.h"
 
-/* "yahoo sequential np=13 allgather/ring byte check 1000 B" */
-void cs_key_format(const cs_result *r, char *buf, size_t len);
-
 /* Rows sorted by key (pointers into rows; caller frees the array). */
 const cs_result **cs_sort_by_key(const cs_result *rows, size_t n);
 /* Copies of the rows v points to, in that order (caller frees). */
@@ -20,9 +17,6 @@ cs_result *cs_rows_copy(const cs_result *const *v, size_t n);
 /* How many keys rows holds more than once (a results file holds one row per
  * case and size); the first of them, in key order, formatted into example. */
 size_t cs_results_dup_keys(const cs_result *rows, size_t n, char *example, size_t len);
-/* The refusal of a file with such keys, naming it, the count, an example and
- * the repair: 0 when every key is given once, else -1 (err). */
-int cs_results_refuse_dups(const char *path, const cs_result *rows, size_t n, cs_err *err);
 /* Keeps one row per key, in file order: an ok row if the key has one, else
  * its first row. Only keys with a row marked in `among` (n flags; NULL: every
  * key) lose rows. Each dropped row is printed to log (key, status, note;
@@ -34,14 +28,11 @@ typedef struct {
     int strict;   /* cases added against the baseline fail too */
 } cs_check_opts;
 
-/* Compares results with a baseline and prints a report to f: the cases that
- * moved beyond rtol (key, field, old, new, ratio), missing and added cases,
- * rows whose status is not ok, keys given twice. Returns 0 when the check
- * passes, 1 when it fails. */
-int cs_check_rows(FILE *f, const cs_result *res, size_t nres, const cs_result *base, size_t nbase,
-                  const cs_check_opts *o);
-
-/* The same on two results files: -1 (err set) when one cannot be read. */
+/* Compares the results file with the baseline file and prints a report to f: the cases that
+ * moved beyond rtol (key, field, old, new, ratio), missing and added cases, rows whose status is
+ * not ok, keys given more than once in either file (with their lines; the first row of each is
+ * compared). Returns 0 when the check passes, 1 when it fails, -1 (err set) when a file cannot
+ * be read. */
 int cs_check_files(FILE *f, const char *results, const char *baseline, const cs_check_opts *o,
                    cs_err *err);
 

@@ -270,13 +270,9 @@ int cs_report(const cs_report_opts *o, char *md_path, size_t md_len, cs_err *err
     memset(&r, 0, sizeof r);
     r.o = o;
     r.err = err;
+    /* the reader refuses a case given twice: it would be drawn twice and could win against itself */
     if (cs_results_read(o->results, &r.rows, &r.n, err))
         return -1;
-    /* a case given twice would be drawn twice and could win against itself */
-    if (cs_results_refuse_dups(o->results, r.rows, r.n, err)) {
-        free(r.rows);
-        return -1;
-    }
     label_levels(&r);
     int rc = -1;
     build_groups(&r);

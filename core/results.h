@@ -127,22 +127,59 @@ int cs_results_write_file(const char *path, const cs_result *rows, size_t n, cs_
 int cs_write_replacing(const char *path, void (*body)(FILE *f, const void *arg), const void *arg,
                        cs_err *err);
 
-/* Reads a results CSV (header line required, a UTF-8 byte-order mark before it
- * ignored; the columns up to status must be there, the others are optional). A row with status ok whose avg_us, min_us
- * or max_us is nan, inf or negative is an error naming file, line, column and
- * value. */
+/* A line a reader left out: where, and why ("3 NUL bytes from character 1"). */
+typedef struct {
+    long line;
+    char why[160];
+} cs_bad_line;
+
+/* A results file as read: the rows, the line each came from (the header is line 1), and what
+ * the flags of cs_results_load let it leave out, each named. */
+typedef struct {
+    cs_result *rows;
+    long *lines;
+    size_t n;
+    cs_bad_line *damaged; /* CS_READ_DAMAGED: the lines holding NUL bytes, left out */
+    size_t ndamaged;
+    long torn, torn_line; /* CS_READ_TORN: the incomplete last row left out: its bytes, line */
+} cs_results_file;
+
+enum {
+    /* an incomplete last row (no line break, fewer fields than the header: what a run killed
+     * inside a write leaves) is left out; without it, an error that says how to mend it */
+    CS_READ_TORN = 1,
+    /* a line holding NUL bytes (what a crash that zero-fills part of a file leaves) is left
+     * out and listed; without it, an error naming the line */
+    CS_READ_DAMAGED = 2,
+    /* a (case, size) key given more than once is read, for the caller to name; without it,
+     * an error naming the key, its lines and the repair */
+    CS_READ_DUPS = 4,
+};
+
+/* The one reader of results CSV files: every command's. A header line is required (a UTF-8
+ * byte-order mark before it ignored; the columns up to status must be there, the others are
+ * optional, a column given twice is an error). Each later line is a row, or blank (nothing
+ * before its \n or \r\n: read as nothing), or an error naming file, line and what is wrong:
+ * NUL bytes, a field count other than the header's, a carriage return or a byte-order mark
+ * inside the row, a second header, a line of spaces, a misplaced quote, a number that does not
+ * read, a text longer than its column holds, a row with status ok whose avg_us, min_us or
+ * max_us is nan, inf or negative; then a key given twice (unless CS_READ_DUPS). flags: CS_READ_*.
+ * Returns 0, or -1 (err; *out empty). */
+int cs_results_load(const char *path, int flags, cs_results_file *out, cs_err *err);
+void cs_results_file_free(cs_results_file *f);
+
+/* cs_results_load with no flag, the rows alone (the caller frees them). */
 int cs_results_read(const char *path, cs_result **rows, size_t *n, cs_err *err);
 
-/* The same; with `torn` not NULL an incomplete last row (no line break, fewer fields than the
- * header: what a run killed inside a write leaves) is left out and its length in bytes goes to
- * *torn (0: none). Without it, such a row is an error that says how to mend it. */
-int cs_results_read_torn(const char *path, cs_result **rows, size_t *n, long *torn, cs_err *err);
+/* A row's key as text: "yahoo sequential np=13 allgather/ring byte check 1000 B". */
+void cs_key_format(const cs_result *r, char *buf, size_t len);
 
 /* line past a UTF-8 byte-order mark at its start (what spreadsheet programs write). */
 char *cs_skip_bom(char *line);
 
-/* Splits one CSV line into fields (RFC 4180 quotes). Returns the field count;
- * fields point into `line`, which is modified. */
+/* Splits one CSV line into fields (RFC 4180 quotes). Returns the field count (max + 1 when
+ * there are more than max), or -1 when a quoted field is not closed or text follows its
+ * closing quote; fields point into `line`, which is modified. */
 int cs_csv_split(char *line, char **fields, int max);
 
 /* Writes one CSV field, quoted when it holds a comma, quote or line break

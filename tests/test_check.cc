@@ -281,6 +281,37 @@ TEST(Check, AByteOrderMarkIsNoPartOfTheFirstColumn)
     EXPECT_EQ(slurp(d / "m.csv"), slurp(d / "plain.csv"));
 }
 
+// Rows given twice were listed as "added" (in the results) or "missing" (in the baseline):
+// they are named as duplicates, with their key, lines and file, in either file; only the first
+// row of each key is compared.
+TEST(Check, KeysGivenTwiceAreNamedWithTheirLinesInEitherFile)
+{
+    TempDir d;
+    auto rows = base_rows();
+    write_rows(d / "base.csv", rows);
+    auto twice = rows;
+    twice.insert(twice.end(), rows.begin(), rows.begin() + 3); // lines 6, 7, 8
+    write_rows(d / "dup.csv", twice);
+    const std::string dup = d / "dup.csv", base = d / "base.csv";
+    for (bool swapped : {false, true}) {
+        Out o = cli(swapped ? "check " + base + " --baseline " + dup
+                            : "check " + dup + " --baseline " + base);
+        EXPECT_EQ(o.code, 1) << o.text;
+        EXPECT_NE(o.text.find("# 3 keys given more than once in a file (the first row of each "
+                              "compared):\n"
+                              "  yahoo sequential np=4 allgather/bruck byte check 1 B: lines 2 and 6 of " +
+                              dup + "\n  yahoo sequential np=4 allgather/ring byte check 1 B: lines 3 and 7 of " +
+                              dup + "\n  yahoo sequential np=4 allgather/ring byte check 1024 B: lines 4 and 8 of " +
+                              dup + "\n"),
+                  std::string::npos) << o.text;
+        EXPECT_EQ(o.text.find("added (in the results"), std::string::npos) << o.text;
+        EXPECT_EQ(o.text.find("missing (in the baseline"), std::string::npos) << o.text;
+        EXPECT_NE(o.text.find("FAIL: 0 moved, 0 missing, 0 added (allowed), 0 not ok, 3 given more "
+                              "than once (4 rows compared"),
+                  std::string::npos) << o.text;
+    }
+}
+
 // The scenario record a run leaves in its directory (name, file, FNV-1a 64 of the file's bytes).
 void write_record(const std::string &dir, const std::string &name, const std::string &scenario)
 {

@@ -94,16 +94,14 @@ TEST(Results, ForeignFilesAreRejected)
     tw_rmtree(dir);
 }
 
-// Writes text as a results file and reads it: the row count, or -1 with the
+// Writes bytes (NUL bytes too) as a results file and reads it: the row count, or -1 with the
 // error (naming the file as F) in *err.
-long read_text(const std::string &text, std::string *err)
+long read_bytes(const std::string &bytes, std::string *err)
 {
     char dir[256], buf[2048];
     EXPECT_EQ(tw_tempdir(dir, sizeof dir), 0);
     std::string path = std::string(dir) + "/t.csv";
-    FILE *f = fopen(path.c_str(), "w");
-    fputs(text.c_str(), f);
-    fclose(f);
+    std::ofstream(path, std::ios::binary) << bytes;
     cs_result *rows;
     size_t n;
     long rc = tw_read_results(path.c_str(), &rows, &n, buf, sizeof buf) ? -1 : (long)n;
@@ -113,6 +111,9 @@ long read_text(const std::string &text, std::string *err)
     tw_rmtree(dir);
     return rc;
 }
+
+// The same for text.
+long read_text(const std::string &text, std::string *err) { return read_bytes(text, err); }
 
 // A row with status ok must hold times: nan, inf or a negative value would be
 // "best" or skew every comparison. Rows that did not pass hold no measurement
@@ -162,10 +163,20 @@ TEST(Results, WideHeadersLongLinesAndLargeIntegersAreErrors)
     EXPECT_EQ(err, "F:2: line longer than 8191 characters");
     EXPECT_EQ(read_text(head + "\n" + "4294967297" + row.substr(1) + "\n", &err), -1);
     EXPECT_EQ(err, "F:2: column np: '4294967297' is out of range");
-    // lines that just fit, with and without a line break at the end of the file, read
-    std::string longest = row + "," + std::string(8191 - row.size() - 1, 'n');
-    EXPECT_EQ(read_text(head + ",note\n" + longest + "\n" + longest + "\n" + longest, &err), 3)
+    // lines that just fit (the long field a user's column, which is ignored), with and without
+    // a line break at the end of the file, read
+    auto longest = [&](char bytes) { // three cases: one row each
+        std::string r = row;
+        r[r.find(",1,") + 1] = bytes;
+        return r + "," + std::string(8191 - row.size() - 1, 'n');
+    };
+    EXPECT_EQ(read_text(head + ",mine\n" + longest('1') + "\n" + longest('2') + "\n" + longest('3'),
+                        &err),
+              3)
         << err;
+    // a text longer than its column holds was cut without a word
+    EXPECT_EQ(read_text(head + ",note\n" + row + "," + std::string(600, 'n') + "\n", &err), -1);
+    EXPECT_EQ(err, "F:2: column note: 600 characters, more than the 511 it holds");
 }
 
 // A carriage return inside a row would be written back as a space (cs_csv_write_field), so a
@@ -183,6 +194,64 @@ TEST(Results, ACarriageReturnInsideARowIsAnError)
     EXPECT_EQ(read_text(head + "\n4,\"allgather\r\",ring,byte,check,1,2.5,2,3,3,ok\r\n", &err), -1);
     EXPECT_NE(err.find("F:2: a carriage return (\\r) inside the row, at character 13"),
               std::string::npos) << err;
+}
+
+// A line starting with NUL bytes (a crash that zero-fills a block) read as an empty line and
+// was skipped; NUL bytes after a row's last field cut it there. Each is named with its line.
+TEST(Results, NulBytesAnywhereInALineAreNamed)
+{
+    const std::string head = "np,collective,algorithm,dtype,mode,bytes,avg_us,min_us,max_us,"
+                             "iterations,status,note\n";
+    const std::string row = "4,allgather,ring,byte,check,1,2.5,2,3,3,ok,\n";
+    const std::string nul(3, '\0');
+    std::string err;
+    struct {
+        std::string text, want;
+    } cases[] = {
+        {head + row + nul + "4,allgather,bruck,byte,check,1,2.5,2,3,3,ok,\n",
+         "F:3: 3 NUL bytes from character 1 (what a crash that zero-fills part of a file leaves): "
+         "a damaged row; `collsim repair "},
+        {head + row + nul + "\n" + row, "F:3: a line of 3 NUL bytes"},
+        {head + "4,allgather,ring,byte,check,1,2.5,2,3,3,ok,x" + nul + "y\n",
+         "F:2: 3 NUL bytes from character 45"},
+        {head + row + nul, "F:3: a line of 3 NUL bytes"}, // a zero-filled tail
+        {nul + head + row, "F:1: NUL bytes in the header"},
+    };
+    for (auto &c : cases) {
+        EXPECT_EQ(read_bytes(c.text, &err), -1) << c.want;
+        EXPECT_EQ(err.rfind(c.want, 0), 0u) << err;
+    }
+    EXPECT_EQ(read_bytes(head + row, &err), 1) << err;
+}
+
+// What else could make bytes vanish: each line is a row, blank (read as nothing), or named.
+TEST(Results, EveryLineIsARowBlankOrNamed)
+{
+    const std::string head = "np,collective,algorithm,dtype,mode,bytes,avg_us,min_us,max_us,"
+                             "iterations,status,note\n";
+    const std::string row = "4,allgather,ring,byte,check,1,2.5,2,3,3,ok,",
+                      row2 = "4,allgather,bruck,byte,check,1,2.5,2,3,3,ok,";
+    std::string err;
+    // blank lines, \r\n line ends, a byte-order mark before the header read
+    EXPECT_EQ(read_bytes("\xEF\xBB\xBF" + head + row + "\r\n\r\n\n" + row2 + "\r\n", &err), 2) << err;
+    struct {
+        std::string text, want;
+    } cases[] = {
+        {head + row + "\n  \t\n", "F:3: a line of spaces or tabs alone"},
+        {head + row + "\n\xEF\xBB\xBF" + row2 + "\n",
+         "F:3: a byte-order mark (what spreadsheet programs write at the start of a file) at the "
+         "start of a row"},
+        {head + row + "\n" + head + row2 + "\n", "F:3: the header again: two files joined?"},
+        {head + row + "\"a\"b\n", "F:2: a quote out of place"},
+        {head + row + "\"ab\n", "F:2: a quote out of place"},
+        {head + row + "\r\r\n", "F:2: a carriage return (\\r) inside the row, at character 44"},
+        {"np,np,collective\n", "F:1: column 'np' given twice in the header"},
+        {head + row + "\n4,allgather,b", "F:3: an incomplete last row (3 fields, the header has 12)"},
+    };
+    for (auto &c : cases) {
+        EXPECT_EQ(read_bytes(c.text, &err), -1) << c.want;
+        EXPECT_EQ(err.rfind(c.want, 0), 0u) << err;
+    }
 }
 
 // Files are read by column name: a file from before a column existed reads

@@ -187,6 +187,25 @@ TEST(CliTune, TheThresholdAndTiesKeepTheLibrary)
     EXPECT_TRUE(has(t5, "\nscatter 8 65536 library  # linear and native:ompi tie (3848.77 us)\n")) << t5;
 }
 
+// tune read a file holding a row twice that report and merge refuse: it refuses it with the
+// same line as report (the one reader's check).
+TEST(CliTune, ARowGivenTwiceIsRefusedAsReportRefusesIt)
+{
+    TmpDir d;
+    const std::string twice = d.path + "/twice.csv";
+    run_shell("(cat " + fixture + "; sed -n 2p " + fixture + ") > " + twice);
+    Out tune = cli("tune " + twice + " --out " + d.path + "/t");
+    EXPECT_EQ(tune.code, 2) << tune.text;
+    EXPECT_TRUE(has(tune.text, "collsim: " + twice + " holds 1 (case, size) key more than once (e.g. "))
+        << tune.text;
+    EXPECT_TRUE(has(tune.text, "`collsim repair " + twice + "`")) << tune.text;
+    EXPECT_EQ(tune.text.find('\n'), tune.text.size() - 1) << tune.text;
+    Out report = cli("report " + twice + " --out " + d.path + "/r");
+    EXPECT_EQ(report.code, 2) << report.text;
+    EXPECT_EQ(tune.text, report.text);
+    EXPECT_FALSE(has(slurp(d.path + "/t/collsim-decisions.txt"), "allgather")); // nothing written
+}
+
 TEST(CliTune, BadInputGetsOneLineNamingTheValue)
 {
     TmpDir d;

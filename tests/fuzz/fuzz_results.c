@@ -1,6 +1,8 @@
-/* Fuzz target: the results CSV readers (core/results.c: every command's, and repair's,
- * which leaves a torn last row out) on arbitrary bytes; what they read goes on through repair's
- * one-row-per-key and merge (written, then read again). The same bytes then go through what
+/* Fuzz target: the results CSV reader (core/results.c: every command's, check's and merge's,
+ * which reads keys given twice, and repair's, which also leaves out a torn last row and the
+ * lines of NUL bytes) on arbitrary bytes: every line after the header must be read, blank, or
+ * named; what they read goes on through repair's one-row-per-key and merge (written, then read
+ * again). The same bytes then go through what
  * `run --resume` does with an earlier results.csv (sim/host/run/resume.c: open_results), as the file
  * of a sweep of scenarios/regression-small.xml, whose baseline is a seed; nothing simulates. */
 #include <errno.h>
@@ -108,31 +110,78 @@ static void resume_reader(const uint8_t *data, size_t size, const char *dir, int
     unlink(csv);
 }
 
-/* The readers, repair and merge on the input written at path. */
-static void readers(const char *path)
+/* The input's lines after the header, counted here, apart from the reader: split at each \n
+ * (a last line without one counts), blank those with nothing before their \n or \r\n. */
+static void count_lines(const uint8_t *data, size_t size, long *rows, long *blank)
 {
-    cs_result *rows;
-    size_t n;
-    cs_err err = {""};
-    int rc = cs_results_read(path, &rows, &n, &err);
-    cs_fuzz_outcome(rc, &err, path);
-    /* repair's reader: what the plain one reads whole it reads the same, with nothing torn */
-    cs_result *rrows;
-    size_t rn;
-    long torn;
-    cs_err rerr = {""};
-    int rrc = cs_results_read_torn(path, &rrows, &rn, &torn, &rerr);
-    cs_fuzz_outcome(rrc, &rerr, path);
-    if (!rc)
-        cs_fuzz_require(!rrc && rn == n && !torn, "repair's reader disagrees on a whole file", path);
-    if (!rrc)
-        free(rrows);
+    long lines = 0;
+    *blank = 0;
+    for (size_t i = 0, start = 0; i < size; i++)
+        if (data[i] == '\n' || i + 1 == size) {
+            const size_t body = i - start + (data[i] != '\n');
+            if (lines++ && (body == 0 || (body == 1 && data[start] == '\r')))
+                ++*blank;
+            start = i + 1;
+        }
+    *rows = lines ? lines - 1 : 0;
+}
+
+/* The line a reader's error names ("PATH:L: ..."), or 0 when it names none. */
+static long line_named(const cs_err *err, const char *path)
+{
+    const char *at = strstr(err->msg, path);
+    long line = 0;
+    if (at && at[strlen(path)] == ':' && sscanf(at + strlen(path) + 1, "%ld:", &line) != 1)
+        line = 0;
+    return line;
+}
+
+/* Nothing read is dropped unnamed: every line after the header is a row (at its line, in file
+ * order), blank, or left out and named (damaged, torn); a refusal names a line of the file. */
+static void every_line_accounted(int rc, const cs_err *err, const cs_results_file *f,
+                                 const uint8_t *data, size_t size, const char *path)
+{
+    long rows, blank, line = line_named(err, path);
+    count_lines(data, size, &rows, &blank);
     if (rc) {
-        cs_fuzz_require(!rows && !n, "it failed and still returned rows", path);
+        cs_fuzz_require(line <= rows + 1, "its error names a line past the file's end", path);
         return;
     }
-    for (size_t i = 0; i < n; i++) {
-        const cs_result *r = &rows[i];
+    cs_fuzz_require((long)(f->n + f->ndamaged) + (f->torn > 0) + blank == rows,
+                    "a line is neither a row, blank nor named (dropped without a word)", path);
+    for (size_t i = 0; i < f->n; i++)
+        cs_fuzz_require(f->lines[i] >= 2 && f->lines[i] <= rows + 1 &&
+                            (!i || f->lines[i] > f->lines[i - 1]),
+                        "a row's line is not in the file, or out of order", path);
+}
+
+/* The readers, repair and merge on the input written at path. */
+static void readers(const uint8_t *data, size_t size, const char *path)
+{
+    cs_results_file strict, dups, mend;
+    cs_err err = {""}, derr = {""}, merr = {""};
+    /* every command's reader; check's and merge's (keys given twice read); repair's (an
+     * incomplete last row and the lines of NUL bytes left out, listed) */
+    int rc = cs_results_load(path, 0, &strict, &err);
+    int drc = cs_results_load(path, CS_READ_DUPS, &dups, &derr);
+    int mrc = cs_results_load(path, CS_READ_DUPS | CS_READ_TORN | CS_READ_DAMAGED, &mend, &merr);
+    cs_fuzz_outcome(rc, &err, path);
+    cs_fuzz_outcome(drc, &derr, path);
+    cs_fuzz_outcome(mrc, &merr, path);
+    every_line_accounted(rc, &err, &strict, data, size, path);
+    every_line_accounted(drc, &derr, &dups, data, size, path);
+    every_line_accounted(mrc, &merr, &mend, data, size, path);
+    /* what a stricter reader reads whole, a more lenient one reads the same, leaving out nothing */
+    if (!rc)
+        cs_fuzz_require(!drc && dups.n == strict.n, "check's reader disagrees on a whole file", path);
+    if (!drc)
+        cs_fuzz_require(!mrc && mend.n == dups.n && !mend.torn && !mend.ndamaged,
+                        "repair's reader disagrees on a whole file", path);
+    cs_fuzz_require(!rc || (!strict.rows && !strict.n), "it failed and still returned rows", path);
+    cs_fuzz_require(!rc || !cs_results_dup_keys(strict.rows, strict.n, NULL, 0),
+                    "every command's reader read a key twice", path);
+    for (size_t i = 0; i < mend.n; i++) {
+        const cs_result *r = &mend.rows[i];
         /* every string column is terminated within its field */
         cs_fuzz_require(memchr(r->platform, 0, sizeof r->platform) &&
                             memchr(r->algorithm, 0, sizeof r->algorithm) &&
@@ -146,45 +195,44 @@ static void readers(const char *path)
                             "an ok row holds a time that is not finite and >= 0", path);
     }
     /* repair: one row per key; a key given once keeps its row */
-    size_t keys = cs_results_dup_keys(rows, n, NULL, 0);
-    cs_result *copy = malloc((n ? n : 1) * sizeof *copy);
-    if (n)
-        memcpy(copy, rows, n * sizeof *copy);
-    size_t keep = cs_results_dedupe(copy, n, NULL, NULL);
-    cs_fuzz_require(keep <= n && (keys || keep == n) && !cs_results_dup_keys(copy, keep, NULL, 0),
+    size_t n = mend.n, keys = cs_results_dup_keys(mend.rows, n, NULL, 0);
+    size_t keep = cs_results_dedupe(mend.rows, n, NULL, NULL);
+    cs_fuzz_require(keep <= n && (keys || keep == n) && !cs_results_dup_keys(mend.rows, keep, NULL, 0),
                     "repair's one row per key lost a key or kept one twice", path);
-    free(copy);
     /* merge of the file alone: what it writes reads again, every row */
-    if (!keys) {
+    if (!rc) {
         char out[1200];
         const char *slash = strrchr(path, '/');
         snprintf(out, sizeof out, "%.*s/merged.csv", (int)(slash ? slash - path : 1),
                  slash ? path : ".");
         FILE *log = fopen("/dev/null", "w");
         const char *in[1] = {path};
-        cs_err merr = {""};
-        int mrc = cs_merge_files(log ? log : stderr, in, 1, out, 0, &merr);
+        cs_err gerr = {""};
+        int grc = cs_merge_files(log ? log : stderr, in, 1, out, 0, &gerr);
         if (log)
             fclose(log);
-        cs_fuzz_outcome(mrc < 0 ? -1 : 0, &merr, path);
-        if (mrc >= 0) {
+        cs_fuzz_outcome(grc < 0 ? -1 : 0, &gerr, path);
+        if (grc >= 0) {
             cs_result *back;
             size_t nback;
             cs_err berr = {""};
             int brc = cs_results_read(out, &back, &nback, &berr);
-            cs_fuzz_require(!brc && nback == n, "merge wrote a file that does not read back", path);
+            cs_fuzz_require(!brc && nback == strict.n, "merge wrote a file that does not read back",
+                            path);
             if (!brc)
                 free(back);
         }
         remove(out);
     }
-    free(rows);
+    cs_results_file_free(&strict);
+    cs_results_file_free(&dups);
+    cs_results_file_free(&mend);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *path = cs_fuzz_file(data, size, "fuzz.csv");
-    readers(path);
+    readers(data, size, path);
     /* --resume, beside the input in a directory of its own: refusing rows of no case of the
      * scenario, then keeping them (--accept-changes) */
     char dir[1200];

@@ -204,29 +204,37 @@ int cs_cmd_repair(int argc, char **argv)
             close(lock);
         return bad("repair: cannot read %s: %s", path, strerror(err));
     }
-    cs_result *rows;
-    size_t n;
-    long torn;
+    cs_results_file f;
     int rc = 0;
-    if (cs_results_read_torn(path, &rows, &n, &torn, &e)) {
+    /* what the other readers refuse: the rows given twice, an incomplete last row, the lines
+     * holding NUL bytes; any other damage stays an error naming its line */
+    if (cs_results_load(path, CS_READ_TORN | CS_READ_DAMAGED | CS_READ_DUPS, &f, &e)) {
         if (lock >= 0)
             close(lock);
         return die(&e);
     }
-    size_t keys = cs_results_dup_keys(rows, n, NULL, 0);
-    if (!keys && !torn) {
-        printf("%s: every case is given once (%zu rows); nothing to repair\n", path, n);
+    const size_t n = f.n, keys = cs_results_dup_keys(f.rows, n, NULL, 0);
+    if (!keys && !f.torn && !f.ndamaged) {
+        printf("%s: every row reads and every case is given once (%zu rows); nothing to repair\n",
+               path, n);
     } else {
-        char orig[2100], *dropped = NULL, what[256] = "";
+        char orig[2100], *dropped = NULL, what[512] = "";
         size_t len = 0;
         free_name(path, orig, sizeof orig);
         FILE *log = open_memstream(&dropped, &len);
-        size_t keep = keys ? cs_results_dedupe(rows, n, NULL, log ? log : stderr) : n;
+        for (size_t i = 0; i < f.ndamaged; i++)
+            fprintf(log ? log : stderr, "  dropped line %ld: %s\n", f.damaged[i].line,
+                    f.damaged[i].why);
+        size_t keep = keys ? cs_results_dedupe(f.rows, n, NULL, log ? log : stderr) : n;
         if (log)
             fclose(log);
-        if (torn)
-            snprintf(what, sizeof what, "an incomplete last row (%ld bytes, as a run killed while "
-                     "writing leaves) dropped; ", torn);
+        if (f.ndamaged)
+            snprintf(what, sizeof what, "%zu line%s holding NUL bytes (what a crash that "
+                     "zero-fills part of a file leaves) dropped (listed above); ", f.ndamaged,
+                     f.ndamaged > 1 ? "s" : "");
+        if (f.torn)
+            snprintf(what + strlen(what), sizeof what - strlen(what), "an incomplete last row "
+                     "(%ld bytes, as a run killed while writing leaves) dropped; ", f.torn);
         if (keys)
             snprintf(what + strlen(what), sizeof what - strlen(what), "%zu (case, size) key%s "
                      "given more than once; kept one row each (a passing one first), dropped "
@@ -236,13 +244,13 @@ int cs_cmd_repair(int argc, char **argv)
         if (link(path, orig))
             rc = bad("repair: cannot keep %s as %s: %s (nothing changed)", path, orig,
                      strerror(errno));
-        else if (cs_results_write_file(path, rows, keep, &e))
+        else if (cs_results_write_file(path, f.rows, keep, &e))
             rc = die(&e);
         else
             printf("%s%s: %sthe file as it was is %s\n", dropped ? dropped : "", path, what, orig);
         free(dropped);
     }
-    free(rows);
+    cs_results_file_free(&f);
     if (lock >= 0)
         close(lock);
     return rc;

@@ -245,13 +245,19 @@ static int update_header(const char *path, const cs_result *rows, size_t n, cs_e
     if (!fgets(line, sizeof line, f))
         line[0] = 0;
     fclose(f);
-    line[strcspn(line, "\r\n")] = 0;
+    line[strcspn(line, "\n")] = 0;
+    /* \r\n line ends: the rows appended would end in \n alone; the file is rewritten in one */
+    const size_t len = strlen(line);
+    const int crlf = len && line[len - 1] == '\r';
+    line[len - crlf] = 0;
     const char *head = cs_skip_bom(line);
-    if (head == line && !strcmp(line, CS_RESULTS_HEADER))
+    if (head == line && !crlf && !strcmp(line, CS_RESULTS_HEADER))
         return 0;
     if (cs_results_write_file(path, rows, n, err))
         return -1;
-    if (head != line && !strcmp(head, CS_RESULTS_HEADER))
+    if (head == line && crlf && !strcmp(head, CS_RESULTS_HEADER))
+        printf("# %s: rewritten with \\n line ends (it had \\r\\n), %zu rows kept\n", path, n);
+    else if (head != line && !strcmp(head, CS_RESULTS_HEADER))
         printf("# %s: rewritten without the byte-order mark before its header (what spreadsheet "
                "programs write), %zu rows kept\n", path, n);
     else
@@ -337,13 +343,10 @@ int open_results(const cs_run_opts *o, const cs_caselist *list, char *csv_path,
         exists = st.st_size > 0; /* killed before the header: start afresh */
     }
     if (exists && o->resume) {
-        /* rows given twice (two sweeps at once, before the lock existed) are
-         * not resumed over: which of them holds is the user's call (repair) */
-        if (cs_results_read(csv_path, &old, &nold, err) ||
-            cs_results_refuse_dups(csv_path, old, nold, err)) {
-            free(old);
+        /* the reader refuses rows given twice (two sweeps at once, before the lock existed):
+         * which of them holds is the user's call (repair), as for a damaged row */
+        if (cs_results_read(csv_path, &old, &nold, err))
             return -1;
-        }
         if (clear_stale_regions(csv_path, old, &nold, err) ||
             refuse_foreign(csv_path, old, nold, list, o->accept_changes, err) ||
             drop_error_rows(csv_path, old, &nold, list->v, list->n, err) ||
