@@ -39,7 +39,25 @@
  * may receive into a vector where the others use MPI_INT): the algorithms
  * serve it themselves, packing around their schedule (coll_adapt.h), as they
  * serve MPI_IN_PLACE in an alltoall(v); the report counts those calls as
- * packed. */
+ * packed. Per collective:
+ *   allgather, alltoall: block bytes (agreed by the signatures), MPI_IN_PLACE
+ *     (all or none), the intercommunicator; holes packed by the algorithm.
+ *   alltoallv: the intercommunicator, MPI_IN_PLACE (all or none), the padded
+ *     algorithms' MPI_ERR_COUNT after their MPI_Allreduce. Not agreed: one
+ *     process's packed side beyond 2^31 bytes (coll_adapt_v), a limit.
+ *   gather, scatter: the block bytes of the root's many-block side and of the
+ *     others' one block (equal); MPI_IN_PLACE at the root is served by every
+ *     algorithm, so it decides nothing; holes packed by the algorithm.
+ *   bcast: counts and datatypes may differ, only the bytes agree: every
+ *     process hands the algorithm count x size bytes of MPI_BYTE (packed
+ *     around it when its datatype is not raw bytes in order: bcast_bytes).
+ *   allreduce, reduce, reduce_scatter(_block): MPI requires the same count,
+ *     datatype and operation on every process, so a datatype with holes
+ *     (MPI_ERR_TYPE) and a non-commutative operation (MPI_ERR_OP) are refused
+ *     alike; MPI_IN_PLACE is all or none but for reduce, whose algorithms
+ *     all take it at the root.
+ *   inter_allgather(v): the intercommunicator and the setting; holes packed
+ *     by the wrappers (coll_adapt_inter), no fallback. */
 #include "collsim.h"
 
 #include "collectives.h"
@@ -495,13 +513,14 @@ static int serve_v(int c, collsim_alltoallv_fn lib, const void *sb, const int *s
     return err;
 }
 
-/* onebuf (MPI_Bcast) and reduction (MPI_Allreduce): the algorithms refuse,
- * before any message and alike on every process, what they do not serve: a
- * datatype with holes (MPI_ERR_TYPE), a non-commutative operation for the
- * algorithms that need one (MPI_ERR_OP, algorithms.def); the call then goes
- * to the library. A broadcast's datatypes may differ between processes (only
- * their signatures must match): such a call is only served alike when every
- * process's type is contiguous or none is. */
+/* onebuf (MPI_Bcast) and the reductions: the algorithms refuse, before any
+ * message, what they do not serve: a datatype with holes (MPI_ERR_TYPE), a
+ * non-commutative operation for the algorithms that need one (MPI_ERR_OP,
+ * algorithms.def); the call then goes to the library. For a reduction both
+ * are the same on every process (MPI requires one datatype and one operation
+ * on all of them). A broadcast's datatypes may differ (only the signatures
+ * must match), so serve_onebuf hands the algorithm bytes and never a
+ * process's own datatype. */
 static int refused(int err)
 {
     return err == MPI_ERR_OP ? WHY_OP : err == MPI_ERR_TYPE ? WHY_TYPE : -1;
@@ -554,13 +573,66 @@ static int leave(int c, int err)
     return 1;
 }
 
+/* 1 if count x t lies in memory as its packed bytes, in order: a gap-free
+ * predefined type, or a contiguous type or duplicate of one (a gap-free
+ * indexed type may list its blocks out of order) */
+static int raw_bytes(MPI_Datatype t)
+{
+    int ni, na, nt, comb, ints[1], r = 0, dummy;
+    MPI_Aint addrs[1];
+    MPI_Datatype old;
+    if (!contiguous(t) || PMPI_Type_get_envelope(t, &ni, &na, &nt, &comb) != MPI_SUCCESS)
+        return 0;
+    if (comb == MPI_COMBINER_NAMED)
+        return 1;
+    if ((comb != MPI_COMBINER_CONTIGUOUS && comb != MPI_COMBINER_DUP) || ni > 1 || na || nt != 1 ||
+        PMPI_Type_get_contents(t, 1, 1, 1, ints, addrs, &old) != MPI_SUCCESS)
+        return 0;
+    r = raw_bytes(old);
+    if (PMPI_Type_get_envelope(old, &ni, &na, &dummy, &comb) == MPI_SUCCESS &&
+        comb != MPI_COMBINER_NAMED)
+        PMPI_Type_free(&old);
+    return r;
+}
+
+/* A broadcast as count x size bytes of MPI_BYTE on every process: the bytes
+ * agree where the counts and datatypes need not (4 x MPI_INT at the root, one
+ * vector of 4 ints elsewhere), so every process runs the same schedule on the
+ * same segments. A datatype that is not raw bytes in order is packed (the
+ * root) and unpacked (the others) around the algorithm. */
+static int bcast_bytes(int c, const collsim_alg *a, void *buf, int count, MPI_Datatype t, int root,
+                       MPI_Comm comm)
+{
+    int size, rank, pos = 0, err, packed_err = MPI_SUCCESS;
+    if (count < 0 || PMPI_Type_size(t, &size) != MPI_SUCCESS ||
+        PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS)
+        return a->onebuf(buf, count, t, root, comm); /* the algorithm's own error */
+    const int bytes = count * size; /* <= INT_MAX: count_why */
+    if (raw_bytes(t))
+        return a->onebuf(buf, bytes, MPI_BYTE, root, comm);
+    me()->packed[c]++;
+    char *tmp = malloc((size_t)bytes + 1);
+    if (!tmp)
+        return MPI_ERR_NO_MEM;
+    /* a failed pack still takes part, or the others would wait for it */
+    if (rank == root && bytes &&
+        ((packed_err = PMPI_Pack(buf, count, t, tmp, bytes, &pos, comm)) != MPI_SUCCESS ||
+         pos != bytes))
+        packed_err = packed_err ? packed_err : MPI_ERR_INTERN;
+    err = a->onebuf(tmp, bytes, MPI_BYTE, root, comm);
+    if (err == MPI_SUCCESS && rank != root && bytes)
+        err = PMPI_Unpack(tmp, bytes, &pos, buf, count, t, comm);
+    free(tmp);
+    return err ? err : packed_err;
+}
+
 typedef int (*bcast_fn)(void *, int, MPI_Datatype, int, MPI_Comm);
 static int serve_onebuf(int c, bcast_fn lib, void *buf, int count, MPI_Datatype t, int root,
                         MPI_Comm comm)
 {
     const collsim_alg *a;
     int err;
-    if ((a = enter(c, 0, count, t, comm)) && !leave(c, err = a->onebuf(buf, count, t, root, comm)))
+    if ((a = enter(c, 0, count, t, comm)) && !leave(c, err = bcast_bytes(c, a, buf, count, t, root, comm)))
         return err;
     return lib(buf, count, t, root, comm);
 }

@@ -4,6 +4,7 @@
 #   run.sh direct MPI_COLLS_DIRECT                    every algorithm called directly
 #   run.sh compare MPIBENCH CLI SCENARIO              collsim-mpibench measured beside predicted
 #   run.sh intergroup MPI_INTERGROUP                  the intergroup algorithms on intercommunicators
+#   run.sh mixed ALGORITHMS_DEF PMPI_SO MPI_MIXED     datatypes of one signature mixed across ranks
 # Exits 77 (skipped) with a message when mpirun is missing.
 set -u
 # under SMPI (no real MPI needed): the PMPI layer linked into mpi_colls, every allgather with an
@@ -146,6 +147,53 @@ preload)
   ok $? "unknown name"
   run 2 -x LD_PRELOAD="$so" -x COLLSIM_REGION_BLOCK=0 "$prog"
   [ $rc -ne 0 ] && has "COLLSIM_REGION_BLOCK=0: not a number of ranks >= 1"; ok $? "bad region block"
+  ;;
+mixed)
+  # every collective of the PMPI layer with each process describing the data in its own
+  # datatype (tests/realmpi/mpi_mixed.c), at 2, 3 and 5 ranks: the library alone, then one launch
+  # per index of the longest algorithm list, each collective's algorithms cycled, so every
+  # algorithm runs at every size; a call that hangs fails by the timeout
+  def=$2 so=$3 prog=$4
+  names() { tr -d '\n' <"$def" | grep -oE "COLLSIM_ALG\($1, *[a-z0-9_]+" | sed 's/.*, *//'; }
+  colls="allgather alltoall alltoallv gather scatter bcast allreduce reduce reduce_scatter_block reduce_scatter inter_allgather inter_allgatherv"
+  most=0
+  for c in $colls; do set -- $(names $c); [ $# -ge 1 ] || { echo "FAIL: no $c algorithm in $def"; exit 1; }
+    [ $# -gt $most ] && most=$#; done
+  for np in 2 3 5; do
+    out=$(timeout 60 nice -n 10 mpirun --oversubscribe -np $np "$prog" --intercomm 2>&1); rc=$?
+    ok $rc "mixed, the library alone, $np ranks: exit status $rc (124: timed out)"
+    has "mpi_mixed: " && has " checks, 0 failed"; ok $? "mixed, the library alone, $np ranks: data"
+    echo "$out" | grep "mpi_mixed:" | sed "s|^|$np ranks, the library: |"
+    i=0
+    while [ $i -lt $most ]; do
+      envs="" what=""
+      for c in $colls; do
+        set -- $(names $c); k=$((i % $# + 1)); a=$(eval echo \${$k})
+        envs="$envs -x COLLSIM_$(echo $c | tr a-z A-Z)=$a" what="$what $c/$a"
+      done
+      out=$(timeout 60 nice -n 10 mpirun --oversubscribe -np $np -x LD_PRELOAD="$so" $envs \
+            -x COLLSIM_REGION_BLOCK=2 -x COLLSIM_SEGMENT=12 -x COLLSIM_REPORT=1 "$prog" --intercomm 2>&1); rc=$?
+      ok $rc "mixed, $np ranks,$what: exit status $rc (124: timed out)"
+      has " checks, 0 failed"; ok $? "mixed, $np ranks,$what: data"
+      # every call served by the algorithm, none sent to the library, calls with holes packed;
+      # but the reductions (one datatype on every process) of a datatype with holes: per process
+      # 7 allreduces, 7 reduces per root, 6 reduce_scatter(_block)s, all to the library
+      for c in $colls; do
+        set -- $(names $c); k=$((i % $# + 1)); a=$(eval echo \${$k})
+        case $c in
+        inter_*) echo "$out" | grep -qE "collsim_pmpi: $c/$a: [1-9][0-9]* calls on intercommunicators served" ;;
+        allreduce|reduce|reduce_scatter*)
+          case $c in allreduce) n=$((7 * np));; reduce) n=$((7 * np * np));; *) n=$((6 * np));; esac
+          echo "$out" | grep -qE "collsim_pmpi: $c/$a: [1-9][0-9]* calls served \(0 packed\), $n to the library \(intercommunicator 0, MPI_IN_PLACE 0, count beyond an int 0, non-commutative operation 0, datatype with holes $n\)" ;;
+        *) echo "$out" | grep -E "collsim_pmpi: $c/$a: [0-9]+ calls served \([1-9][0-9]* packed\), 0 to the library" |
+             grep -qv "^collsim_pmpi: $c/$a: 0 calls" ;;
+        esac
+        ok $? "mixed, $np ranks, $c/$a: not every call served, or none packed"
+      done
+      echo "$out" | grep "mpi_mixed:" | sed "s|^|$np ranks,$what: |"
+      i=$((i + 1))
+    done
+  done
   ;;
 intergroup)
   for n in 7 8; do
