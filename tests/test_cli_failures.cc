@@ -76,6 +76,28 @@ TEST(Cli, KilledOrInterruptedBenchTakesItsSimulationDown)
     }
 }
 
+// A case directory removed while its simulation runs (a user's clean-up of TMPDIR/collsim-bench-*)
+// is named as such, not as a failed run or data check, and bench does not point to the gone files.
+TEST(Cli, AWorkDirectoryThatVanishedIsNamed)
+{
+    char dir[] = "/tmp/collsim-test-vanish-XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    const std::string d = dir;
+    Out o = run_shell("TMPDIR=" + d + " " COLLSIM_CLI_PATH " bench --platform yahoo --np 64 --alg "
+                      "ring --sizes 64K --fold --iters 50 >" + d + "/out 2>&1 & b=$!; "
+                      "for i in $(seq 1000); do pgrep -f 'smpimain .*" + d + "' >/dev/null && break; "
+                      "sleep 0.01; done; rm -rf " + d + "/collsim-bench-*; wait $b; echo rc=$?; "
+                      "cat " + d + "/out");
+    EXPECT_NE(o.text.find("rc=1"), std::string::npos) << o.text;
+    EXPECT_NE(o.text.find("size 65536: error: the case's work directory " + d + "/collsim-bench-"),
+              std::string::npos) << o.text;
+    EXPECT_NE(o.text.find("vanished while the case ran: removed by another process?"),
+              std::string::npos) << o.text;
+    EXPECT_NE(o.text.find("is gone: run the same bench again"), std::string::npos) << o.text;
+    EXPECT_EQ(o.text.find("files kept in"), std::string::npos) << o.text;
+    run_shell("rm -rf " + d);
+}
+
 // --timeout (and a scenario's <timeout>) limits the simulation's CPU time,
 // which does not grow when the machine is busy, unlike wall time. The run
 // needs about 20 CPU s unlimited (50 iterations took 1.1-1.3 s, too near the

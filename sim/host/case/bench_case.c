@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "distributions.h"
@@ -419,6 +420,13 @@ void cs_case_collect(const cs_case *c, const cs_case_place *pl, const char *work
         ngot = 0;
     snprintf(path, sizeof path, "%s/stderr.txt", workdir);
     error_tail(path, tail, sizeof tail);
+    /* the case's directory (or the hostfile written into it) removed while it ran, e.g. by a
+     * user's clean-up of TMPDIR/collsim-bench-*: what failed then is said as that */
+    char vanished[1400] = "", hostfile[1100];
+    snprintf(hostfile, sizeof hostfile, "%s/hostfile", workdir);
+    if (access(workdir, F_OK) || access(hostfile, F_OK))
+        snprintf(vanished, sizeof vanished, "the case's work directory %s (or its files) "
+                 "vanished while the case ran: removed by another process?", workdir);
 
     /* where the ranks were: the placement the case started with */
     const int *map = pl ? pl->node_of_rank : NULL;
@@ -439,7 +447,10 @@ void cs_case_collect(const cs_case *c, const cs_case_place *pl, const char *work
                 cs_placement_text(c->platform, map, np, r->placement, sizeof r->placement);
             else if (placed) /* the same ranks at every size */
                 memcpy(r->placement, r[-1].placement, sizeof r->placement);
-            if (g) {
+            if (vanished[0] && (!g || strcmp(g->status, "ok"))) {
+                snprintf(r->status, sizeof r->status, "error");
+                snprintf(r->note, sizeof r->note, "%s", vanished);
+            } else if (g) {
                 /* the case defines the key; the driver's row brings what it measured */
                 r->data_bytes = g->data_bytes;
                 r->avg_us = g->avg_us;

@@ -369,7 +369,9 @@ static int cmd_bench(int argc, char **argv)
                         rows[i].algorithm, c.np, rows[i].bytes, rows[i].status, rows[i].note);
             bad = 1;
         }
-    if (bad) {
+    if (bad && access(workdir, F_OK)) {
+        fprintf(stderr, "collsim: %s is gone: run the same bench again\n", workdir);
+    } else if (bad) {
         char *cmd = cs_case_cmdline(&c, workdir);
         fprintf(stderr, "collsim: files kept in %s; re-run by hand with:\n  %s\n", workdir, cmd);
         free(cmd);
